@@ -1,0 +1,38 @@
+// mxc: the driver. Every failure is one line on stderr and a non-zero exit.
+#include "compiler/commands.hpp"
+#include "ir/error.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+int main(int argc, char** argv) {
+    CLI::App app{"mxc: an ahead-of-time ONNX model compiler (ONNX in, a self-contained shared library out)"};
+    app.set_version_flag("--version", std::string("mxc ") + MXC_VERSION);
+    mxc::cli::setup_compile(app);
+    mxc::cli::add_read(app);
+    mxc::cli::add_opt(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::string msg = e.what();
+        std::fprintf(stderr, "mxc: error: %s (see mxc --help)\n", msg.c_str());
+        return 2;
+    } catch (const mxc::error& e) {
+        std::fprintf(stderr, "mxc: error: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "mxc: error: out of memory\n");
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mxc: error: internal: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

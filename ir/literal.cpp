@@ -1,0 +1,57 @@
+#include "ir/literal.hpp"
+#include "ir/error.hpp"
+#include "templates/common/types.hpp"
+
+#include <cstdio>
+
+namespace mxc {
+
+literal::literal(shape sh, std::vector<char> data) : s(std::move(sh)) {
+    if (!s.standard()) s = s.as_standard();
+    if (static_cast<int64_t>(data.size()) != s.bytes())
+        throw error("literal of " + to_string(s) + " needs " + std::to_string(s.bytes()) + " bytes, got " +
+                    std::to_string(data.size()));
+    bytes = std::make_shared<const std::vector<char>>(std::move(data));
+}
+
+literal literal::zeros(const shape& sh) { return literal(sh.as_standard(), std::vector<char>(sh.bytes())); }
+
+namespace {
+template <class R> std::vector<R> convert_all(const literal& l) {
+    if (!l.known()) throw error("literal data is unknown (it was read from a digest)");
+    std::vector<R> r(static_cast<std::size_t>(l.s.elements()));
+    mxc_visit_dtype(static_cast<int>(l.s.type), [&](auto tag) {
+        using T = decltype(tag);
+        auto* p = l.as<T>();
+        for (std::size_t i = 0; i < r.size(); ++i) r[i] = static_cast<R>(mxc_to_double(p[i]));
+    });
+    return r;
+}
+} // namespace
+
+std::vector<int64_t> literal::to_ints() const { return convert_all<int64_t>(*this); }
+std::vector<double> literal::to_doubles() const { return convert_all<double>(*this); }
+
+std::string literal::digest() const {
+    if (!known()) return digest_text;
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&](const void* p, std::size_t n) {
+        auto* c = static_cast<const unsigned char*>(p);
+        for (std::size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ull;
+    };
+    auto t = static_cast<uint8_t>(s.type);
+    mix(&t, 1);
+    for (auto l : s.lens) mix(&l, sizeof l);
+    mix(bytes->data(), bytes->size());
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+bool operator==(const literal& a, const literal& b) {
+    if (a.s != b.s || a.known() != b.known()) return false;
+    if (!a.known()) return a.digest_text == b.digest_text;
+    return *a.bytes == *b.bytes;
+}
+
+} // namespace mxc
