@@ -31,5 +31,17 @@ grep -q "Passed\|Failed" "$log" || lf=$((lf + 1))
 summary lit "$lp" "$lf"
 rm -f "$log"
 
+# End-to-end scripts (exit 77: skipped, with the reason printed).
+ep=0; ef=0
+for t in test/e2e/*.sh; do
+  out=$(bash "$t" "$BUILD" 2>&1); rc=$?
+  case $rc in
+    0) ep=$((ep + 1)); echo "PASS $t: $(echo "$out" | tail -1)" ;;
+    77) echo "SKIP $t: $(echo "$out" | tail -1)" ;;
+    *) ef=$((ef + 1)); echo "FAIL $t:"; echo "$out" | tail -20 ;;
+  esac
+done
+summary e2e "$ep" "$ef"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
