@@ -1,4 +1,5 @@
-// Elementwise ops. Inputs must have equal lens (the importer inserts multibroadcast views).
+// Elementwise ops. Inputs must have equal lens and dtype (the importer inserts multibroadcast
+// views). The math is in templates/common/pointwise.hpp; pointwise_expr calls the same functors.
 #include "ir/error.hpp"
 #include "ir/op.hpp"
 #include "templates/cpu/pointwise.hpp"
@@ -28,11 +29,82 @@ op_def pointwise(std::string name, int arity, kernel_table_t cpu, std::string ex
 } // namespace
 
 MXC_REGISTER_OP(relu) {
-    return pointwise("relu", 1, MXC_CPU_KERNELS(relu, MXC_FLOAT_TYPES, MXC_SIGNED_INT_TYPES), "(x0 > 0 ? x0 : 0)",
+    return pointwise("relu", 1, MXC_CPU_KERNELS(relu, MXC_FLOAT_TYPES, MXC_SIGNED_INT_TYPES), "mxc_pw_relu{}(x0)",
                      "y = max(x, 0)");
 }
+MXC_REGISTER_OP(sigmoid) {
+    return pointwise("sigmoid", 1, MXC_CPU_KERNELS(sigmoid, MXC_FLOAT_TYPES), "mxc_pw_sigmoid{}(x0)",
+                     "y = 1 / (1 + exp(-x))");
+}
+MXC_REGISTER_OP(tanh) {
+    return pointwise("tanh", 1, MXC_CPU_KERNELS(tanh, MXC_FLOAT_TYPES), "mxc_pw_tanh{}(x0)", "y = tanh(x)");
+}
+MXC_REGISTER_OP(neg) {
+    return pointwise("neg", 1, MXC_CPU_KERNELS(neg, MXC_FLOAT_TYPES, MXC_SIGNED_INT_TYPES), "mxc_pw_neg{}(x0)",
+                     "y = -x");
+}
+MXC_REGISTER_OP(abs) {
+    return pointwise("abs", 1, MXC_CPU_KERNELS(abs, MXC_NUMERIC_TYPES), "mxc_pw_abs{}(x0)", "y = |x|");
+}
+MXC_REGISTER_OP(exp) {
+    return pointwise("exp", 1, MXC_CPU_KERNELS(exp, MXC_FLOAT_TYPES), "mxc_pw_exp{}(x0)", "y = e^x");
+}
+MXC_REGISTER_OP(log) {
+    return pointwise("log", 1, MXC_CPU_KERNELS(log, MXC_FLOAT_TYPES), "mxc_pw_log{}(x0)", "y = ln(x)");
+}
+MXC_REGISTER_OP(sqrt) {
+    return pointwise("sqrt", 1, MXC_CPU_KERNELS(sqrt, MXC_FLOAT_TYPES), "mxc_pw_sqrt{}(x0)", "y = sqrt(x)");
+}
 MXC_REGISTER_OP(add) {
-    return pointwise("add", 2, MXC_CPU_KERNELS(add, MXC_NUMERIC_TYPES), "(x0 + x1)", "y = a + b");
+    return pointwise("add", 2, MXC_CPU_KERNELS(add, MXC_NUMERIC_TYPES), "mxc_pw_add{}(x0, x1)", "y = a + b");
+}
+MXC_REGISTER_OP(sub) {
+    return pointwise("sub", 2, MXC_CPU_KERNELS(sub, MXC_NUMERIC_TYPES), "mxc_pw_sub{}(x0, x1)", "y = a - b");
+}
+MXC_REGISTER_OP(mul) {
+    return pointwise("mul", 2, MXC_CPU_KERNELS(mul, MXC_NUMERIC_TYPES), "mxc_pw_mul{}(x0, x1)", "y = a * b");
+}
+MXC_REGISTER_OP(div) {
+    return pointwise("div", 2, MXC_CPU_KERNELS(div, MXC_NUMERIC_TYPES), "mxc_pw_div{}(x0, x1)",
+                     "y = a / b (integers truncate; integer x / 0 = 0)");
+}
+MXC_REGISTER_OP(max) {
+    return pointwise("max", 2, MXC_CPU_KERNELS(max, MXC_NUMERIC_TYPES), "mxc_pw_max{}(x0, x1)", "y = max(a, b)");
+}
+MXC_REGISTER_OP(min) {
+    return pointwise("min", 2, MXC_CPU_KERNELS(min, MXC_NUMERIC_TYPES), "mxc_pw_min{}(x0, x1)", "y = min(a, b)");
+}
+MXC_REGISTER_OP(pow) {
+    return pointwise("pow", 2, MXC_CPU_KERNELS(pow, MXC_FLOAT_TYPES, int32_t, int64_t), "mxc_pw_pow{}(x0, x1)",
+                     "y = a ^ b (integers: exact, negative exponents truncate)");
+}
+MXC_REGISTER_OP(clip) {
+    return pointwise("clip", 3, MXC_CPU_KERNELS(clip, MXC_NUMERIC_TYPES), "mxc_pw_clip{}(x0, x1, x2)",
+                     "y = min(max(x, lo), hi); inputs x, lo, hi");
+}
+MXC_REGISTER_OP(contiguous) {
+    auto d = pointwise("contiguous", 1, MXC_CPU_KERNELS(contiguous, MXC_ALL_TYPES), "(x0)",
+                       "y = packed copy of the (strided) view x");
+    return d;
+}
+
+MXC_REGISTER_OP(convert) {
+    op_def d;
+    d.name = "convert";
+    d.doc = "y = x cast to target_type (through the source's compute type; bool is x != 0); ip = [source dtype index]";
+    d.attrs = {{"target_type", std::string("float_type")}};
+    d.compute_shape = [](const attributes& a, const std::vector<shape>& in) {
+        auto t = parse_dtype(a.get_string("target_type"));
+        if (!t) throw error("convert: unknown target_type '" + a.get_string("target_type") + "'");
+        return shape(*t, in[0].lens);
+    };
+    d.kernel = "convert";
+    d.params = [](const attributes&, const std::vector<shape>& in, const shape&) {
+        return kernel_params{{static_cast<int64_t>(in[0].type)}, {}};
+    };
+    d.cpu = MXC_CPU_KERNELS(convert, MXC_ALL_TYPES);
+    d.pointwise_expr = "(x0)";
+    return d;
 }
 
 } // namespace mxc

@@ -2,6 +2,7 @@
 // evaluator, constant folding) and by generated cpu libraries.
 #pragma once
 #include "templates/common/abi.hpp"
+#include "templates/common/math.hpp"
 #include "templates/common/types.hpp"
 
 #include <math.h>
@@ -12,27 +13,12 @@ namespace mxc {
 namespace cpu {
 
 // Arithmetic type for an element type: half and bfloat16 compute in float.
-template <class T> struct compute { using type = T; };
-template <> struct compute<mxc_half> { using type = float; };
-template <> struct compute<mxc_bf16> { using type = float; };
-template <class T> using compute_t = typename compute<T>::type;
+template <class T> using compute_t = mxc_compute_t<T>;
 
-inline int64_t elements(const mxc_desc& d) {
-    int64_t n = 1;
-    for (int i = 0; i < d.rank; ++i) n *= d.lens[i];
-    return n;
-}
+inline int64_t elements(const mxc_desc& d) { return mxc_elements(d); }
 
 // Element offset (through strides) of the element with row-major index `linear`.
-inline int64_t offset_of(const mxc_desc& d, int64_t linear) {
-    int64_t off = 0;
-    for (int i = d.rank - 1; i >= 0; --i) {
-        int64_t l = d.lens[i];
-        off += (linear % l) * d.strides[i];
-        linear /= l;
-    }
-    return off;
-}
+inline int64_t offset_of(const mxc_desc& d, int64_t linear) { return mxc_offset_of(d, linear); }
 
 inline bool is_standard(const mxc_desc& d) {
     int64_t acc = 1;
@@ -63,6 +49,13 @@ template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) 
             f(e, off);
         }
     }
+}
+
+// Calls f(e) for every output element e (the generic loop of kernels whose per-element math
+// lives in templates/common).
+template <class F> inline void for_each_output(const mxc_kargs& k, F f) {
+    const int64_t n = elements(*k.out_desc);
+    for (int64_t e = 0; e < n; ++e) f(e);
 }
 
 } // namespace cpu

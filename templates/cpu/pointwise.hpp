@@ -1,6 +1,8 @@
 // Elementwise kernels: every input already has the output's lens (broadcasts are views with
-// zero strides), so one loop serves all of them.
+// zero strides), so one loop serves all of them. The math is in templates/common/pointwise.hpp.
+// No parameters except `convert`: ip = [source dtype index] (the order of mxc::dtype).
 #pragma once
+#include "templates/common/pointwise.hpp"
 #include "templates/cpu/common.hpp"
 
 namespace mxc {
@@ -21,11 +23,49 @@ template <class T, class F> inline void binary(const mxc_kargs& k, F f) {
     for_each_element<2>(k, [&](int64_t e, const int64_t* off) { y[e] = T(f(C(a[off[0]]), C(b[off[1]]))); });
 }
 
-template <class T> void relu(const mxc_kargs& k) {
-    unary<T>(k, [](compute_t<T> x) { return x > compute_t<T>(0) ? x : compute_t<T>(0); });
+template <class T, class F> inline void ternary(const mxc_kargs& k, F f) {
+    using C = compute_t<T>;
+    const T* a = input<T>(k, 0);
+    const T* b = input<T>(k, 1);
+    const T* c = input<T>(k, 2);
+    T* y = output<T>(k);
+    for_each_element<3>(k, [&](int64_t e, const int64_t* off) {
+        y[e] = T(f(C(a[off[0]]), C(b[off[1]]), C(c[off[2]])));
+    });
 }
-template <class T> void add(const mxc_kargs& k) {
-    binary<T>(k, [](compute_t<T> a, compute_t<T> b) { return a + b; });
+
+template <class T> void relu(const mxc_kargs& k) { unary<T>(k, mxc_pw_relu{}); }
+template <class T> void sigmoid(const mxc_kargs& k) { unary<T>(k, mxc_pw_sigmoid{}); }
+template <class T> void tanh(const mxc_kargs& k) { unary<T>(k, mxc_pw_tanh{}); }
+template <class T> void neg(const mxc_kargs& k) { unary<T>(k, mxc_pw_neg{}); }
+template <class T> void abs(const mxc_kargs& k) { unary<T>(k, mxc_pw_abs{}); }
+template <class T> void exp(const mxc_kargs& k) { unary<T>(k, mxc_pw_exp{}); }
+template <class T> void log(const mxc_kargs& k) { unary<T>(k, mxc_pw_log{}); }
+template <class T> void sqrt(const mxc_kargs& k) { unary<T>(k, mxc_pw_sqrt{}); }
+template <class T> void add(const mxc_kargs& k) { binary<T>(k, mxc_pw_add{}); }
+template <class T> void sub(const mxc_kargs& k) { binary<T>(k, mxc_pw_sub{}); }
+template <class T> void mul(const mxc_kargs& k) { binary<T>(k, mxc_pw_mul{}); }
+template <class T> void div(const mxc_kargs& k) { binary<T>(k, mxc_pw_div{}); }
+template <class T> void max(const mxc_kargs& k) { binary<T>(k, mxc_pw_max{}); }
+template <class T> void min(const mxc_kargs& k) { binary<T>(k, mxc_pw_min{}); }
+template <class T> void pow(const mxc_kargs& k) { binary<T>(k, mxc_pw_pow{}); }
+template <class T> void clip(const mxc_kargs& k) { ternary<T>(k, mxc_pw_clip{}); }
+
+// A packed copy of a (strided) view: bytes are copied as they are.
+template <class T> void contiguous(const mxc_kargs& k) {
+    const T* x = input<T>(k, 0);
+    T* y = output<T>(k);
+    for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = x[off[0]]; });
+}
+
+// y = x cast to T; the source type is ip[0].
+template <class T> void convert(const mxc_kargs& k) {
+    T* y = output<T>(k);
+    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) {
+        using S = decltype(tag);
+        const S* x = input<S>(k, 0);
+        for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = mxc_convert<T>(x[off[0]]); });
+    });
 }
 
 } // namespace cpu

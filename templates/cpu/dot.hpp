@@ -1,0 +1,46 @@
+// dot: a [..., M, K] x b [..., K, N] -> packed [..., M, N]; inputs may be strided (e.g.
+// transposed) views. No parameters. Rows of the output accumulate in the compute type with the
+// innermost loop over N (contiguous when b is).
+#pragma once
+#include "templates/common/dot.hpp"
+#include "templates/cpu/common.hpp"
+
+#include <vector>
+
+namespace mxc {
+namespace cpu {
+
+template <class T> void dot(const mxc_kargs& k) {
+    using C = compute_t<T>;
+    const mxc_desc &ad = k.in_desc[0], &bd = k.in_desc[1], &od = *k.out_desc;
+    const int r = od.rank;
+    const int64_t m_len = od.lens[r - 2], n_len = od.lens[r - 1], k_len = ad.lens[r - 1];
+    if (m_len == 0 || n_len == 0) return;
+    const int64_t batches = elements(od) / (m_len * n_len);
+    const int64_t as_m = ad.strides[r - 2], as_k = ad.strides[r - 1], bs_k = bd.strides[r - 2], bs_n = bd.strides[r - 1];
+    const T* a = input<T>(k, 0);
+    const T* b = input<T>(k, 1);
+    T* y = output<T>(k);
+    std::vector<C> acc(static_cast<size_t>(n_len));
+    for (int64_t batch = 0; batch < batches; ++batch) {
+        int64_t aoff, boff;
+        mxc_dot_batch_offsets(ad, bd, batch, &aoff, &boff);
+        for (int64_t i = 0; i < m_len; ++i) {
+            for (auto& v : acc) v = C(0);
+            const T* arow = a + aoff + i * as_m;
+            for (int64_t kk = 0; kk < k_len; ++kk) {
+                const C av = C(arow[kk * as_k]);
+                const T* brow = b + boff + kk * bs_k;
+                if (bs_n == 1)
+                    for (int64_t j = 0; j < n_len; ++j) acc[j] += av * C(brow[j]);
+                else
+                    for (int64_t j = 0; j < n_len; ++j) acc[j] += av * C(brow[j * bs_n]);
+            }
+            T* yrow = y + (batch * m_len + i) * n_len;
+            for (int64_t j = 0; j < n_len; ++j) yrow[j] = T(acc[j]);
+        }
+    }
+}
+
+} // namespace cpu
+} // namespace mxc
