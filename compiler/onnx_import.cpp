@@ -322,6 +322,7 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
         auto t = inits.find(name);
         if (t == inits.end()) return nullptr;
         auto* l = m.add_literal(tensor_to_literal(*t->second, "initializer '" + name + "'"));
+        l->origin = "initializer '" + name + "'";
         values[name] = l;
         return l;
     };
