@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds mxc and its tests (ccache, only
+# what changed is rebuilt), runs the unit/end-to-end tests and the lit tests, and ends with one
+# line "N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash tools/setup.sh || exit 1
+BUILD=${MXC_BUILD_DIR:-build}
+JOBS=${MXC_JOBS:-$(nproc)}
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
+ninja -C "$BUILD" -j "$JOBS" || exit 1
+
+passed=0; failed=0
+summary() { echo "$1: $2 passed, $3 failed"; passed=$((passed + $2)); failed=$((failed + $3)); }
+
+# Unit and end-to-end tests (GoogleTest).
+log=$(mktemp)
+"$BUILD"/mxc_unit_tests --gtest_brief=1 2>&1 | tee "$log" | grep -E "FAILED|SKIPPED|error" | head -50
+p=$(grep -oP '\[  PASSED  \] \K[0-9]+' "$log" | tail -1); p=${p:-0}
+f=$(grep -oP '\[  FAILED  \] \K[0-9]+(?= test)' "$log" | tail -1); f=${f:-0}
+grep -q "PASSED\|FAILED" "$log" || f=$((f + 1))   # a crash counts as a failure
+summary unit "$p" "$f"
+
+# lit tests (FileCheck): lit prints its own "Passed:" count.
+/usr/bin/python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv --param mxc="$PWD/$BUILD/mxc" test/lit >"$log" 2>&1
+grep -E "^(FAIL|UNRESOLVED|TIMEOUT|XPASS)" "$log"
+grep -E "^ *(Passed|Failed|Unresolved|Timed Out|Unsupported|Expectedly Failed) *:" "$log"
+lp=$(grep -oP '^ *Passed *: *\K[0-9]+' "$log"); lp=${lp:-0}
+lf=$(grep -oP '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *: *\K[0-9]+' "$log" | awk '{s+=$1} END {print s+0}')
+grep -q "Passed\|Failed" "$log" || lf=$((lf + 1))
+summary lit "$lp" "$lf"
+rm -f "$log"
+
+# End-to-end scripts (exit 77: skipped, with the reason printed).
+ep=0; ef=0
+for t in test/e2e/*.sh; do
+  out=$(bash "$t" "$BUILD" 2>&1); rc=$?
+  case $rc in
+    0) ep=$((ep + 1)); echo "PASS $t: $(echo "$out" | tail -1)" ;;
+    77) echo "SKIP $t: $(echo "$out" | tail -1)" ;;
+    *) ef=$((ef + 1)); echo "FAIL $t:"; echo "$out" | tail -20 ;;
+  esac
+done
+summary e2e "$ep" "$ef"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
