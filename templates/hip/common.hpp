@@ -1,0 +1,71 @@
+// Helpers shared by every hip kernel template. The mxc_kargs a launcher gets point to HOST
+// memory (descriptors and parameters are static constants of the generated code); only the
+// data pointers are device pointers. A launcher therefore copies what the device needs into
+// `dev_args`, passed BY VALUE as a kernel argument, and launches one thread per output
+// element (grid-stride loop). Plain HIP runtime API only, so the CUDA mapping works.
+#pragma once
+#include <hip/hip_runtime.h>
+
+#include "templates/common/abi.hpp"
+#include "templates/common/math.hpp"
+#include "templates/common/types.hpp"
+
+namespace mxc {
+namespace hip {
+
+constexpr int max_inputs = 5;   // the most inputs of one kernel launch (batch_norm_inference)
+constexpr int max_ip = 48;      // the most integer parameters (pooling of rank 8 needs 33)
+constexpr int max_fp = 4;
+
+struct dev_args {
+    const void* in[max_inputs];
+    mxc_desc in_desc[max_inputs];
+    void* out;
+    mxc_desc out_desc;
+    int64_t ip[max_ip];
+    double fp[max_fp];
+    int32_t n_in, n_ip, n_fp;
+};
+
+// Copies the first inputs, descriptors and parameters of k (beyond the limits: dropped; the
+// op definitions never pack more).
+inline dev_args pack(const mxc_kargs& k) {
+    dev_args a{};
+    a.n_in = k.n_in < max_inputs ? k.n_in : max_inputs;
+    for (int i = 0; i < a.n_in; ++i) {
+        a.in[i] = k.in[i];
+        a.in_desc[i] = k.in_desc[i];
+    }
+    a.out = k.out;
+    a.out_desc = *k.out_desc;
+    a.n_ip = k.n_ip < max_ip ? k.n_ip : max_ip;
+    for (int i = 0; i < a.n_ip; ++i) a.ip[i] = k.ip[i];
+    a.n_fp = k.n_fp < max_fp ? k.n_fp : max_fp;
+    for (int i = 0; i < a.n_fp; ++i) a.fp[i] = k.fp[i];
+    return a;
+}
+
+template <class T> __device__ inline const T* in_ptr(const dev_args& a, int i) { return static_cast<const T*>(a.in[i]); }
+template <class T> __device__ inline T* out_ptr(const dev_args& a) { return static_cast<T*>(a.out); }
+
+// Runs f(a, i) for i in [0, n): one thread per index, grid-stride.
+template <class F> __global__ void for_each_index(dev_args a, int64_t n, F f) {
+    const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) f(a, i);
+}
+
+template <class F> inline void launch(const dev_args& a, int64_t n, hipStream_t stream, F f) {
+    if (n <= 0) return;
+    const int64_t block = 256;
+    int64_t grid = (n + block - 1) / block;
+    if (grid > 65535 * 16) grid = 65535 * 16;
+    for_each_index<F><<<dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(block)), 0, stream>>>(a, n, f);
+}
+
+// The usual launch: one index per output element.
+template <class F> inline void launch_per_output(const mxc_kargs& k, hipStream_t stream, F f) {
+    launch(pack(k), mxc_elements(*k.out_desc), stream, f);
+}
+
+} // namespace hip
+} // namespace mxc
