@@ -71,6 +71,9 @@ void verify(const module& m);
 // Text form (DESIGN.md). Instruction names are assigned on printing: params by their name,
 // others "<module>:@<n>" numbered in order.
 std::string print(const module& m);
+// The names the printer gives: params by their name, others "<module>:@<n>" (n counts every
+// non-param instruction), one per instruction in order.
+std::vector<std::string> instruction_names(const module& m);
 std::string print(const program& p);
 program parse_program(const std::string& text);       // throws mxc::error "line N: ..."
 
