@@ -1,7 +1,159 @@
+// The root command: mxc MODEL.onnx -o libmodel.so. Import (or parse a .mxir text program),
+// run the pass pipeline, then lower, plan, emit and build (compiler/build_driver.hpp).
+#include "compiler/build_driver.hpp"
 #include "compiler/commands.hpp"
+#include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
+#include "passes/pass_manager.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
 namespace mxc::cli {
-void setup_compile(CLI::App& app) {
-    app.require_subcommand(0, 1);
+
+namespace {
+struct compile_args {
+    std::string model, output, target = "cpu", offload_arch, name, emit_src, report, passes, hip_compiler;
+    std::vector<std::vector<std::string>> input_dims;
+    int64_t batch = 0;
+    bool passes_given = false, quiet = false, verbose = false;
+};
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+std::vector<std::string> split_list(const std::string& s) {
+    std::vector<std::string> r;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) r.push_back(item);
+    return r;
+}
+
+import_options import_opts(const compile_args& a) {
+    import_options o;
+    o.batch = a.batch;
+    for (auto& group : a.input_dims) {
+        if (group.size() < 2 || group[0].size() < 2 || group[0][0] != '@')
+            throw error("--input-dim expects @NAME followed by the dims, e.g. --input-dim @image 1 3 224 224");
+        std::vector<int64_t> dims;
+        for (std::size_t i = 1; i < group.size(); ++i) {
+            std::size_t used = 0;
+            long long d = -1;
+            try {
+                d = std::stoll(group[i], &used);
+            } catch (const std::exception&) {
+            }
+            if (used != group[i].size() || d < 0)
+                throw error("--input-dim " + group[0] + ": '" + group[i] + "' is not a dimension (a non-negative integer)");
+            dims.push_back(d);
+        }
+        o.input_dims[group[0].substr(1)] = dims;
+    }
+    return o;
+}
+
+program load(const compile_args& a) {
+    if (ends_with(a.model, ".mxir")) {
+        std::ifstream f(a.model, std::ios::binary);
+        if (!f) throw error("cannot read " + a.model);
+        std::stringstream text;
+        text << f.rdbuf();
+        program p = parse_program(text.str());
+        for (auto& m : p.modules) verify(*m);
+        return p;
+    }
+    return import_onnx(a.model, import_opts(a));
+}
+
+void write_report(const std::string& path, const build_stats& st) {
+    std::ostringstream o;
+    o << "{\n  \"kernels\": " << st.kernels << ",\n  \"instructions\": " << st.instructions
+      << ",\n  \"arena_bytes\": " << st.arena_bytes << ",\n  \"arena_lower_bound_bytes\": " << st.arena_lower_bound_bytes
+      << ",\n  \"arena_naive_bytes\": " << st.arena_naive_bytes << ",\n  \"weights_bytes\": " << st.weights_bytes
+      << ",\n  \"seconds\": {";
+    for (std::size_t i = 0; i < st.seconds.size(); ++i) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.6f", st.seconds[i].second);
+        o << (i ? ", " : "") << "\"" << st.seconds[i].first << "\": " << buf;
+    }
+    o << "}\n}\n";
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << o.str();
+    f.close();
+    if (!f) throw error("cannot write the report " + path);
+}
+
+void run_compile(const compile_args& a) {
+    if (a.output.empty()) throw error("no output given: mxc MODEL.onnx -o libmodel.so");
+    if (a.target == "ref")
+        throw error("--target ref is the reference evaluator inside mxc and builds no library; use --target cpu or hip");
+    if (a.target != "cpu" && a.target != "hip") throw error("unknown --target '" + a.target + "' (expected cpu or hip)");
+    build_options bo;
+    bo.target = a.target;
+    bo.offload_arch = a.offload_arch;
+    bo.hip_compiler = a.hip_compiler;
+    bo.name = a.name;
+    bo.emit_src = a.emit_src;
+    if (!a.name.empty()) check_name(a.name);
+    if (a.target == "hip" && bo.offload_arch.empty()) {
+        bo.offload_arch = detect_offload_arch();
+        if (bo.offload_arch.empty())
+            throw error("--target hip: no GPU found to build for; pass --offload-arch (e.g. gfx90a or sm_90) "
+                        "or use --target cpu");
+    }
+    if (a.verbose) bo.log = [](const std::string& s) { std::cerr << "mxc: " << s << "\n"; };
+
+    using clock = std::chrono::steady_clock;
+    auto t = clock::now();
+    program p = load(a);
+    double import_s = std::chrono::duration<double>(clock::now() - t).count();
+
+    t = clock::now();
+    pass_options po;
+    po.report = &std::cerr;
+    run_passes(p, a.passes_given ? split_list(a.passes) : default_pipeline(), po);
+    double passes_s = std::chrono::duration<double>(clock::now() - t).count();
+
+    build_stats st = compile_module(p.main(), a.output, bo);
+    st.seconds.insert(st.seconds.begin(), {{"import", import_s}, {"passes", passes_s}});
+    if (!a.report.empty()) write_report(a.report, st);
+    if (!a.quiet)
+        std::cerr << "mxc: wrote " << a.output << " and " << st.header_path << " (" << st.kernels << " kernels, arena "
+                  << st.arena_bytes << " bytes, weights " << st.weights_bytes << " bytes)\n";
+}
+} // namespace
+
+void setup_compile(CLI::App& app) {
+    auto a = std::make_shared<compile_args>();
+    app.require_subcommand(0, 1);
+    app.add_option("model", a->model, "the model: an ONNX file, or a text IR program (.mxir)");
+    app.add_option("-o,--output", a->output, "the library to write (its C header goes beside it)");
+    app.add_option("--target", a->target, "cpu (default), hip, or ref (the evaluator: no library)");
+    app.add_option("--offload-arch", a->offload_arch, "hip: gfxNNN (AMD, clang++-15) or sm_NN (NVIDIA, nvcc)");
+    app.add_option("--name", a->name, "prefix of every exported symbol (default: from the output name)");
+    app.add_option("--emit-src", a->emit_src, "also write the generated sources (and build.sh) into this directory");
+    app.add_option("--report", a->report, "write kernel counts, memory and phase timings as JSON");
+    app.add_option("--passes", a->passes, "comma-separated pass list instead of the default pipeline")
+        ->each([a](const std::string&) { a->passes_given = true; });
+    app.add_option("--input-dim", a->input_dims, "@NAME D0 D1 ...: the full shape of an input")
+        ->allow_extra_args()
+        ->expected(2, -1);
+    app.add_option("--batch", a->batch, "the batch size for a symbolic first dimension");
+    app.add_option("--hip-compiler", a->hip_compiler, "the compiler for hip builds (default clang++-15 / nvcc)");
+    app.add_flag("-q,--quiet", a->quiet, "print nothing on success");
+    app.add_flag("-v,--verbose", a->verbose, "print the compiler commands");
+    app.callback([a, &app] {
+        if (app.get_subcommands().empty()) {
+            if (a->model.empty()) throw CLI::CallForHelp();
+            run_compile(*a);
+        }
+    });
+}
+
 } // namespace mxc::cli

@@ -33,6 +33,7 @@ using ins_iter = std::list<instruction>::iterator;
 struct module {
     std::string name = "main";
     std::list<instruction> instructions;
+    std::vector<std::string> output_names; // names of the @return values (ONNX graph outputs); may be empty
 
     instruction* add_param(const std::string& name, const shape& s);
     instruction* add_literal(literal l);

@@ -1,0 +1,63 @@
+// Lowering: from a module in its final order, everything the emitters need. Every output of
+// @return becomes a kernel that writes straight into the caller's output buffer; every kernel
+// input gets a location (a model input, the weights blob, the arena or a caller output).
+#pragma once
+#include "ir/module.hpp"
+#include "ir/op.hpp"
+#include "passes/memory_plan.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mxc {
+
+// Where a kernel reads or writes: a byte offset from one of four bases.
+struct location {
+    enum kind_t { input, weights, arena, output } kind = arena;
+    int index = 0;      // the model input / output number (input, output)
+    int64_t offset = 0; // bytes from the base
+};
+
+struct kernel_call {
+    const instruction* ins = nullptr;
+    std::string kernel;            // template name: mxc::cpu::<kernel><T>, mxc::hip::<kernel><T>
+    dtype type = dtype::float_type; // T
+    std::vector<location> in;
+    std::vector<shape> in_shapes;  // the shapes as the kernel reads them (views keep their strides)
+    location out;
+    kernel_params params;
+};
+
+struct lowered_module {
+    std::vector<const instruction*> inputs;  // the @params, in module order: the C API's inputs
+    std::vector<const instruction*> outputs; // the inputs of @return: the C API's outputs
+    std::vector<std::string> output_names;   // module::output_names when given
+    std::vector<kernel_call> kernels;        // in execution order
+    memory_plan plan;
+    std::vector<char> weights;               // every literal a kernel reads, 256-byte aligned
+    int64_t weights_alignment = 256;
+};
+
+// Rewrites the outputs of `m` (inserting `contiguous` copies where an output is a param, a
+// literal, a view or a repeated value), plans and validates memory and returns the kernels.
+// Throws mxc::error naming the instruction when something cannot be lowered.
+lowered_module lower(module& m);
+
+// The two halves of `lower`, for drivers that time the memory plan on its own:
+// make_outputs_kernels(m); plan = plan_memory(m); validate_memory_plan(m, plan);
+// lower_planned(m, plan).
+void make_outputs_kernels(module& m);
+lowered_module lower_planned(const module& m, memory_plan plan);
+
+// The view ops between `ins` and the instruction that owns its memory: the owner and the
+// element offset of `ins`'s first element inside it.
+struct view_root {
+    const instruction* root;
+    int64_t element_offset;
+};
+view_root find_view_root(const instruction* ins);
+
+bool is_view(const instruction& ins);
+
+} // namespace mxc

@@ -1,0 +1,328 @@
+#include "compiler/build_driver.hpp"
+#include "codegen/embedded.hpp"
+#include "ir/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace mxc {
+
+namespace {
+const char* default_hip_clang = "clang++-15";
+const char* default_nvcc = "/usr/local/cuda/bin/nvcc";
+
+struct process_result {
+    int status = -1;    // exit status; 127: could not be started
+    std::string output; // stdout and stderr together
+};
+
+// Runs argv[0] (searched in PATH) in `cwd` without a shell, capturing its output.
+process_result run_process(const std::vector<std::string>& args, const std::string& cwd) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) throw error(std::string("cannot create a pipe: ") + std::strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        throw error(std::string("cannot start a process: ") + std::strerror(errno));
+    }
+    if (pid == 0) { // the child: only async-signal-safe calls until exec
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
+        execvp(argv[0], argv.data());
+        const char msg[] = "mxc: exec failed\n";
+        ssize_t ignored = write(2, msg, sizeof msg - 1);
+        (void)ignored;
+        _exit(127);
+    }
+    close(fds[1]);
+    process_result r;
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(fds[0], buf, sizeof buf);
+        if (n > 0) r.output.append(buf, static_cast<std::size_t>(n));
+        else if (n == 0 || errno != EINTR) break;
+    }
+    close(fds[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    return r;
+}
+
+// The first error lines of a compiler's output (or its first lines when none says "error").
+std::string first_errors(const std::string& output) {
+    std::istringstream in(output);
+    std::vector<std::string> lines, errors;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        lines.push_back(line);
+        if (line.find("error") != std::string::npos && errors.size() < 8) errors.push_back(line);
+    }
+    auto& pick = errors.empty() ? lines : errors;
+    std::string r;
+    for (std::size_t i = 0; i < pick.size() && i < 8; ++i) r += "\n  " + pick[i];
+    return r;
+}
+
+// A private directory under $TMPDIR, removed with everything in it when the guard goes.
+struct temp_dir {
+    std::string path;
+    temp_dir() {
+        const char* base = std::getenv("TMPDIR");
+        std::string tmpl = std::string(base && *base ? base : "/tmp") + "/mxc-build-XXXXXX";
+        if (!mkdtemp(tmpl.data())) throw error("cannot create a temporary directory: " + std::string(std::strerror(errno)));
+        path = tmpl;
+    }
+    ~temp_dir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    temp_dir(const temp_dir&) = delete;
+    temp_dir& operator=(const temp_dir&) = delete;
+};
+
+void write_file(const fs::path& path, std::string_view content) {
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(content.data(), static_cast<std::streamsize>(content.size()));
+    f.close();
+    if (!f) throw error("cannot write " + path.string());
+}
+
+// A fresh, unique file name next to `path` (created empty, so nobody else takes it).
+std::string temp_beside(const std::string& path) {
+    std::string tmpl = path + ".mxc-XXXXXX";
+    int fd = mkstemp(tmpl.data());
+    if (fd < 0) throw error("cannot write next to " + path + ": " + std::strerror(errno));
+    close(fd);
+    return tmpl;
+}
+
+// Removes a file unless released.
+struct file_guard {
+    std::string path;
+    ~file_guard() {
+        if (!path.empty()) ::unlink(path.c_str());
+    }
+};
+
+std::vector<std::string> split_words(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> r;
+    for (std::string w; in >> w;) r.push_back(w);
+    return r;
+}
+
+std::string shell_quote(const std::string& s) {
+    if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("-_=./,+:@", c);
+        }))
+        return s;
+    std::string r = "'";
+    for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return r + "'";
+}
+
+std::string join_command(const std::vector<std::string>& cmd) {
+    std::string r;
+    for (auto& a : cmd) r += (r.empty() ? "" : " ") + shell_quote(a);
+    return r;
+}
+
+bool is_amd_arch(const std::string& a) { return a.rfind("gfx", 0) == 0; }
+bool is_nvidia_arch(const std::string& a) { return a.rfind("sm_", 0) == 0; }
+
+void check_arch(const std::string& arch) {
+    bool ok = (is_amd_arch(arch) || is_nvidia_arch(arch)) && arch.size() > 3 &&
+              std::all_of(arch.begin(), arch.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!ok)
+        throw error("unknown --offload-arch '" + arch + "' (expected gfxNNN for AMD, e.g. gfx90a, or sm_NN for NVIDIA, e.g. sm_90)");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+} // namespace
+
+std::string default_name(const std::string& output) {
+    std::string base = fs::path(output).filename().string();
+    if (base.rfind("lib", 0) == 0 && base.size() > 3) base = base.substr(3);
+    base = base.substr(0, base.find('.'));
+    for (auto& c : base)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+    if (base.empty()) return "model";
+    if (std::isdigit(static_cast<unsigned char>(base[0]))) base = "m" + base;
+    return base;
+}
+
+void check_name(const std::string& name) {
+    bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+              std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!ok) throw error("--name '" + name + "' is not a C identifier (letters, digits and '_', not starting with a digit)");
+}
+
+std::string header_path(const std::string& output) {
+    fs::path p(output);
+    std::string stem = p.filename().string();
+    stem = stem.substr(0, stem.find('.'));
+    if (stem.empty()) stem = p.filename().string();
+    return (p.parent_path() / (stem + ".h")).string();
+}
+
+std::string detect_offload_arch() {
+    // AMD: the kernel driver's topology names each GPU's gfx target version (major, minor, stepping).
+    std::error_code ec;
+    std::vector<fs::path> nodes;
+    for (auto& e : fs::directory_iterator("/sys/class/kfd/kfd/topology/nodes", ec)) nodes.push_back(e.path());
+    std::sort(nodes.begin(), nodes.end());
+    for (auto& n : nodes) {
+        std::ifstream f(n / "properties");
+        for (std::string key; f >> key;) {
+            long long v = 0;
+            if (!(f >> v)) break;
+            if (key == "gfx_target_version" && v > 0) {
+                const char* hex = "0123456789abcdef";
+                return "gfx" + std::to_string(v / 10000) + hex[(v / 100) % 100 % 16] + hex[v % 100 % 16];
+            }
+        }
+    }
+    // NVIDIA: the driver's tool reports the compute capability.
+    for (const char* smi : {"/usr/bin/nvidia-smi", "/usr/local/nvidia/bin/nvidia-smi"}) {
+        if (access(smi, X_OK) != 0) continue;
+        auto r = run_process({smi, "--query-gpu=compute_cap", "--format=csv,noheader"}, "");
+        auto dot = r.output.find('.');
+        if (r.status == 0 && dot != std::string::npos && dot > 0) {
+            std::string major = r.output.substr(0, dot), minor = r.output.substr(dot + 1, 1);
+            if (std::isdigit(static_cast<unsigned char>(major.back())) && std::isdigit(static_cast<unsigned char>(minor[0])))
+                return "sm_" + major + minor;
+        }
+    }
+    return "";
+}
+
+std::vector<std::string> compile_command(const emitted_library& lib, const build_options& opts, const std::string& out) {
+    std::vector<std::string> cmd;
+    if (lib.target == "cpu") {
+        const char* cxx = std::getenv("CXX");
+        cmd = split_words(cxx && *cxx ? cxx : "g++");
+        for (const char* a : {"-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-I."}) cmd.push_back(a);
+        cmd.insert(cmd.end(), {lib.model_source, lib.weights_source, "-Wl,--version-script=" + lib.exports, "-o", out});
+        return cmd;
+    }
+    check_arch(opts.offload_arch);
+    if (is_amd_arch(opts.offload_arch)) {
+        cmd = {opts.hip_compiler.empty() ? default_hip_clang : opts.hip_compiler, "-x", "hip", "-std=c++17",
+               "--rocm-path=/usr", "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+               "--offload-arch=" + opts.offload_arch, "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-I.",
+               lib.model_source, "-x", "c++", lib.weights_source, "-Wl,--version-script=" + lib.exports,
+               "-lamdhip64", "-o", out};
+    } else {
+        // runtime-stub/cuda shadows <hip/hip_runtime.h> with the HIP->CUDA compatibility header.
+        std::string sm = opts.offload_arch;
+        cmd = {opts.hip_compiler.empty() ? default_nvcc : opts.hip_compiler, "-x", "cu", "-std=c++17", "-arch=" + sm,
+               "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-shared", "-Iruntime-stub/cuda", "-I.",
+               lib.model_source, lib.weights_source, "-Xlinker", "--version-script=" + lib.exports, "-o", out};
+    }
+    return cmd;
+}
+
+void write_sources(const emitted_library& lib, const build_options& opts, const std::string& dir) {
+    fs::path root(dir);
+    for (auto& f : embedded_files()) write_file(root / std::string(f.path), f.content);
+    for (auto& f : lib.files) write_file(root / f.path, f.content);
+    auto cmd = compile_command(lib, opts, "lib" + lib.name + ".so");
+    write_file(root / "build.sh", "#!/bin/sh\n# Builds the library from these sources (what mxc ran).\ncd \"$(dirname \"$0\")\" && " +
+                                      join_command(cmd) + "\n");
+}
+
+build_stats compile_module(module& m, const std::string& output, const build_options& opts_in) {
+    build_options opts = opts_in;
+    if (opts.name.empty()) opts.name = default_name(output);
+    check_name(opts.name);
+    if (opts.target != "cpu" && opts.target != "hip")
+        throw error("unknown target '" + opts.target + "' (expected cpu or hip)");
+    if (opts.target == "hip") check_arch(opts.offload_arch);
+    fs::path out_abs = fs::absolute(output);
+    if (!fs::is_directory(out_abs.parent_path()))
+        throw error("cannot write " + output + ": directory " + out_abs.parent_path().string() + " does not exist");
+
+    build_stats st;
+    auto t = std::chrono::steady_clock::now();
+    make_outputs_kernels(m);
+    double lower_s = seconds_since(t);
+
+    t = std::chrono::steady_clock::now();
+    memory_plan plan = plan_memory(m, 256);
+    validate_memory_plan(m, plan);
+    double plan_s = seconds_since(t);
+
+    t = std::chrono::steady_clock::now();
+    lowered_module l = lower_planned(m, std::move(plan));
+    st.seconds.push_back({"lower", lower_s + seconds_since(t)});
+    st.seconds.push_back({"plan", plan_s});
+
+    t = std::chrono::steady_clock::now();
+    emitted_library lib = emit_library(l, opts.target, opts.name);
+    if (!opts.emit_src.empty()) write_sources(lib, opts, opts.emit_src);
+    st.seconds.push_back({"emit", seconds_since(t)});
+
+    t = std::chrono::steady_clock::now();
+    {
+        temp_dir dir;
+        write_sources(lib, opts, dir.path);
+        file_guard lib_tmp{temp_beside(out_abs.string())};
+        auto cmd = compile_command(lib, opts, lib_tmp.path);
+        if (opts.log) opts.log("cd " + dir.path + " && " + join_command(cmd));
+        auto r = run_process(cmd, dir.path);
+        if (r.status == 127 && r.output.find("mxc: exec failed") != std::string::npos)
+            throw error("cannot run '" + cmd[0] + "': not found" +
+                        (opts.target == "hip" ? " (install hipcc / CUDA, or pass --hip-compiler PATH)" : " (set $CXX)"));
+        if (r.status != 0)
+            throw error("building the " + opts.target + " library failed: " + cmd[0] + " exited with status " +
+                        std::to_string(r.status) + first_errors(r.output));
+        st.header_path = header_path(out_abs.string());
+        file_guard header_tmp{temp_beside(st.header_path)};
+        for (auto& f : lib.files)
+            if (f.path == lib.header) write_file(header_tmp.path, f.content);
+        ::chmod(header_tmp.path.c_str(), 0644);
+        ::chmod(lib_tmp.path.c_str(), 0755);
+        std::error_code ec;
+        fs::rename(header_tmp.path, st.header_path, ec);
+        if (ec) throw error("cannot write " + st.header_path + ": " + ec.message());
+        header_tmp.path.clear();
+        fs::rename(lib_tmp.path, out_abs, ec);
+        if (ec) throw error("cannot write " + output + ": " + ec.message());
+        lib_tmp.path.clear();
+    }
+    st.seconds.push_back({"build", seconds_since(t)});
+
+    st.kernels = static_cast<int64_t>(l.kernels.size());
+    st.instructions = static_cast<int64_t>(m.instructions.size());
+    st.arena_bytes = l.plan.arena_bytes;
+    st.arena_lower_bound_bytes = l.plan.lower_bound_bytes;
+    st.arena_naive_bytes = l.plan.naive_bytes;
+    st.weights_bytes = static_cast<int64_t>(l.weights.size());
+    return st;
+}
+
+} // namespace mxc

@@ -1,0 +1,53 @@
+// The build driver: turns a module into a shared library. Lowers and emits it, writes the
+// embedded templates and runtime stub and the generated sources into a private temporary
+// directory, runs the host or device compiler there (fork/exec, no shell) and moves the
+// library into place. On any failure nothing is left at the output path.
+#pragma once
+#include "codegen/emit.hpp"
+#include "ir/module.hpp"
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mxc {
+
+struct build_options {
+    std::string target = "cpu";  // "cpu" or "hip"
+    std::string offload_arch;    // hip: gfxNNN (clang++-15) or sm_NN (nvcc)
+    std::string hip_compiler;    // overrides clang++-15 / nvcc
+    std::string name;            // API prefix; empty: from the output file name
+    std::string emit_src;        // also keep the sources in this directory
+    std::function<void(const std::string&)> log; // -v: the commands as they run
+};
+
+struct build_stats {
+    int64_t kernels = 0, instructions = 0;
+    int64_t arena_bytes = 0, arena_lower_bound_bytes = 0, arena_naive_bytes = 0, weights_bytes = 0;
+    std::vector<std::pair<std::string, double>> seconds; // phase -> seconds, in order
+    std::string header_path;                             // where the C header was written
+};
+
+// Lowers, plans, emits and builds `m` into the library `output` (and its header beside it).
+// Adds "lower", "plan", "emit" and "build" to stats.seconds. Throws mxc::error.
+build_stats compile_module(module& m, const std::string& output, const build_options& opts);
+
+// The default API prefix for an output path: libmodel.so -> "model", a C identifier.
+std::string default_name(const std::string& output);
+// Throws mxc::error unless `name` is a C identifier.
+void check_name(const std::string& name);
+// The header beside a library: dir/libmodel.so -> dir/libmodel.h.
+std::string header_path(const std::string& output);
+
+// The offload architecture of the first GPU found here (gfx90a, sm_90), or "" if none.
+std::string detect_offload_arch();
+
+// The compiler command for an emitted library, run in the build directory, writing `out`.
+std::vector<std::string> compile_command(const emitted_library& lib, const build_options& opts,
+                                         const std::string& out);
+
+// Writes every embedded file, the generated files and build.sh into `dir` (created).
+void write_sources(const emitted_library& lib, const build_options& opts, const std::string& dir);
+
+} // namespace mxc

@@ -1,0 +1,68 @@
+// The subset of the HIP runtime API that mxc's kernel templates and runtime stub use, mapped
+// onto CUDA, for building the hip sources with nvcc (Debian's HIP nvidia_detail headers do not
+// build against CUDA 13). Plain macros and inline functions; nothing else of HIP is provided.
+#pragma once
+#include <cuda_runtime.h>
+
+#ifndef __HIP_PLATFORM_NVIDIA__
+#define __HIP_PLATFORM_NVIDIA__ 1
+#endif
+
+typedef cudaError_t hipError_t;
+typedef cudaStream_t hipStream_t;
+typedef cudaEvent_t hipEvent_t;
+typedef cudaMemcpyKind hipMemcpyKind;
+
+#define hipSuccess cudaSuccess
+#define hipErrorOutOfMemory cudaErrorMemoryAllocation
+#define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipMemcpyHostToHost cudaMemcpyHostToHost
+#define hipMemcpyDefault cudaMemcpyDefault
+#define hipStreamDefault cudaStreamDefault
+#define hipStreamNonBlocking cudaStreamNonBlocking
+
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemset cudaMemset
+#define hipMemsetAsync cudaMemsetAsync
+#define hipStreamCreate cudaStreamCreate
+#define hipStreamCreateWithFlags cudaStreamCreateWithFlags
+#define hipStreamDestroy cudaStreamDestroy
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipEventCreate cudaEventCreate
+#define hipEventDestroy cudaEventDestroy
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventElapsedTime cudaEventElapsedTime
+#define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipGetDevice cudaGetDevice
+#define hipSetDevice cudaSetDevice
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetLastError cudaGetLastError
+#define hipPeekAtLastError cudaPeekAtLastError
+#define hipGetErrorString cudaGetErrorString
+#define hipGetErrorName cudaGetErrorName
+
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+
+// hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, args...)
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
+    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__)

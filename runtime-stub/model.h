@@ -1,0 +1,104 @@
+/* @NAME@: a model compiled by mxc (@TARGET@). The C API of the library beside this header.
+ *
+ * One instance (mxc_model) owns one arena; instances are independent, so two threads may run
+ * two instances at once. One instance must not be used from two threads at the same time.
+ * Every function that returns mxc_status checks its arguments; on failure
+ * @NAME@_last_error(m) says what went wrong. Nothing in the library aborts or prints.
+ */
+#ifndef MXC_API_TYPES_DEFINED
+#define MXC_API_TYPES_DEFINED
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MXC_API __attribute__((visibility("default")))
+#else
+#define MXC_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mxc_model mxc_model;
+
+typedef enum mxc_status {
+    MXC_OK = 0,
+    MXC_ERROR_INVALID_ARGUMENT = 1,
+    MXC_ERROR_OUT_OF_MEMORY = 2,
+    MXC_ERROR_DEVICE = 3,
+    MXC_ERROR_INTERNAL = 4
+} mxc_status;
+
+/* The order of mxc's dtypes. */
+typedef enum mxc_dtype {
+    MXC_FLOAT32 = 0,
+    MXC_FLOAT16 = 1,
+    MXC_BFLOAT16 = 2,
+    MXC_FLOAT64 = 3,
+    MXC_INT8 = 4,
+    MXC_INT16 = 5,
+    MXC_INT32 = 6,
+    MXC_INT64 = 7,
+    MXC_UINT8 = 8,
+    MXC_UINT16 = 9,
+    MXC_UINT32 = 10,
+    MXC_UINT64 = 11,
+    MXC_BOOL = 12
+} mxc_dtype;
+
+typedef struct mxc_tensor_info {
+    const char* name;
+    mxc_dtype dtype;
+    size_t rank;
+    int64_t dims[8];
+    int64_t strides[8]; /* in elements */
+    size_t bytes;       /* the size of the buffer the caller passes */
+} mxc_tensor_info;
+
+/* Pass NULL to create for all defaults (all zero). */
+typedef struct mxc_options {
+    int device;          /* GPU number (hip); must be 0 for cpu */
+    int device_pointers; /* 0: inputs/outputs are host pointers (copied in and out by run);
+                            1: they are device pointers (hip) */
+    void* stream;        /* hipStream_t / cudaStream_t to run on; NULL: the instance's own */
+    void* workspace;     /* caller memory for the arena (device memory for hip), 256-byte
+                            aligned, at least <name>_workspace_bytes(); NULL: allocated */
+    size_t workspace_bytes;
+} mxc_options;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MXC_API_TYPES_DEFINED */
+
+#ifndef @NAME_UPPER@_MXC_H
+#define @NAME_UPPER@_MXC_H
+
+/* Bytes of the arena (working memory) of one instance. */
+#define @NAME_UPPER@_WORKSPACE_BYTES ((size_t)@WORKSPACE_BYTES@)
+#define @NAME_UPPER@_NUM_INPUTS ((size_t)@NUM_INPUTS@)
+#define @NAME_UPPER@_NUM_OUTPUTS ((size_t)@NUM_OUTPUTS@)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Creates an instance. On failure *out is an instance that only reports the error through
+   @NAME@_last_error and must be destroyed, or NULL when even that could not be allocated. */
+MXC_API mxc_status @NAME@_create(mxc_model** out, const mxc_options* opts);
+MXC_API void @NAME@_destroy(mxc_model* m); /* NULL is fine */
+MXC_API size_t @NAME@_num_inputs(const mxc_model* m);  /* m may be NULL */
+MXC_API size_t @NAME@_num_outputs(const mxc_model* m); /* m may be NULL */
+MXC_API mxc_status @NAME@_input_info(const mxc_model* m, size_t i, mxc_tensor_info* info);
+MXC_API mxc_status @NAME@_output_info(const mxc_model* m, size_t i, mxc_tensor_info* info);
+/* Runs the model: inputs[i] and outputs[j] point at buffers laid out as the infos say. */
+MXC_API mxc_status @NAME@_run(mxc_model* m, const void* const* inputs, void* const* outputs);
+MXC_API size_t @NAME@_workspace_bytes(void);
+/* The message of the last failure of m ("" if none); a fixed message when m is NULL. */
+MXC_API const char* @NAME@_last_error(const mxc_model* m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* @NAME_UPPER@_MXC_H */

@@ -1,0 +1,253 @@
+// The runtime stub: the C API of a generated library. Included once, at the end of the
+// generated model source, which defines before it:
+//   MXC_FN(x)                the exported name of API function x (prefix_##x)
+//   MXC_TARGET_HIP           (hip builds only)
+//   namespace mxc_gen { arena_bytes, weights_bytes, num_inputs, num_outputs, input_infos,
+//                       output_infos, weights (host pointer to the blob), run_kernels(...) }
+// No global mutable state: everything lives in the instance. Nothing aborts or prints.
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mxc_model {
+    char error[512];
+    int failed;             // create failed: the instance only reports why
+    char* arena;            // 256-byte aligned (device memory for hip)
+    int own_arena;
+    const char* weights;    // the blob (a device copy for hip)
+#if defined(MXC_TARGET_HIP)
+    int device;
+    int device_pointers;
+    hipStream_t stream;
+    int own_stream;
+    char* staged[mxc_gen::num_inputs + mxc_gen::num_outputs + 1]; // offload copy buffers
+#endif
+};
+
+namespace mxc_rt {
+
+static mxc_status fail(mxc_model* m, mxc_status s, const char* fmt, ...) {
+    if (m) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m->error, sizeof m->error, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+static mxc_status check_model(const mxc_model* m) {
+    if (!m) return MXC_ERROR_INVALID_ARGUMENT;
+    if (m->failed) return fail(const_cast<mxc_model*>(m), MXC_ERROR_INVALID_ARGUMENT,
+                               "this instance failed to create and cannot be used");
+    return MXC_OK;
+}
+
+static mxc_status tensor_info(const mxc_model* m, size_t i, mxc_tensor_info* info, const mxc_tensor_info* table,
+                              size_t n, const char* what) {
+    if (!m) return MXC_ERROR_INVALID_ARGUMENT;
+    mxc_model* mm = const_cast<mxc_model*>(m);
+    if (!info) return fail(mm, MXC_ERROR_INVALID_ARGUMENT, "%s_info: info is NULL", what);
+    if (i >= n) return fail(mm, MXC_ERROR_INVALID_ARGUMENT, "%s_info: index %zu is out of range (the model has %zu %ss)",
+                            what, i, n, what);
+    *info = table[i];
+    return MXC_OK;
+}
+
+#if defined(MXC_TARGET_HIP)
+// Makes `device` current for the lifetime of the guard, then restores the caller's device.
+struct device_guard {
+    int previous = -1;
+    hipError_t status = hipSuccess;
+    explicit device_guard(int device) {
+        if (hipGetDevice(&previous) != hipSuccess) previous = -1;
+        status = hipSetDevice(device);
+    }
+    ~device_guard() {
+        if (previous >= 0) (void)hipSetDevice(previous);
+    }
+};
+
+static mxc_status device_fail(mxc_model* m, hipError_t e, const char* what) {
+    return fail(m, e == hipErrorOutOfMemory ? MXC_ERROR_OUT_OF_MEMORY : MXC_ERROR_DEVICE, "%s: %s", what,
+                hipGetErrorString(e));
+}
+
+static void release(mxc_model* m) {
+    device_guard g(m->device);
+    if (m->stream && m->own_stream) (void)hipStreamDestroy(m->stream);
+    if (m->arena && m->own_arena) (void)hipFree(m->arena);
+    if (m->weights) (void)hipFree(const_cast<char*>(m->weights));
+    for (size_t i = 0; i < mxc_gen::num_inputs + mxc_gen::num_outputs; ++i)
+        if (m->staged[i]) (void)hipFree(m->staged[i]);
+}
+
+static mxc_status setup(mxc_model* m, const mxc_options& o) {
+    int count = 0;
+    hipError_t e = hipGetDeviceCount(&count);
+    if (e != hipSuccess) return device_fail(m, e, "create: no usable GPU");
+    if (o.device < 0 || o.device >= count)
+        return fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: device %d does not exist (%d GPUs found)", o.device, count);
+    if (o.device_pointers != 0 && o.device_pointers != 1)
+        return fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: device_pointers must be 0 or 1, got %d", o.device_pointers);
+    m->device = o.device;
+    m->device_pointers = o.device_pointers;
+    device_guard g(m->device);
+    if (g.status != hipSuccess) return device_fail(m, g.status, "create: cannot select the device");
+    if (o.stream) {
+        m->stream = static_cast<hipStream_t>(o.stream);
+    } else {
+        if ((e = hipStreamCreateWithFlags(&m->stream, hipStreamNonBlocking)) != hipSuccess)
+            return device_fail(m, e, "create: cannot create a stream");
+        m->own_stream = 1;
+    }
+    if (!m->arena && mxc_gen::arena_bytes > 0) {
+        if ((e = hipMalloc(reinterpret_cast<void**>(&m->arena), mxc_gen::arena_bytes)) != hipSuccess)
+            return device_fail(m, e, "create: cannot allocate the arena");
+        m->own_arena = 1;
+    }
+    if (mxc_gen::weights_bytes > 0) {
+        void* w = nullptr;
+        if ((e = hipMalloc(&w, mxc_gen::weights_bytes)) != hipSuccess)
+            return device_fail(m, e, "create: cannot allocate the weights");
+        m->weights = static_cast<const char*>(w);
+        if ((e = hipMemcpy(w, mxc_gen::weights, mxc_gen::weights_bytes, hipMemcpyHostToDevice)) != hipSuccess)
+            return device_fail(m, e, "create: cannot copy the weights to the device");
+    }
+    if (!m->device_pointers) {
+        for (size_t i = 0; i < mxc_gen::num_inputs + mxc_gen::num_outputs; ++i) {
+            size_t bytes = i < mxc_gen::num_inputs ? mxc_gen::input_infos[i].bytes
+                                                   : mxc_gen::output_infos[i - mxc_gen::num_inputs].bytes;
+            if ((e = hipMalloc(reinterpret_cast<void**>(&m->staged[i]), bytes ? bytes : 1)) != hipSuccess)
+                return device_fail(m, e, "create: cannot allocate the input/output copies");
+        }
+    }
+    return MXC_OK;
+}
+
+static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs) {
+    device_guard g(m->device);
+    if (g.status != hipSuccess) return device_fail(m, g.status, "run: cannot select the device");
+    hipError_t e;
+    const void* in[mxc_gen::num_inputs + 1];
+    void* out[mxc_gen::num_outputs + 1];
+    for (size_t i = 0; i < mxc_gen::num_inputs; ++i) {
+        in[i] = inputs[i];
+        if (!m->device_pointers) {
+            e = hipMemcpyAsync(m->staged[i], inputs[i], mxc_gen::input_infos[i].bytes, hipMemcpyHostToDevice, m->stream);
+            if (e != hipSuccess) return device_fail(m, e, "run: cannot copy an input to the device");
+            in[i] = m->staged[i];
+        }
+    }
+    for (size_t j = 0; j < mxc_gen::num_outputs; ++j)
+        out[j] = m->device_pointers ? outputs[j] : m->staged[mxc_gen::num_inputs + j];
+    mxc_gen::run_kernels(m->arena, m->weights, in, out, m->stream);
+    if ((e = hipGetLastError()) != hipSuccess) return device_fail(m, e, "run: a kernel failed to launch");
+    if (!m->device_pointers) {
+        for (size_t j = 0; j < mxc_gen::num_outputs; ++j) {
+            e = hipMemcpyAsync(outputs[j], out[j], mxc_gen::output_infos[j].bytes, hipMemcpyDeviceToHost, m->stream);
+            if (e != hipSuccess) return device_fail(m, e, "run: cannot copy an output from the device");
+        }
+    }
+    if (m->own_stream || !m->device_pointers)
+        if ((e = hipStreamSynchronize(m->stream)) != hipSuccess) return device_fail(m, e, "run");
+    return MXC_OK;
+}
+#else
+static void release(mxc_model* m) {
+    if (m->own_arena) free(m->arena);
+}
+
+static mxc_status setup(mxc_model* m, const mxc_options& o) {
+    if (o.device != 0) return fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: device must be 0 for a cpu model, got %d", o.device);
+    if (o.device_pointers != 0 && o.device_pointers != 1)
+        return fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: device_pointers must be 0 or 1, got %d", o.device_pointers);
+    if (o.stream) return fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: a cpu model takes no stream");
+    m->weights = mxc_gen::weights;
+    if (!m->arena && mxc_gen::arena_bytes > 0) {
+        m->arena = static_cast<char*>(aligned_alloc(256, (mxc_gen::arena_bytes + 255) / 256 * 256));
+        if (!m->arena) return fail(m, MXC_ERROR_OUT_OF_MEMORY, "create: cannot allocate the arena (%zu bytes)",
+                                   mxc_gen::arena_bytes);
+        m->own_arena = 1;
+    }
+    return MXC_OK;
+}
+
+static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs) {
+    mxc_gen::run_kernels(m->arena, m->weights, inputs, outputs);
+    return MXC_OK;
+}
+#endif
+
+} // namespace mxc_rt
+
+extern "C" {
+
+MXC_API mxc_status MXC_FN(create)(mxc_model** out, const mxc_options* opts) {
+    if (!out) return MXC_ERROR_INVALID_ARGUMENT;
+    *out = static_cast<mxc_model*>(calloc(1, sizeof(mxc_model)));
+    mxc_model* m = *out;
+    if (!m) return MXC_ERROR_OUT_OF_MEMORY;
+    mxc_options o;
+    memset(&o, 0, sizeof o);
+    if (opts) o = *opts;
+    mxc_status s = MXC_OK;
+    if (o.workspace) {
+        if (o.workspace_bytes < mxc_gen::arena_bytes)
+            s = mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: the workspace has %zu bytes, the model needs %zu",
+                             o.workspace_bytes, mxc_gen::arena_bytes);
+        else if (reinterpret_cast<uintptr_t>(o.workspace) % 256 != 0)
+            s = mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: the workspace must be 256-byte aligned");
+        m->arena = static_cast<char*>(o.workspace);
+    } else if (o.workspace_bytes) {
+        s = mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: workspace_bytes is set but workspace is NULL");
+    }
+    if (s == MXC_OK) s = mxc_rt::setup(m, o);
+    if (s != MXC_OK) {
+        mxc_rt::release(m);
+        m->arena = nullptr;
+        m->own_arena = 0;
+        m->failed = 1;
+    }
+    return s;
+}
+
+MXC_API void MXC_FN(destroy)(mxc_model* m) {
+    if (!m) return;
+    if (!m->failed) mxc_rt::release(m);
+    free(m);
+}
+
+MXC_API size_t MXC_FN(num_inputs)(const mxc_model*) { return mxc_gen::num_inputs; }
+MXC_API size_t MXC_FN(num_outputs)(const mxc_model*) { return mxc_gen::num_outputs; }
+MXC_API size_t MXC_FN(workspace_bytes)(void) { return mxc_gen::arena_bytes; }
+
+MXC_API mxc_status MXC_FN(input_info)(const mxc_model* m, size_t i, mxc_tensor_info* info) {
+    return mxc_rt::tensor_info(m, i, info, mxc_gen::input_infos, mxc_gen::num_inputs, "input");
+}
+
+MXC_API mxc_status MXC_FN(output_info)(const mxc_model* m, size_t i, mxc_tensor_info* info) {
+    return mxc_rt::tensor_info(m, i, info, mxc_gen::output_infos, mxc_gen::num_outputs, "output");
+}
+
+MXC_API mxc_status MXC_FN(run)(mxc_model* m, const void* const* inputs, void* const* outputs) {
+    if (mxc_status s = mxc_rt::check_model(m)) return s;
+    m->error[0] = 0;
+    if (mxc_gen::num_inputs && !inputs) return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "run: inputs is NULL");
+    if (mxc_gen::num_outputs && !outputs) return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "run: outputs is NULL");
+    for (size_t i = 0; i < mxc_gen::num_inputs; ++i)
+        if (!inputs[i] && mxc_gen::input_infos[i].bytes)
+            return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "run: input %zu ('%s') is NULL", i, mxc_gen::input_infos[i].name);
+    for (size_t j = 0; j < mxc_gen::num_outputs; ++j)
+        if (!outputs[j] && mxc_gen::output_infos[j].bytes)
+            return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "run: output %zu ('%s') is NULL", j, mxc_gen::output_infos[j].name);
+    return mxc_rt::execute(m, inputs, outputs);
+}
+
+MXC_API const char* MXC_FN(last_error)(const mxc_model* m) {
+    if (!m) return "the model handle is NULL (create failed to allocate, or NULL was passed)";
+    return m->error;
+}
+
+} // extern "C"

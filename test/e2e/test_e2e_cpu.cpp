@@ -1,0 +1,396 @@
+// End to end: build small modules into cpu libraries through the compile driver (the CLI's
+// code path after import), load them with dlopen, check every C API argument error, run them
+// and compare with the reference evaluator.
+#include "compiler/build_driver.hpp"
+#include "ir/error.hpp"
+#include "ir/eval.hpp"
+#include "passes/pass_manager.hpp"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+using namespace mxc;
+namespace fs = std::filesystem;
+
+namespace {
+// The C API's types, as the generated header declares them.
+enum { ok = 0, invalid_argument = 1 };
+struct tensor_info {
+    const char* name;
+    int dtype;
+    size_t rank;
+    int64_t dims[8];
+    int64_t strides[8];
+    size_t bytes;
+};
+struct options {
+    int device;
+    int device_pointers;
+    void* stream;
+    void* workspace;
+    size_t workspace_bytes;
+};
+
+struct tmp_dir {
+    std::string path;
+    tmp_dir() {
+        std::string t = (fs::temp_directory_path() / "mxc-e2e-XXXXXX").string();
+        path = mkdtemp(t.data());
+    }
+    ~tmp_dir() { fs::remove_all(path); }
+};
+
+// A generated library opened with dlopen, its API looked up by prefix.
+struct library {
+    void* handle = nullptr;
+    int (*create)(void**, const options*);
+    void (*destroy)(void*);
+    size_t (*num_inputs)(const void*);
+    size_t (*num_outputs)(const void*);
+    int (*input_info)(const void*, size_t, tensor_info*);
+    int (*output_info)(const void*, size_t, tensor_info*);
+    int (*run)(void*, const void* const*, void* const*);
+    size_t (*workspace_bytes)();
+    const char* (*last_error)(const void*);
+
+    library(const std::string& path, const std::string& prefix) {
+        handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) throw std::runtime_error(dlerror());
+        get(create, prefix + "_create");
+        get(destroy, prefix + "_destroy");
+        get(num_inputs, prefix + "_num_inputs");
+        get(num_outputs, prefix + "_num_outputs");
+        get(input_info, prefix + "_input_info");
+        get(output_info, prefix + "_output_info");
+        get(run, prefix + "_run");
+        get(workspace_bytes, prefix + "_workspace_bytes");
+        get(last_error, prefix + "_last_error");
+    }
+    ~library() {
+        if (handle) dlclose(handle);
+    }
+    template <class F> void get(F& f, const std::string& name) {
+        f = reinterpret_cast<F>(dlsym(handle, name.c_str()));
+        if (!f) throw std::runtime_error("missing symbol " + name);
+    }
+};
+
+// The CLI's path after import: the default pass pipeline, then lower/plan/emit/build.
+build_stats compile(program& p, const std::string& out, build_options o = {}) {
+    run_passes(p, default_pipeline());
+    return compile_module(p.main(), out, o);
+}
+
+literal random_input(const shape& s, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<float> dist(-2, 2);
+    std::vector<float> v(static_cast<std::size_t>(s.elements()));
+    for (auto& x : v) x = dist(gen);
+    return literal::from<float>(dtype::float_type, s.lens, v);
+}
+
+double max_relative_error(const float* got, const literal& want) {
+    double worst = 0;
+    for (int64_t i = 0; i < want.s.elements(); ++i) {
+        double w = want.as<float>()[i], g = got[i];
+        if (std::isnan(g) != std::isnan(w)) return INFINITY;
+        if (!std::isnan(w)) worst = std::max(worst, std::fabs(g - w) / std::max(1.0, std::fabs(w)));
+    }
+    return worst;
+}
+
+// Runs every input through the library and checks every output against mxc::evaluate.
+void expect_matches_reference(library& lib, void* m, const module& ref, unsigned seed) {
+    std::map<std::string, literal> inputs;
+    std::vector<const void*> in;
+    for (std::size_t i = 0; i < lib.num_inputs(m); ++i) {
+        tensor_info info{};
+        ASSERT_EQ(lib.input_info(m, i, &info), ok);
+        auto* p = ref.find_param(info.name);
+        ASSERT_NE(p, nullptr) << info.name;
+        inputs[info.name] = random_input(p->result, seed + static_cast<unsigned>(i));
+        in.push_back(inputs[info.name].data());
+    }
+    auto want = evaluate(ref, inputs);
+    ASSERT_EQ(want.size(), lib.num_outputs(m));
+    std::vector<std::vector<float>> out_bufs;
+    std::vector<void*> out;
+    for (std::size_t j = 0; j < want.size(); ++j) {
+        tensor_info info{};
+        ASSERT_EQ(lib.output_info(m, j, &info), ok);
+        ASSERT_EQ(info.bytes, static_cast<size_t>(want[j].s.bytes()));
+        out_bufs.emplace_back(info.bytes / 4, NAN);
+    }
+    for (auto& b : out_bufs) out.push_back(b.data());
+    ASSERT_EQ(lib.run(m, in.data(), out.data()), ok) << lib.last_error(m);
+    for (std::size_t j = 0; j < want.size(); ++j)
+        EXPECT_LE(max_relative_error(out_bufs[j].data(), want[j]), 1e-5) << "output " << j;
+}
+
+shape f32(std::vector<int64_t> lens) { return shape(dtype::float_type, std::move(lens)); }
+
+// x[2,3,4] + broadcast w[3,4] -> relu -> two outputs: itself and its transpose; plus a
+// convolution of a second input with weights.
+program mixed_program() {
+    program p;
+    auto& m = p.main();
+    auto* x = m.add_param("x", f32({2, 3, 4}));
+    auto* img = m.add_param("image", f32({1, 2, 5, 5}));
+    auto* w = m.add_literal(random_input(f32({3, 4}), 7));
+    auto* wb = m.add("multibroadcast", {w}, {{{"out_lens", std::vector<int64_t>{2, 3, 4}}}});
+    auto* r = m.add("relu", {m.add("add", {x, wb})});
+    auto* t = m.add("transpose", {r}, {{{"permutation", std::vector<int64_t>{2, 0, 1}}}});
+    auto* k = m.add_literal(random_input(f32({3, 2, 3, 3}), 9));
+    auto* c = m.add("convolution", {img, k},
+                    {{{"padding", std::vector<int64_t>{1, 1, 1, 1}}, {"stride", std::vector<int64_t>{2, 2}}}});
+    m.add_return({r, t, m.add("tanh", {c})});
+    return p;
+}
+
+std::string build_mixed(const tmp_dir& d, const std::string& file = "libmixed.so") {
+    program p = mixed_program();
+    std::string out = d.path + "/" + file;
+    compile(p, out);
+    return out;
+}
+
+std::string run_command(const std::string& cmd) {
+    std::string out;
+    if (FILE* f = popen((cmd + " 2>&1").c_str(), "r")) {
+        char buf[512];
+        while (std::fgets(buf, sizeof buf, f)) out += buf;
+        pclose(f);
+    }
+    return out;
+}
+} // namespace
+
+TEST(e2e_cpu, matches_the_reference_evaluator) {
+    tmp_dir d;
+    auto path = build_mixed(d);
+    EXPECT_TRUE(fs::exists(d.path + "/libmixed.h"));
+    library lib(path, "mixed");
+    void* m = nullptr;
+    ASSERT_EQ(lib.create(&m, nullptr), ok) << lib.last_error(m);
+    EXPECT_EQ(lib.num_inputs(m), 2u);
+    EXPECT_EQ(lib.num_outputs(m), 3u);
+    tensor_info info{};
+    ASSERT_EQ(lib.input_info(m, 1, &info), ok);
+    EXPECT_STREQ(info.name, "image");
+    EXPECT_EQ(info.rank, 4u);
+    EXPECT_EQ(info.dims[3], 5);
+    EXPECT_EQ(info.bytes, 2u * 25 * 4);
+    ASSERT_EQ(lib.output_info(m, 1, &info), ok);
+    EXPECT_EQ(info.dims[0], 4);
+    EXPECT_EQ(info.strides[0], 6);
+    program ref = mixed_program();
+    for (unsigned seed : {1u, 2u, 3u}) expect_matches_reference(lib, m, ref.main(), seed);
+    lib.destroy(m);
+}
+
+TEST(e2e_cpu, every_argument_error_returns_a_status_with_a_message) {
+    tmp_dir d;
+    library lib(build_mixed(d), "mixed");
+    EXPECT_EQ(lib.create(nullptr, nullptr), invalid_argument);
+    EXPECT_GT(std::strlen(lib.last_error(nullptr)), 0u);
+
+    auto expect_create_fails = [&](options o, const char* words) {
+        void* m = nullptr;
+        EXPECT_EQ(lib.create(&m, &o), invalid_argument);
+        ASSERT_NE(m, nullptr);
+        EXPECT_NE(std::string(lib.last_error(m)).find(words), std::string::npos) << lib.last_error(m);
+        const void* in[2] = {nullptr, nullptr};
+        void* out[3] = {nullptr, nullptr, nullptr};
+        EXPECT_EQ(lib.run(m, in, out), invalid_argument); // a failed instance cannot run
+        lib.destroy(m);
+    };
+    expect_create_fails({1, 0, nullptr, nullptr, 0}, "device");
+    expect_create_fails({0, 2, nullptr, nullptr, 0}, "device_pointers");
+    int stream_dummy = 0;
+    expect_create_fails({0, 0, &stream_dummy, nullptr, 0}, "stream");
+    alignas(256) static char small[256];
+    size_t need = lib.workspace_bytes();
+    ASSERT_GT(need, 0u);
+    expect_create_fails({0, 0, nullptr, small, need - 1}, "workspace");
+    expect_create_fails({0, 0, nullptr, small + 1, need}, "aligned");
+    expect_create_fails({0, 0, nullptr, nullptr, 64}, "workspace");
+
+    void* m = nullptr;
+    ASSERT_EQ(lib.create(&m, nullptr), ok);
+    tensor_info info{};
+    EXPECT_EQ(lib.input_info(m, 2, &info), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("out of range"), std::string::npos);
+    EXPECT_EQ(lib.output_info(m, 0, nullptr), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("NULL"), std::string::npos);
+    EXPECT_EQ(lib.input_info(nullptr, 0, &info), invalid_argument);
+    EXPECT_EQ(lib.num_inputs(nullptr), 2u);
+
+    std::vector<float> a(24), b(50), o0(24), o1(24), o2(27);
+    const void* in[2] = {a.data(), b.data()};
+    void* out[3] = {o0.data(), o1.data(), o2.data()};
+    EXPECT_EQ(lib.run(nullptr, in, out), invalid_argument);
+    EXPECT_EQ(lib.run(m, nullptr, out), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("inputs"), std::string::npos);
+    EXPECT_EQ(lib.run(m, in, nullptr), invalid_argument);
+    const void* in_bad[2] = {a.data(), nullptr};
+    EXPECT_EQ(lib.run(m, in_bad, out), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("image"), std::string::npos);
+    void* out_bad[3] = {o0.data(), nullptr, o2.data()};
+    EXPECT_EQ(lib.run(m, in, out_bad), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("output 1"), std::string::npos);
+    EXPECT_EQ(lib.run(m, in, out), ok);
+    EXPECT_STREQ(lib.last_error(m), "");
+    lib.destroy(m);
+    lib.destroy(nullptr);
+}
+
+TEST(e2e_cpu, two_instances_run_from_two_threads) {
+    tmp_dir d;
+    library lib(build_mixed(d), "mixed");
+    program ref = mixed_program();
+    void* a = nullptr;
+    void* b = nullptr;
+    ASSERT_EQ(lib.create(&a, nullptr), ok);
+    ASSERT_EQ(lib.create(&b, nullptr), ok);
+    std::thread ta([&] { for (unsigned s = 0; s < 20; ++s) expect_matches_reference(lib, a, ref.main(), 100 + s); });
+    std::thread tb([&] { for (unsigned s = 0; s < 20; ++s) expect_matches_reference(lib, b, ref.main(), 200 + s); });
+    ta.join();
+    tb.join();
+    lib.destroy(a);
+    lib.destroy(b);
+}
+
+TEST(e2e_cpu, caller_workspace) {
+    tmp_dir d;
+    library lib(build_mixed(d), "mixed");
+    size_t need = lib.workspace_bytes();
+    void* ws = std::aligned_alloc(256, (need + 255) / 256 * 256);
+    std::memset(ws, 0xff, need); // garbage NaNs: the plan must not read before it writes
+    options o{0, 0, nullptr, ws, need};
+    void* m = nullptr;
+    ASSERT_EQ(lib.create(&m, &o), ok) << lib.last_error(m);
+    program ref = mixed_program();
+    expect_matches_reference(lib, m, ref.main(), 5);
+    lib.destroy(m);
+    std::free(ws);
+}
+
+TEST(e2e_cpu, exports_only_the_c_api_and_needs_only_the_c_runtime) {
+    tmp_dir d;
+    auto path = build_mixed(d);
+    std::istringstream syms(run_command("nm -D --defined-only " + path));
+    int api = 0;
+    for (std::string line; std::getline(syms, line);) {
+        auto name = line.substr(line.rfind(' ') + 1);
+        EXPECT_EQ(name.rfind("mixed_", 0), 0u) << "unexpected export: " << line;
+        ++api;
+    }
+    EXPECT_EQ(api, 9);
+    std::istringstream deps(run_command("ldd " + path));
+    for (std::string line; std::getline(deps, line);) {
+        bool allowed = false;
+        for (const char* ok_lib : {"linux-vdso", "libstdc++", "libm.so", "libgcc_s", "libc.so", "ld-linux"})
+            allowed |= line.find(ok_lib) != std::string::npos;
+        EXPECT_TRUE(allowed) << line;
+    }
+}
+
+TEST(e2e_cpu, same_input_gives_identical_sources) {
+    tmp_dir d;
+    auto emit = [&](const std::string& dir) {
+        program p = mixed_program();
+        build_options o;
+        o.name = "same";
+        o.emit_src = d.path + "/" + dir;
+        compile(p, d.path + "/lib" + dir + ".so", o);
+    };
+    emit("one");
+    emit("two");
+    for (auto* f : {"model.cpp", "weights.cpp", "weights.bin", "mxc_model.h", "exports.map", "build.sh"}) {
+        std::ifstream a(d.path + "/one/" + f, std::ios::binary), b(d.path + "/two/" + f, std::ios::binary);
+        std::string sa((std::istreambuf_iterator<char>(a)), {}), sb((std::istreambuf_iterator<char>(b)), {});
+        EXPECT_FALSE(sa.empty()) << f;
+        EXPECT_EQ(sa, sb) << f;
+    }
+    EXPECT_TRUE(fs::exists(d.path + "/one/runtime-stub/runtime.hpp"));
+    EXPECT_TRUE(fs::exists(d.path + "/one/templates/cpu/pointwise.hpp"));
+}
+
+TEST(e2e_cpu, a_c_program_links_two_models) {
+    if (run_command("command -v cc").empty()) GTEST_SKIP() << "no C compiler (cc) to build the C program";
+    tmp_dir d;
+    build_mixed(d, "libfirst.so");
+    {
+        program p;
+        auto& m = p.main();
+        m.add_return({m.add("relu", {m.add_param("v", f32({4}))})});
+        compile(p, d.path + "/libsecond.so");
+    }
+    std::ofstream(d.path + "/main.c") << R"(#include "libfirst.h"
+#include "libsecond.h"
+#include <stdio.h>
+int main(void) {
+    mxc_model* m = NULL;
+    if (second_create(&m, NULL) != MXC_OK) return 1;
+    float v[4] = {-1, 2, -3, 4}, r[4];
+    const void* in[1] = {v};
+    void* out[1] = {r};
+    if (second_run(m, in, out) != MXC_OK) return 2;
+    second_destroy(m);
+    if (first_num_inputs(NULL) != FIRST_NUM_INPUTS || first_workspace_bytes() != FIRST_WORKSPACE_BYTES) return 3;
+    printf("%g %g %g %g\n", r[0], r[1], r[2], r[3]);
+    return 0;
+}
+)";
+    std::string cmd = "cd " + d.path + " && cc -std=c99 -Wall -Werror -o main main.c -L. -lfirst -lsecond -Wl,-rpath," +
+                      d.path + " && ./main";
+    EXPECT_EQ(run_command(cmd), "0 2 0 4\n");
+}
+
+TEST(e2e_cpu, a_failed_build_leaves_nothing_at_the_output) {
+    tmp_dir d;
+    const char* old = std::getenv("CXX");
+    std::string saved = old ? old : "";
+    setenv("CXX", "false", 1);
+    program p = mixed_program();
+    std::string out = d.path + "/libbad.so";
+    try {
+        compile(p, out);
+        ADD_FAILURE() << "the build should fail";
+    } catch (const error& e) {
+        EXPECT_NE(std::string(e.what()).find("failed"), std::string::npos) << e.what();
+    }
+    if (old) setenv("CXX", saved.c_str(), 1);
+    else unsetenv("CXX");
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_FALSE(fs::exists(d.path + "/libbad.h"));
+    EXPECT_TRUE(fs::is_empty(d.path)); // no temporary file either
+}
+
+TEST(e2e_cpu, a_missing_compiler_is_one_clear_error) {
+    tmp_dir d;
+    const char* old = std::getenv("CXX");
+    std::string saved = old ? old : "";
+    setenv("CXX", "/nonexistent/mxc-test-cxx", 1);
+    program p = mixed_program();
+    try {
+        compile(p, d.path + "/libx.so");
+        ADD_FAILURE() << "the build should fail";
+    } catch (const error& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot run '/nonexistent/mxc-test-cxx'"), std::string::npos) << e.what();
+    }
+    if (old) setenv("CXX", saved.c_str(), 1);
+    else unsetenv("CXX");
+    EXPECT_TRUE(fs::is_empty(d.path));
+}
