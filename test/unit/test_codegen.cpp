@@ -1,4 +1,5 @@
 // Lowering and emission: locations, weights, output copies, deterministic sources.
+#include "codegen/embedded.hpp"
 #include "codegen/emit.hpp"
 #include "codegen/lower.hpp"
 #include "compiler/build_driver.hpp"
