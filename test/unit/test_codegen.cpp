@@ -1,4 +1,5 @@
 // Lowering and emission: locations, weights, output copies, deterministic sources.
+#include "codegen/embedded.hpp"
 #include "codegen/emit.hpp"
 #include "codegen/lower.hpp"
 #include "compiler/build_driver.hpp"
@@ -127,7 +128,7 @@ TEST(codegen_emit, header_has_prefix_and_workspace_macro) {
 }
 
 TEST(codegen_emit, c_string_escapes_everything) {
-    EXPECT_EQ(c_string("a\"b\\c\n??="), "\"a\\\"b\\\\c\\012\\077\\077=\"");
+    EXPECT_EQ(c_string(std::string("a\"b\\c\n?") + "?="), "\"a\\\"b\\\\c\\012\\077\\077=\"");
 }
 
 TEST(codegen_driver, names) {
