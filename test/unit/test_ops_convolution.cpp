@@ -113,3 +113,67 @@ TEST(ops_convolution, shape_errors) {
                   .find("[N, C, spatial...]"),
               std::string::npos);
 }
+
+namespace {
+// Direct formula for any spatial rank: x [N, C, sp...], w [M, C/group, k...], standard layout.
+std::vector<double> naive_nd(const std::vector<int64_t>& xl, const std::vector<float>& x, const std::vector<int64_t>& wl,
+                             const std::vector<float>& w, const std::vector<int64_t>& pads,
+                             const std::vector<int64_t>& stride, const std::vector<int64_t>& dil, int64_t group,
+                             std::vector<int64_t>& ol) {
+    const std::size_t s = xl.size() - 2;
+    ol = {xl[0], wl[0]};
+    for (std::size_t d = 0; d < s; ++d)
+        ol.push_back((xl[2 + d] + pads[d] + pads[s + d] - (wl[2 + d] - 1) * dil[d] - 1) / stride[d] + 1);
+    auto count = [](const std::vector<int64_t>& l, std::size_t from) {
+        int64_t n = 1;
+        for (std::size_t i = from; i < l.size(); ++i) n *= l[i];
+        return n;
+    };
+    const int64_t osp = count(ol, 2), ksp = count(wl, 2), xsp = count(xl, 2), cg = wl[1], mg = wl[0] / group;
+    std::vector<double> y;
+    for (int64_t n = 0; n < ol[0]; ++n)
+        for (int64_t m = 0; m < ol[1]; ++m)
+            for (int64_t o = 0; o < osp; ++o) {
+                double acc = 0;
+                for (int64_t c = 0; c < cg; ++c)
+                    for (int64_t kk = 0; kk < ksp; ++kk) {
+                        int64_t orest = o, krest = kk, xi = 0, xmul = 1;
+                        bool in = true;
+                        for (std::size_t d = s; d-- > 0;) {
+                            int64_t od = orest % ol[2 + d], kd = krest % wl[2 + d];
+                            orest /= ol[2 + d];
+                            krest /= wl[2 + d];
+                            int64_t p = od * stride[d] - pads[d] + kd * dil[d];
+                            in = in && p >= 0 && p < xl[2 + d];
+                            xi += p * xmul;
+                            xmul *= xl[2 + d];
+                        }
+                        if (!in) continue;
+                        int64_t ch = (m / mg) * cg + c;
+                        acc += double(x[(n * xl[1] + ch) * xsp + xi]) * double(w[(m * cg + c) * ksp + kk]);
+                    }
+                y.push_back(acc);
+            }
+    return y;
+}
+
+void check_nd(std::vector<int64_t> xl, std::vector<int64_t> wl, std::vector<int64_t> pads, std::vector<int64_t> stride,
+              std::vector<int64_t> dil, int64_t group) {
+    auto count = [](const std::vector<int64_t>& l) {
+        int64_t n = 1;
+        for (auto v : l) n *= v;
+        return n;
+    };
+    auto x = values(count(xl), 13), w = values(count(wl), 14);
+    std::vector<int64_t> ol;
+    auto want = naive_nd(xl, x, wl, w, pads, stride, dil, group, ol);
+    auto y = run_op("convolution", {flit(xl, x), flit(wl, w)},
+                    attrs({{"padding", pads}, {"stride", stride}, {"dilation", dil}, {"group", group}}));
+    EXPECT_EQ(y.s.lens, ol);
+    expect_near(y.to_doubles(), want);
+}
+} // namespace
+
+TEST(ops_convolution, one_d) { check_nd({2, 2, 9}, {4, 1, 3}, {2, 1}, {2}, {2}, 2); }
+TEST(ops_convolution, three_d) { check_nd({1, 2, 4, 5, 6}, {3, 2, 2, 3, 2}, {1, 0, 1, 0, 1, 1}, {1, 2, 2}, {2, 1, 1}, 1); }
+TEST(ops_convolution, large_padding_and_stride) { check_nd({1, 1, 3, 3}, {1, 1, 2, 2}, {3, 2, 3, 4}, {3, 2}, {1, 3}, 1); }
