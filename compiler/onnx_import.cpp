@@ -156,8 +156,13 @@ shape input_shape(const onnx::ValueInfoProto& vi, const import_options& opts, st
                                 std::to_string(dims[static_cast<std::size_t>(i)]) + ", but the model fixes it to " +
                                 std::to_string(sh.dim(i).dim_value()));
         }
-        shape s(*type, dims);
-        s.bytes(); // throws on overflow
+        shape s(*type, std::vector<int64_t>{});
+        try {
+            s = shape(*type, dims);
+            s.bytes();
+        } catch (const error&) {
+            throw error("--input-dim @" + vi.name() + ": the byte size of shape " + to_string(dims) + " overflows 64 bits");
+        }
         return s;
     }
     if (!tt.has_shape()) {
