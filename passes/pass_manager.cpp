@@ -83,7 +83,8 @@ void run_passes(program& prog, const std::vector<std::string>& names, const pass
 }
 
 std::vector<std::string> default_pipeline() {
-    return {"eliminate-identity", "simplify-algebra", "constant-propagate", "cse", "dce", "fold-batchnorm", "dce"};
+    return {"eliminate-identity", "simplify-algebra", "constant-propagate", "cse", "dce", "fold-batchnorm",
+            "constant-propagate", "dce", "fuse-pointwise", "fuse-epilogue", "dce"};
 }
 
 } // namespace mxc
