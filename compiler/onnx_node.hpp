@@ -72,4 +72,7 @@ using converter = std::function<std::vector<instruction*>(node_context&)>;
 // The converter of an op type in the default domain, or null.
 const converter* find_converter(const std::string& op_type);
 
+// The op types that have a converter, sorted.
+std::vector<std::string> converter_op_types();
+
 } // namespace mxc::onnx_detail

@@ -530,4 +530,10 @@ const converter* find_converter(const std::string& op_type) {
     return it == t.end() ? nullptr : &it->second;
 }
 
+std::vector<std::string> converter_op_types() {
+    std::vector<std::string> r;
+    for (auto& [name, fn] : converters()) r.push_back(name);
+    return r;
+}
+
 } // namespace mxc::onnx_detail
