@@ -118,17 +118,22 @@ std::vector<data_set> read_data_sets(const fs::path& dir) {
     return sets;
 }
 
-// The graph inputs that are not initializers, in order: what input_K.pb feed.
-std::vector<std::string> graph_inputs(const std::string& model_bytes) {
+// The graph inputs that are not initializers (what input_K.pb feed) and the graph outputs,
+// in order.
+struct graph_io {
+    std::vector<std::string> inputs, outputs;
+};
+graph_io graph_names(const std::string& model_bytes) {
     onnx::ModelProto model;
     if (model_bytes.size() > static_cast<std::size_t>(INT_MAX) ||
         !model.ParseFromArray(model_bytes.data(), static_cast<int>(model_bytes.size())))
         return {};
     std::set<std::string> inits;
     for (auto& t : model.graph().initializer()) inits.insert(t.name());
-    std::vector<std::string> r;
+    graph_io r;
     for (auto& vi : model.graph().input())
-        if (!inits.count(vi.name())) r.push_back(vi.name());
+        if (!inits.count(vi.name())) r.inputs.push_back(vi.name());
+    for (auto& vi : model.graph().output()) r.outputs.push_back(vi.name());
     return r;
 }
 
@@ -221,7 +226,8 @@ std::vector<literal> run_library(library& lib, void* model, const std::vector<st
 }
 
 // Compares every output of one data set; fills `r` on a failure, updates max_error.
-bool check_outputs(const std::vector<literal>& got, const data_set& ds, const module& m, result& r, double& max_error) {
+bool check_outputs(const std::vector<literal>& got, const data_set& ds, const std::vector<std::string>& names, result& r,
+                   double& max_error) {
     if (got.size() != ds.outputs.size()) {
         r.status = "fail";
         r.detail = ds.name + ": the model produced " + std::to_string(got.size()) + " outputs, the test expects " +
@@ -229,7 +235,7 @@ bool check_outputs(const std::vector<literal>& got, const data_set& ds, const mo
         return false;
     }
     for (std::size_t j = 0; j < got.size(); ++j) {
-        std::string name = j < m.output_names.size() ? " '" + m.output_names[j] + "'" : "";
+        std::string name = j < names.size() ? " '" + names[j] + "'" : "";
         auto c = compare(got[j], ds.outputs[j], "output " + std::to_string(j) + name);
         max_error = std::max(max_error, c.max_error);
         if (!c.ok) {
@@ -363,7 +369,8 @@ result run_test(const test_case& t, const run_options& o) {
 
         // Fix every graph input's shape from data set 0, as --input-dim would.
         import_options io;
-        auto names = graph_inputs(model_bytes);
+        auto io_names = graph_names(model_bytes);
+        auto& names = io_names.inputs;
         if (sets[0].inputs.size() != names.size())
             throw error("the model has " + std::to_string(names.size()) + " graph inputs, " + sets[0].name + " has " +
                         std::to_string(sets[0].inputs.size()) + " input_K.pb");
@@ -386,7 +393,7 @@ result run_test(const test_case& t, const run_options& o) {
             for (auto& ds : sets) {
                 std::map<std::string, literal> inputs;
                 for (std::size_t k = 0; k < names.size() && k < ds.inputs.size(); ++k) inputs[names[k]] = ds.inputs[k];
-                if (!check_outputs(evaluate(m, inputs), ds, m, r, max_error)) return r;
+                if (!check_outputs(evaluate(m, inputs), ds, io_names.outputs, r, max_error)) return r;
             }
         } else {
             std::string path = build_cached(m, o);
@@ -402,7 +409,7 @@ result run_test(const test_case& t, const run_options& o) {
                     if (k < params.size() && ds.inputs[k].s.lens != params[k]->result.lens)
                         throw error(ds.name + ": input_" + std::to_string(k) + ".pb has shape " +
                                     to_string(ds.inputs[k].s.lens) + ", unlike " + sets[0].name);
-                if (!check_outputs(run_library(lib, model, names, ds), ds, m, r, max_error)) return r;
+                if (!check_outputs(run_library(lib, model, names, ds), ds, io_names.outputs, r, max_error)) return r;
             }
             lib.destroy(model);
         }
