@@ -122,6 +122,7 @@ std::vector<data_set> read_data_sets(const fs::path& dir) {
 // in order.
 struct graph_io {
     std::vector<std::string> inputs, outputs;
+    std::string not_tensor; // the first input or output that is not a tensor: "graph input 'x'"
 };
 graph_io graph_names(const std::string& model_bytes) {
     onnx::ModelProto model;
@@ -131,9 +132,19 @@ graph_io graph_names(const std::string& model_bytes) {
     std::set<std::string> inits;
     for (auto& t : model.graph().initializer()) inits.insert(t.name());
     graph_io r;
+    auto check = [&](const onnx::ValueInfoProto& vi, const char* what) {
+        if (r.not_tensor.empty() && vi.has_type() && !vi.type().has_tensor_type())
+            r.not_tensor = std::string(what) + " '" + vi.name() + "'";
+    };
     for (auto& vi : model.graph().input())
-        if (!inits.count(vi.name())) r.inputs.push_back(vi.name());
-    for (auto& vi : model.graph().output()) r.outputs.push_back(vi.name());
+        if (!inits.count(vi.name())) {
+            r.inputs.push_back(vi.name());
+            check(vi, "graph input");
+        }
+    for (auto& vi : model.graph().output()) {
+        r.outputs.push_back(vi.name());
+        check(vi, "graph output");
+    }
     return r;
 }
 
@@ -247,8 +258,9 @@ bool check_outputs(const std::vector<literal>& got, const data_set& ds, const st
     return true;
 }
 
+// Import failures that say mxc lacks something (an op, a dtype, a domain) are `unsupported`.
 bool import_unsupported(const std::string& msg) {
-    return msg.find("support") != std::string::npos;
+    return msg.find("support") != std::string::npos || msg.find("imports no opset of the default ONNX domain") != std::string::npos;
 }
 } // namespace
 
@@ -365,11 +377,23 @@ result run_test(const test_case& t, const run_options& o) {
     try {
         fs::path dir(t.dir);
         std::string model_bytes = read_file(dir / "model.onnx");
-        auto sets = read_data_sets(dir);
+        auto io_names = graph_names(model_bytes);
+        if (!io_names.not_tensor.empty()) {
+            r.status = "unsupported";
+            r.detail = io_names.not_tensor + " is not a tensor (sequences, maps and optionals are not supported)";
+            return r;
+        }
+        std::vector<data_set> sets;
+        try {
+            sets = read_data_sets(dir);
+        } catch (const error& e) { // test data of an element type mxc lacks
+            r.status = import_unsupported(e.what()) ? "unsupported" : "error";
+            r.detail = cell(e.what());
+            return r;
+        }
 
         // Fix every graph input's shape from data set 0, as --input-dim would.
         import_options io;
-        auto io_names = graph_names(model_bytes);
         auto& names = io_names.inputs;
         if (sets[0].inputs.size() != names.size())
             throw error("the model has " + std::to_string(names.size()) + " graph inputs, " + sets[0].name + " has " +
