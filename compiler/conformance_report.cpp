@@ -57,6 +57,10 @@ std::string markdown_report(const std::vector<test_case>& tests, const std::vect
             auto it = t.rows.find(tc.name);
             ++count[it == t.rows.end() ? "not run" : it->second.status];
         }
+        if (t.rows.empty()) {
+            o << "| " << t.target << " | no run recorded yet | - | - | - | - | " << tests.size() << " |\n";
+            continue;
+        }
         o << "| " << t.target << " | " << (t.date.empty() ? "-" : t.date) << " | " << count["pass"] << " | "
           << count["fail"] << " | " << count["unsupported"] << " | " << count["error"] << " | " << tests.size() << " |\n";
     }
@@ -75,6 +79,10 @@ std::string markdown_report(const std::vector<test_case>& tests, const std::vect
     for (auto& [op, list] : by_op) {
         o << "| " << op << " |";
         for (auto& t : targets) {
+            if (t.rows.empty()) {
+                o << " - |";
+                continue;
+            }
             std::size_t passed = 0;
             for (auto* tc : list) {
                 auto it = t.rows.find(tc->name);
