@@ -16,40 +16,37 @@ template <class T, class F> inline void compare(const mxc_kargs& k, F f) {
     for_each_element<2>(k, [&](int64_t e, const int64_t* off) { y[e] = f(C(a[off[0]]), C(b[off[1]])); });
 }
 
-#define MXC_EW_CPU(name, kind, functor) \
-    template <class T> void name(const mxc_kargs& k) { kind<T>(k, functor{}); }
-MXC_EW_CPU(sin, unary, mxc_pw_sin)
-MXC_EW_CPU(cos, unary, mxc_pw_cos)
-MXC_EW_CPU(tan, unary, mxc_pw_tan)
-MXC_EW_CPU(asin, unary, mxc_pw_asin)
-MXC_EW_CPU(acos, unary, mxc_pw_acos)
-MXC_EW_CPU(atan, unary, mxc_pw_atan)
-MXC_EW_CPU(sinh, unary, mxc_pw_sinh)
-MXC_EW_CPU(cosh, unary, mxc_pw_cosh)
-MXC_EW_CPU(asinh, unary, mxc_pw_asinh)
-MXC_EW_CPU(acosh, unary, mxc_pw_acosh)
-MXC_EW_CPU(atanh, unary, mxc_pw_atanh)
-MXC_EW_CPU(ceil, unary, mxc_pw_ceil)
-MXC_EW_CPU(floor, unary, mxc_pw_floor)
-MXC_EW_CPU(round, unary, mxc_pw_round)
-MXC_EW_CPU(reciprocal, unary, mxc_pw_reciprocal)
-MXC_EW_CPU(sign, unary, mxc_pw_sign)
-MXC_EW_CPU(softplus, unary, mxc_pw_softplus)
-MXC_EW_CPU(softsign, unary, mxc_pw_softsign)
-MXC_EW_CPU(bitwise_not, unary, mxc_pw_bitwise_not)
-MXC_EW_CPU(mod, binary, mxc_pw_mod)
-MXC_EW_CPU(fmod, binary, mxc_pw_fmod)
-MXC_EW_CPU(bitwise_and, binary, mxc_pw_bitwise_and)
-MXC_EW_CPU(bitwise_or, binary, mxc_pw_bitwise_or)
-MXC_EW_CPU(bitwise_xor, binary, mxc_pw_bitwise_xor)
-MXC_EW_CPU(shift_left, binary, mxc_pw_shift_left)
-MXC_EW_CPU(shift_right, binary, mxc_pw_shift_right)
-MXC_EW_CPU(equal, compare, mxc_cmp_equal)
-MXC_EW_CPU(less, compare, mxc_cmp_less)
-MXC_EW_CPU(greater, compare, mxc_cmp_greater)
-MXC_EW_CPU(less_or_equal, compare, mxc_cmp_less_or_equal)
-MXC_EW_CPU(greater_or_equal, compare, mxc_cmp_greater_or_equal)
-#undef MXC_EW_CPU
+template <class T> void sin(const mxc_kargs& k) { unary<T>(k, mxc_pw_sin{}); }
+template <class T> void cos(const mxc_kargs& k) { unary<T>(k, mxc_pw_cos{}); }
+template <class T> void tan(const mxc_kargs& k) { unary<T>(k, mxc_pw_tan{}); }
+template <class T> void asin(const mxc_kargs& k) { unary<T>(k, mxc_pw_asin{}); }
+template <class T> void acos(const mxc_kargs& k) { unary<T>(k, mxc_pw_acos{}); }
+template <class T> void atan(const mxc_kargs& k) { unary<T>(k, mxc_pw_atan{}); }
+template <class T> void sinh(const mxc_kargs& k) { unary<T>(k, mxc_pw_sinh{}); }
+template <class T> void cosh(const mxc_kargs& k) { unary<T>(k, mxc_pw_cosh{}); }
+template <class T> void asinh(const mxc_kargs& k) { unary<T>(k, mxc_pw_asinh{}); }
+template <class T> void acosh(const mxc_kargs& k) { unary<T>(k, mxc_pw_acosh{}); }
+template <class T> void atanh(const mxc_kargs& k) { unary<T>(k, mxc_pw_atanh{}); }
+template <class T> void ceil(const mxc_kargs& k) { unary<T>(k, mxc_pw_ceil{}); }
+template <class T> void floor(const mxc_kargs& k) { unary<T>(k, mxc_pw_floor{}); }
+template <class T> void round(const mxc_kargs& k) { unary<T>(k, mxc_pw_round{}); }
+template <class T> void reciprocal(const mxc_kargs& k) { unary<T>(k, mxc_pw_reciprocal{}); }
+template <class T> void sign(const mxc_kargs& k) { unary<T>(k, mxc_pw_sign{}); }
+template <class T> void softplus(const mxc_kargs& k) { unary<T>(k, mxc_pw_softplus{}); }
+template <class T> void softsign(const mxc_kargs& k) { unary<T>(k, mxc_pw_softsign{}); }
+template <class T> void bitwise_not(const mxc_kargs& k) { unary<T>(k, mxc_pw_bitwise_not{}); }
+template <class T> void mod(const mxc_kargs& k) { binary<T>(k, mxc_pw_mod{}); }
+template <class T> void fmod(const mxc_kargs& k) { binary<T>(k, mxc_pw_fmod{}); }
+template <class T> void bitwise_and(const mxc_kargs& k) { binary<T>(k, mxc_pw_bitwise_and{}); }
+template <class T> void bitwise_or(const mxc_kargs& k) { binary<T>(k, mxc_pw_bitwise_or{}); }
+template <class T> void bitwise_xor(const mxc_kargs& k) { binary<T>(k, mxc_pw_bitwise_xor{}); }
+template <class T> void shift_left(const mxc_kargs& k) { binary<T>(k, mxc_pw_shift_left{}); }
+template <class T> void shift_right(const mxc_kargs& k) { binary<T>(k, mxc_pw_shift_right{}); }
+template <class T> void equal(const mxc_kargs& k) { compare<T>(k, mxc_cmp_equal{}); }
+template <class T> void less(const mxc_kargs& k) { compare<T>(k, mxc_cmp_less{}); }
+template <class T> void greater(const mxc_kargs& k) { compare<T>(k, mxc_cmp_greater{}); }
+template <class T> void less_or_equal(const mxc_kargs& k) { compare<T>(k, mxc_cmp_less_or_equal{}); }
+template <class T> void greater_or_equal(const mxc_kargs& k) { compare<T>(k, mxc_cmp_greater_or_equal{}); }
 
 // y = cond ? a : b; inputs cond (bool), a, b (T).
 template <class T> void where(const mxc_kargs& k) {

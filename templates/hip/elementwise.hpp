@@ -21,44 +21,38 @@ template <class T, class F> inline void compare(const mxc_kargs& k, hipStream_t 
     launch_per_output(k, s, compare_elem<T, F>{f});
 }
 
-#define MXC_EW_HIP(name, n, functor) \
-    template <class T> void name(const mxc_kargs& k, hipStream_t s) { pointwise<T, n>(k, s, functor{}); }
-MXC_EW_HIP(sin, 1, mxc_pw_sin)
-MXC_EW_HIP(cos, 1, mxc_pw_cos)
-MXC_EW_HIP(tan, 1, mxc_pw_tan)
-MXC_EW_HIP(asin, 1, mxc_pw_asin)
-MXC_EW_HIP(acos, 1, mxc_pw_acos)
-MXC_EW_HIP(atan, 1, mxc_pw_atan)
-MXC_EW_HIP(sinh, 1, mxc_pw_sinh)
-MXC_EW_HIP(cosh, 1, mxc_pw_cosh)
-MXC_EW_HIP(asinh, 1, mxc_pw_asinh)
-MXC_EW_HIP(acosh, 1, mxc_pw_acosh)
-MXC_EW_HIP(atanh, 1, mxc_pw_atanh)
-MXC_EW_HIP(ceil, 1, mxc_pw_ceil)
-MXC_EW_HIP(floor, 1, mxc_pw_floor)
-MXC_EW_HIP(round, 1, mxc_pw_round)
-MXC_EW_HIP(reciprocal, 1, mxc_pw_reciprocal)
-MXC_EW_HIP(sign, 1, mxc_pw_sign)
-MXC_EW_HIP(softplus, 1, mxc_pw_softplus)
-MXC_EW_HIP(softsign, 1, mxc_pw_softsign)
-MXC_EW_HIP(bitwise_not, 1, mxc_pw_bitwise_not)
-MXC_EW_HIP(mod, 2, mxc_pw_mod)
-MXC_EW_HIP(fmod, 2, mxc_pw_fmod)
-MXC_EW_HIP(bitwise_and, 2, mxc_pw_bitwise_and)
-MXC_EW_HIP(bitwise_or, 2, mxc_pw_bitwise_or)
-MXC_EW_HIP(bitwise_xor, 2, mxc_pw_bitwise_xor)
-MXC_EW_HIP(shift_left, 2, mxc_pw_shift_left)
-MXC_EW_HIP(shift_right, 2, mxc_pw_shift_right)
-#undef MXC_EW_HIP
+template <class T> void sin(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_sin{}); }
+template <class T> void cos(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_cos{}); }
+template <class T> void tan(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_tan{}); }
+template <class T> void asin(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_asin{}); }
+template <class T> void acos(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_acos{}); }
+template <class T> void atan(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_atan{}); }
+template <class T> void sinh(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_sinh{}); }
+template <class T> void cosh(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_cosh{}); }
+template <class T> void asinh(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_asinh{}); }
+template <class T> void acosh(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_acosh{}); }
+template <class T> void atanh(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_atanh{}); }
+template <class T> void ceil(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_ceil{}); }
+template <class T> void floor(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_floor{}); }
+template <class T> void round(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_round{}); }
+template <class T> void reciprocal(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_reciprocal{}); }
+template <class T> void sign(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_sign{}); }
+template <class T> void softplus(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_softplus{}); }
+template <class T> void softsign(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_softsign{}); }
+template <class T> void bitwise_not(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_bitwise_not{}); }
+template <class T> void mod(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_mod{}); }
+template <class T> void fmod(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_fmod{}); }
+template <class T> void bitwise_and(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_bitwise_and{}); }
+template <class T> void bitwise_or(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_bitwise_or{}); }
+template <class T> void bitwise_xor(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_bitwise_xor{}); }
+template <class T> void shift_left(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_shift_left{}); }
+template <class T> void shift_right(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_shift_right{}); }
 
-#define MXC_EW_HIP_CMP(name, functor) \
-    template <class T> void name(const mxc_kargs& k, hipStream_t s) { compare<T>(k, s, functor{}); }
-MXC_EW_HIP_CMP(equal, mxc_cmp_equal)
-MXC_EW_HIP_CMP(less, mxc_cmp_less)
-MXC_EW_HIP_CMP(greater, mxc_cmp_greater)
-MXC_EW_HIP_CMP(less_or_equal, mxc_cmp_less_or_equal)
-MXC_EW_HIP_CMP(greater_or_equal, mxc_cmp_greater_or_equal)
-#undef MXC_EW_HIP_CMP
+template <class T> void equal(const mxc_kargs& k, hipStream_t s) { compare<T>(k, s, mxc_cmp_equal{}); }
+template <class T> void less(const mxc_kargs& k, hipStream_t s) { compare<T>(k, s, mxc_cmp_less{}); }
+template <class T> void greater(const mxc_kargs& k, hipStream_t s) { compare<T>(k, s, mxc_cmp_greater{}); }
+template <class T> void less_or_equal(const mxc_kargs& k, hipStream_t s) { compare<T>(k, s, mxc_cmp_less_or_equal{}); }
+template <class T> void greater_or_equal(const mxc_kargs& k, hipStream_t s) { compare<T>(k, s, mxc_cmp_greater_or_equal{}); }
 
 template <class T> struct where_elem {
     __device__ void operator()(const dev_args& a, int64_t i) const {
