@@ -228,6 +228,72 @@ outputs one_hot(node_context& c) {
     return {c.add("where", {hot, pick(1), pick(0)})};
 }
 
+// ArgMax / ArgMin: keepdims (default 1) keeps the reduced axis as length 1.
+converter arg(std::string op) {
+    return [op](node_context& c) -> outputs {
+        auto* x = c.input(0);
+        int64_t r = static_cast<int64_t>(x->result.rank());
+        if (r == 0) c.fail("input must not be a scalar");
+        int64_t axis = c.axis(c.attr_int("axis", 0), r);
+        if (x->result.lens[static_cast<std::size_t>(axis)] == 0) c.fail("cannot reduce the empty axis " + std::to_string(axis));
+        auto* y = c.add(op, {x}, attrs({{"axis", axis}, {"select_last", c.attr_int("select_last_index", 0)}}));
+        if (!c.attr_int("keepdims", 1)) y = c.add("squeeze", {y}, attrs({{"axes", ints{axis}}}));
+        return {y};
+    };
+}
+
+// Hardmax: 1 at the first largest element along axis, else 0 (before opset 13 the input is
+// coerced to 2-D around axis).
+outputs hardmax(node_context& c) {
+    auto* x = c.input(0);
+    auto l = x->result.lens;
+    int64_t r = static_cast<int64_t>(l.size());
+    if (r == 0) c.fail("input must not be a scalar");
+    int64_t axis = c.axis(c.attr_int("axis", c.opset >= 13 ? -1 : 1), r);
+    auto* v = x;
+    if (c.opset < 13) {
+        int64_t outer = 1, inner = 1;
+        for (int64_t i = 0; i < r; ++i) (i < axis ? outer : inner) = checked_mul(i < axis ? outer : inner, l[static_cast<std::size_t>(i)]);
+        v = c.reshape(x, {outer, inner});
+        axis = 1;
+    }
+    auto& vl = v->result.lens;
+    auto* best = c.broadcast_to(c.add("arg_max", {v}, attrs({{"axis", axis}})), vl);
+    int64_t n = vl[static_cast<std::size_t>(axis)];
+    ints iota(static_cast<std::size_t>(n)), iota_lens(vl.size(), 1);
+    std::iota(iota.begin(), iota.end(), 0);
+    iota_lens[static_cast<std::size_t>(axis)] = n;
+    auto* hot = c.add("equal", {best, c.broadcast_to(c.lit(literal::from<int64_t>(dtype::int64_type, iota_lens, iota)), vl)});
+    auto* y = c.add("convert", {hot}, attrs({{"target_type", std::string(dtype_name(x->result.type))}}));
+    return {c.opset < 13 ? c.reshape(y, l) : y};
+}
+
+converter cumulative(bool product) {
+    return [product](node_context& c) -> outputs {
+        auto* x = c.input(0);
+        int64_t r = static_cast<int64_t>(x->result.rank());
+        if (r == 0) c.fail("input must not be a scalar");
+        auto a = c.const_ints(1, "axis");
+        if (a.size() != 1) c.fail("axis must be a scalar");
+        return {c.add("cumulative", {x}, attrs({{"axis", c.axis(a[0], r)},
+                                                {"exclusive", c.attr_int("exclusive", 0) != 0 ? int64_t{1} : int64_t{0}},
+                                                {"reverse", c.attr_int("reverse", 0) != 0 ? int64_t{1} : int64_t{0}},
+                                                {"product", int64_t{product ? 1 : 0}}}))};
+    };
+}
+
+outputs gather_elements(node_context& c) {
+    auto* data = c.input(0);
+    auto* idx = c.input(1);
+    int64_t r = static_cast<int64_t>(data->result.rank());
+    if (r == 0) c.fail("data must not be a scalar");
+    if (idx->result.type != dtype::int32_type && idx->result.type != dtype::int64_type)
+        c.fail("indices must be int32 or int64, got " + std::string(dtype_name(idx->result.type)));
+    if (idx->result.rank() != data->result.rank())
+        c.fail("indices " + to_string(idx->result.lens) + " must have the rank of data " + to_string(data->result.lens));
+    return {c.add("gather_elements", {data, idx}, attrs({{"axis", c.axis(c.attr_int("axis", 0), r)}}))};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(tensor) {
@@ -238,6 +304,12 @@ MXC_ONNX_CONVERTERS(tensor) {
     add_converter("DepthToSpace", depth_to_space);
     add_converter("SpaceToDepth", space_to_depth);
     add_converter("OneHot", one_hot);
+    add_converter("ArgMax", arg("arg_max"));
+    add_converter("ArgMin", arg("arg_min"));
+    add_converter("Hardmax", hardmax);
+    add_converter("CumSum", cumulative(false));
+    add_converter("CumProd", cumulative(true));
+    add_converter("GatherElements", gather_elements);
 }
 
 } // namespace mxc::onnx_detail
