@@ -3,6 +3,7 @@
 // DepthToSpace / SpaceToDepth (reshape, transpose, reshape) and OneHot (equal + where).
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
+#include "templates/common/abi.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -294,6 +295,46 @@ outputs gather_elements(node_context& c) {
     return {c.add("gather_elements", {data, idx}, attrs({{"axis", c.axis(c.attr_int("axis", 0), r)}}))};
 }
 
+// NonZero: the output's length depends on the data, so only a constant input is supported.
+outputs non_zero(node_context& c) {
+    auto* x = c.input(0);
+    if (!x->is_literal()) c.fail("the output shape depends on the input's values: not supported unless the input is constant");
+    auto v = x->lit.to_doubles();
+    auto& l = x->result.lens;
+    ints rows[MXC_MAX_RANK];
+    for (std::size_t e = 0; e < v.size(); ++e) {
+        if (v[e] == 0) continue;
+        auto rest = static_cast<int64_t>(e);
+        for (std::size_t d = l.size(); d-- > 0;) {
+            rows[d].push_back(rest % l[d]);
+            rest /= l[d];
+        }
+    }
+    ints out;
+    int64_t n = l.empty() ? (v[0] != 0 ? 1 : 0) : static_cast<int64_t>(rows[0].size());
+    for (std::size_t d = 0; d < l.size(); ++d) out.insert(out.end(), rows[d].begin(), rows[d].end());
+    if (l.empty()) out.assign(static_cast<std::size_t>(n), 0);
+    return {c.lit(literal::from<int64_t>(dtype::int64_type, {std::max<int64_t>(1, static_cast<int64_t>(l.size())), n}, out))};
+}
+
+// Compress: a constant condition makes it a gather of the selected positions.
+outputs compress(node_context& c) {
+    auto* x = c.input(0);
+    if (!c.has_input(1) || !c.input(1)->is_literal())
+        c.fail("the output shape depends on the condition's values: not supported unless the condition is constant");
+    auto cond = c.input(1)->lit.to_doubles();
+    if (!c.has_attr("axis")) x = c.reshape(x, {x->result.elements()});
+    int64_t axis = c.axis(c.attr_int("axis", 0), static_cast<int64_t>(x->result.rank()));
+    int64_t dim = x->result.lens[static_cast<std::size_t>(axis)];
+    if (static_cast<int64_t>(cond.size()) > dim)
+        c.fail("condition has " + std::to_string(cond.size()) + " values for an axis of length " + std::to_string(dim));
+    ints keep;
+    for (std::size_t i = 0; i < cond.size(); ++i)
+        if (cond[i] != 0) keep.push_back(static_cast<int64_t>(i));
+    auto* idx = c.lit(literal::from<int64_t>(dtype::int64_type, {static_cast<int64_t>(keep.size())}, keep));
+    return {c.add("gather", {x, idx}, attrs({{"axis", axis}}))};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(tensor) {
@@ -310,6 +351,8 @@ MXC_ONNX_CONVERTERS(tensor) {
     add_converter("CumSum", cumulative(false));
     add_converter("CumProd", cumulative(true));
     add_converter("GatherElements", gather_elements);
+    add_converter("NonZero", non_zero);
+    add_converter("Compress", compress);
 }
 
 } // namespace mxc::onnx_detail
