@@ -400,11 +400,10 @@ program import_onnx(const std::string& path, const import_options& opts) {
 } // namespace mxc
 
 namespace mxc {
-// The converters accept every model opset (each one handles the semantic changes between
-// versions itself, or fails naming the node); the registry has no per-op range yet.
+// The op types with a converter and the opset range each one implements.
 std::vector<onnx_op_support> supported_onnx_ops() {
     std::vector<onnx_op_support> r;
-    for (auto& name : converter_op_types()) r.push_back({name, 1, 0});
+    for (auto* e : onnx_detail::all_converters()) r.push_back({e->op_type, e->since_opset, e->until_opset});
     return r;
 }
 

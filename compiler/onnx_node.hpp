@@ -91,9 +91,3 @@ std::vector<const converter_entry*> all_converters(); // sorted by op type
     static const bool mxc_onnx_registered_##id = (mxc_onnx_converters_##id(), true); \
     static void mxc_onnx_converters_##id()
 
-namespace mxc::onnx_detail {
-
-// The op types that have a converter, sorted.
-std::vector<std::string> converter_op_types();
-
-} // namespace mxc::onnx_detail
