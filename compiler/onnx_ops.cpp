@@ -401,27 +401,6 @@ outputs expand(node_context& c) {
     return {c.broadcast_to(x, lens)};
 }
 
-converter reduce(std::string op, int64_t axes_input_from) {
-    return [op, axes_input_from](node_context& c) -> outputs {
-        auto* x = c.input(0);
-        int64_t r = static_cast<int64_t>(x->result.rank());
-        ints axes;
-        if (c.opset >= axes_input_from) {
-            if (c.has_input(1)) axes = c.const_ints(1, "axes");
-        } else {
-            axes = c.attr_ints("axes");
-        }
-        if (axes.empty()) {
-            if (c.attr_int("noop_with_empty_axes", 0)) return {x};
-            axes = iota_from(0, r);
-        }
-        axes = sorted_axes(c, axes, r);
-        auto* y = c.add(op, {x}, attrs({{"axes", axes}}));
-        if (!c.attr_int("keepdims", 1) && !axes.empty()) y = c.add("squeeze", {y}, attrs({{"axes", axes}}));
-        return {y};
-    };
-}
-
 // --- constants and identities ----------------------------------------------------------------
 
 outputs constant(node_context& c) {
@@ -503,10 +482,6 @@ MXC_ONNX_CONVERTERS(core) {
     add_converter("Mul", binary("mul"));
     add_converter("Neg", unary("neg"));
     add_converter("Pow", pow_op);
-    add_converter("ReduceMax", reduce("reduce_max", 18));
-    add_converter("ReduceMean", reduce("reduce_mean", 18));
-    add_converter("ReduceMin", reduce("reduce_min", 18));
-    add_converter("ReduceSum", reduce("reduce_sum", 13));
     add_converter("Relu", unary("relu"));
     add_converter("Reshape", reshape);
     add_converter("Shape", shape_of);
