@@ -1,5 +1,5 @@
-// ONNX converters for spatial ops: Resize / Upsample (one `resize` per resized axis) and
-// LpPool (an average pooling of |x|^p).
+// ONNX converters for spatial ops: Resize / Upsample (one `resize` per resized axis),
+// LpPool (an average pooling of |x|^p) and GridSample.
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 
@@ -166,9 +166,24 @@ outputs lp_pool(node_context& c) {
     return {c.add("pow", {sum, splat(c, sum, 1.0 / static_cast<double>(p))})};
 }
 
+outputs grid_sample(node_context& c) {
+    auto* x = c.input(0);
+    auto* g = c.input(1);
+    auto mode = c.attr_string("mode", c.opset < 20 ? "bilinear" : "linear");
+    int64_t m = mode == "nearest" ? 0 : (mode == "linear" || mode == "bilinear") ? 1 : (mode == "cubic" || mode == "bicubic") ? 2 : -1;
+    if (m < 0) c.fail("unknown mode '" + mode + "'");
+    auto pad = c.attr_string("padding_mode", "zeros");
+    int64_t p = pad == "zeros" ? 0 : pad == "border" ? 1 : pad == "reflection" ? 2 : -1;
+    if (p < 0) c.fail("unknown padding_mode '" + pad + "'");
+    if (g->result.type != x->result.type)
+        g = c.add("convert", {g}, attrs({{"target_type", std::string(dtype_name(x->result.type))}}));
+    return {c.add("grid_sample", {x, g}, attrs({{"mode", m}, {"padding_mode", p}, {"align_corners", c.attr_int("align_corners", 0)}}))};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(spatial) {
+    add_converter("GridSample", grid_sample, 16);
     add_converter("Resize", resize, 10);
     add_converter("Upsample", resize, 7, 9);
     add_converter("LpPool", lp_pool, 2);
