@@ -1,5 +1,5 @@
 // ONNX converters for spatial ops: Resize / Upsample (one `resize` per resized axis),
-// LpPool (an average pooling of |x|^p) and GridSample.
+// LpPool (an average pooling of |x|^p), GridSample and ConvTranspose.
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 
@@ -180,9 +180,68 @@ outputs grid_sample(node_context& c) {
     return {c.add("grid_sample", {x, g}, attrs({{"mode", m}, {"padding_mode", p}, {"align_corners", c.attr_int("align_corners", 0)}}))};
 }
 
+outputs conv_transpose(node_context& c) {
+    auto* x = c.input(0);
+    auto* w = c.input(1);
+    auto l = x->result.lens;
+    if (l.size() < 3 || w->result.rank() != l.size())
+        c.fail("X " + to_string(l) + " and W " + to_string(w->result.lens) + " must have the same rank >= 3");
+    std::size_t sp = l.size() - 2;
+    ints k(w->result.lens.begin() + 2, w->result.lens.end());
+    auto strides = spatial(c, "strides", sp, 1);
+    auto dil = spatial(c, "dilations", sp, 1);
+    auto out_pad = spatial(c, "output_padding", sp, 0);
+    for (auto v : {strides, dil})
+        for (auto e : v)
+            if (e < 1) c.fail("strides and dilations must be positive");
+    auto pad_mode = c.attr_string("auto_pad", "NOTSET");
+    ints pads = pad_mode == "NOTSET" ? spatial(c, "pads", 2 * sp, 0) : ints(2 * sp, 0);
+    ints out(sp);
+    auto full = [&](std::size_t i) { return strides[i] * (l[i + 2] - 1) + out_pad[i] + (k[i] - 1) * dil[i] + 1; };
+    bool given = c.has_attr("output_shape");
+    if (given || pad_mode == "SAME_UPPER" || pad_mode == "SAME_LOWER") {
+        ints want(sp);
+        if (given) {
+            auto os = c.attr_ints("output_shape");
+            if (os.size() == sp + 2) os.erase(os.begin(), os.begin() + 2);
+            if (os.size() != sp) c.fail("output_shape must have one value per spatial dim");
+            want = os;
+        } else {
+            for (std::size_t i = 0; i < sp; ++i) want[i] = l[i + 2] * strides[i];
+        }
+        for (std::size_t i = 0; i < sp; ++i) {
+            int64_t total = full(i) - want[i];
+            bool upper = pad_mode != "SAME_LOWER";
+            pads[i] = upper ? total / 2 : total - total / 2;
+            pads[i + sp] = total - pads[i];
+            out[i] = want[i];
+        }
+    } else if (pad_mode == "NOTSET" || pad_mode == "VALID") {
+        for (std::size_t i = 0; i < sp; ++i) out[i] = full(i) - pads[i] - pads[i + sp];
+    } else {
+        c.fail("unknown auto_pad '" + pad_mode + "'");
+    }
+    auto* y = c.add("conv_transpose", {x, w}, attrs({{"padding", ints(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(sp))},
+                                                    {"stride", strides},
+                                                    {"dilation", dil},
+                                                    {"group", c.attr_int("group", 1)},
+                                                    {"out_lens", out}}));
+    if (c.has_input(2)) {
+        auto* b = c.input(2);
+        int64_t m = y->result.lens[1];
+        if (b->result.lens != ints{m}) c.fail("bias B " + to_string(b->result.lens) + " must be {" + std::to_string(m) + "}");
+        ints axes;
+        for (std::size_t i = 0; i < sp; ++i) axes.push_back(static_cast<int64_t>(i) + 1);
+        auto* b4 = c.add("unsqueeze", {b}, attrs({{"axes", axes}}));
+        y = c.add("add", {y, c.broadcast_to(b4, y->result.lens)});
+    }
+    return {y};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(spatial) {
+    add_converter("ConvTranspose", conv_transpose);
     add_converter("GridSample", grid_sample, 16);
     add_converter("Resize", resize, 10);
     add_converter("Upsample", resize, 7, 9);
