@@ -393,7 +393,7 @@ outputs nll(node_context& c, instruction* x, instruction* target, instruction* w
     instruction* w = weight ? weight : c.scalar(x->result.type, 1.0);
     if (weight && weight->result.lens != ints{xl[1]})
         c.fail("weight " + to_string(weight->result.lens) + " must be {" + std::to_string(xl[1]) + "}");
-    if (weight) w = c.add("unsqueeze", {w}, attrs({{"axes", range(1, static_cast<int64_t>(xl.size()) - 1)}}));
+    if (weight && xl.size() > 2) w = c.add("unsqueeze", {w}, attrs({{"axes", range(1, static_cast<int64_t>(xl.size()) - 1)}}));
     w = c.add("class_select", {c.broadcast_to(w, xl), target}, sel);
     auto* loss = c.add("neg", {c.add("mul", {picked, w})});
     auto mode = c.attr_string("reduction", "mean");
