@@ -90,6 +90,28 @@ outputs resize(node_context& c) {
     bool crop = coord == "tf_crop_and_resize";
     if (crop && roi.size() != 2 * n && roi.size() != static_cast<std::size_t>(2 * r))
         c.fail("tf_crop_and_resize needs roi with " + std::to_string(2 * n) + " values, got " + std::to_string(roi.size()));
+    // Nearest upsampling by whole numbers repeats every element k times: views (unsqueeze
+    // after each dim, broadcast to k) and one packed copy, when the rounding picks exactly that.
+    bool half = coord == "half_pixel" || coord == "pytorch_half_pixel";
+    bool repeats = mode == "nearest" && ((half && (nearest == "round_prefer_floor" || nearest == "round_prefer_ceil")) ||
+                                         (coord == "asymmetric" && nearest == "floor"));
+    ints factor(in.size(), 1);
+    for (std::size_t i = 0; i < n && repeats; ++i) {
+        auto a = static_cast<std::size_t>(axes[i]);
+        repeats = scale[i] >= 1 && scale[i] == std::floor(scale[i]) && out[i] == in[a] * static_cast<int64_t>(scale[i]);
+        factor[a] = static_cast<int64_t>(scale[i]);
+    }
+    if (repeats) {
+        ints after, wide, dims;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            after.push_back(static_cast<int64_t>(2 * i + 1));
+            wide.push_back(in[i]);
+            wide.push_back(factor[i]);
+            dims.push_back(in[i] * factor[i]);
+        }
+        auto* u = c.add("unsqueeze", {x}, attrs({{"axes", after}}));
+        return {c.reshape(c.broadcast_to(u, wide), dims)};
+    }
     auto* y = x;
     for (std::size_t i = 0; i < n; ++i) {
         auto a = static_cast<std::size_t>(axes[i]);
@@ -216,16 +238,24 @@ outputs conv_transpose(node_context& c) {
             pads[i + sp] = total - pads[i];
             out[i] = want[i];
         }
-    } else if (pad_mode == "NOTSET" || pad_mode == "VALID") {
-        for (std::size_t i = 0; i < sp; ++i) out[i] = full(i) - pads[i] - pads[i + sp];
-    } else {
+    } else if (pad_mode != "NOTSET" && pad_mode != "VALID") {
         c.fail("unknown auto_pad '" + pad_mode + "'");
     }
-    auto* y = c.add("conv_transpose", {x, w}, attrs({{"padding", ints(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(sp))},
-                                                    {"stride", strides},
-                                                    {"dilation", dil},
-                                                    {"group", c.attr_int("group", 1)},
-                                                    {"out_lens", out}}));
+    // An output larger than the full result (negative total padding) grows output_padding.
+    for (std::size_t i = 0; i < sp; ++i) {
+        int64_t total = pads[i] + pads[i + sp];
+        if (total < 0) {
+            out_pad[i] -= total;
+            pads[i] = pads[i + sp] = 0;
+        }
+    }
+    auto* y = c.add("convolution_transpose", {x, w}, attrs({{"padding", pads},
+                                                           {"stride", strides},
+                                                           {"dilation", dil},
+                                                           {"output_padding", out_pad},
+                                                           {"group", c.attr_int("group", 1)}}));
+    if (given || pad_mode == "SAME_UPPER" || pad_mode == "SAME_LOWER")
+        if (ints(y->result.lens.begin() + 2, y->result.lens.end()) != out) c.fail("internal: output_shape not met");
     if (c.has_input(2)) {
         auto* b = c.input(2);
         int64_t m = y->result.lens[1];

@@ -1,5 +1,4 @@
-// Kernels of the nn family: reduce_prod, class_select, resize, grid_sample, conv_transpose,
-// and softmax of a fully masked (all -inf) row.
+// Kernels of the nn family: reduce_prod, class_select, resize, grid_sample, and softmax of a fully masked (all -inf) row.
 #include "test_ops_util.hpp"
 
 #include <cmath>
@@ -73,31 +72,6 @@ TEST(ops_nn, grid_sample_modes) {
     EXPECT_NEAR(at(1, -1, 1, 0, 1), 2, 1e-6);     // x is the innermost dim
     EXPECT_NE(shape_error("grid_sample", {shape(dtype::float_type, {1, 1, 2, 2}), shape(dtype::float_type, {1, 1, 1, 3})})
                   .find("grid_sample:"),
-              std::string::npos);
-}
-
-TEST(ops_nn, conv_transpose_strides_and_groups) {
-    auto run = [](int64_t stride, int64_t out) {
-        return run_op("conv_transpose", {flit({1, 1, 2}, {1, 2}), flit({1, 1, 2}, {1, 10})},
-                      attrs({{"padding", std::vector<int64_t>{0}},
-                             {"stride", std::vector<int64_t>{stride}},
-                             {"dilation", std::vector<int64_t>{1}},
-                             {"out_lens", std::vector<int64_t>{out}}}))
-            .to_doubles();
-    };
-    EXPECT_EQ(run(2, 4), (std::vector<double>{1, 10, 2, 20}));
-    EXPECT_EQ(run(1, 3), (std::vector<double>{1, 12, 20}));
-    // Two groups of one channel: each output channel sees only its own input channel.
-    auto g = run_op("conv_transpose", {flit({1, 2, 1}, {1, 2}), flit({2, 1, 1}, {3, 5})},
-                    attrs({{"padding", std::vector<int64_t>{0}},
-                           {"stride", std::vector<int64_t>{1}},
-                           {"dilation", std::vector<int64_t>{1}},
-                           {"group", int64_t{2}},
-                           {"out_lens", std::vector<int64_t>{1}}}));
-    EXPECT_EQ(g.to_doubles(), (std::vector<double>{3, 10}));
-    EXPECT_NE(shape_error("conv_transpose", {shape(dtype::float_type, {1, 3, 4}), shape(dtype::float_type, {2, 1, 2})},
-                          attrs({{"out_lens", std::vector<int64_t>{5}}}))
-                  .find("conv_transpose:"),
               std::string::npos);
 }
 
