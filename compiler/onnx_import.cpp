@@ -156,8 +156,13 @@ shape input_shape(const onnx::ValueInfoProto& vi, const import_options& opts, st
                                 std::to_string(dims[static_cast<std::size_t>(i)]) + ", but the model fixes it to " +
                                 std::to_string(sh.dim(i).dim_value()));
         }
-        shape s(*type, dims);
-        s.bytes(); // throws on overflow
+        shape s(*type, std::vector<int64_t>{});
+        try {
+            s = shape(*type, dims);
+            s.bytes();
+        } catch (const error&) {
+            throw error("--input-dim @" + vi.name() + ": the byte size of shape " + to_string(dims) + " overflows 64 bits");
+        }
         return s;
     }
     if (!tt.has_shape()) {
@@ -239,12 +244,18 @@ std::vector<std::size_t> topological_order(const onnx::GraphProto& g, const std:
     return order;
 }
 
-// Removes literals nobody uses (initializers folded away during import).
-void remove_unused_literals(module& m) {
-    std::set<const instruction*> used;
+// Removes what nobody uses: initializers and scalars left behind by folding during import
+// (and nodes whose outputs reach no graph output).
+void remove_unused(module& m) {
+    std::map<const instruction*, int> uses;
     for (auto& i : m.instructions)
-        for (auto* in : i.inputs) used.insert(in);
-    m.instructions.remove_if([&](const instruction& i) { return i.is_literal() && !used.count(&i); });
+        for (auto* in : i.inputs) ++uses[in];
+    for (auto it = m.instructions.end(); it != m.instructions.begin();) {
+        --it;
+        if (it->is_param() || it->is_return() || uses[&*it] > 0) continue;
+        for (auto* in : it->inputs) --uses[in];
+        it = m.instructions.erase(it);
+    }
 }
 
 program import_model(const onnx::ModelProto& model, const std::string& what, const import_options& opts) {
@@ -256,6 +267,10 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
     if (opset < 0) {
         if (model.opset_import_size() > 0) throw error(what + " imports no opset of the default ONNX domain");
         opset = 1; // IR version < 3 models have no opset_import
+    }
+    if (opset > max_supported_opset) {
+        throw error(what + " uses ONNX opset " + std::to_string(opset) + ", newer than the newest mxc supports (" +
+                    std::to_string(max_supported_opset) + ")");
     }
     std::set<std::string> domains;
     for (auto& o : model.opset_import()) domains.insert(o.domain());
@@ -311,7 +326,8 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
         if (!default_domain(n.domain()))
             why = labels.back().substr(0, labels.back().find(" (")) + " (" + n.op_type() + " in " +
                   (domains.count(n.domain()) ? "domain '" : "unknown domain '") + n.domain() + "')";
-        else if (!find_converter(n.op_type()))
+        else if (auto* conv = find_converter(n.op_type()); !conv || opset < conv->since_opset ||
+                 (conv->until_opset > 0 && opset > conv->until_opset))
             why = labels.back();
         if (!why.empty()) unsupported += (unsupported.empty() ? "" : ", ") + why;
     }
@@ -332,7 +348,7 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
         node_context ctx{m, n, opset, labels[i], node_origin(n, i), {}};
         try {
             for (auto& in : n.input()) ctx.in.push_back(in.empty() ? nullptr : value_of(in));
-            auto outs = (*find_converter(n.op_type()))(ctx);
+            auto outs = find_converter(n.op_type())->convert(ctx);
             for (int k = 0; k < n.output_size(); ++k) {
                 if (n.output(k).empty()) continue;
                 if (static_cast<std::size_t>(k) >= outs.size() || !outs[static_cast<std::size_t>(k)])
@@ -356,7 +372,7 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
     }
     if (outs.empty()) throw error(what + ": the graph has no outputs");
     m.add_return(outs);
-    remove_unused_literals(m);
+    remove_unused(m);
     return p;
 }
 
