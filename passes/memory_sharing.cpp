@@ -6,11 +6,12 @@
 //    slice is contiguous (every dim of the output before the axis is 1: channel concat at
 //    batch 1; producers write packed outputs) and starts at an aligned byte offset. Then the
 //    concat copies nothing. Only the first use of y in a concat gets a slice.
-// 2. In-place pointwise. A pointwise kernel Y writes over an input X (directly, not through a
-//    view) when X is its own block root, has Y's dtype and bytes, dies at Y (X's last use is Y
+// 2. In-place pointwise. A pointwise kernel Y (also a fused one, or the epilogue input of a
+//    fused convolution / dot product: the residual of a ResNet block) writes over an input X
+//    (directly, not through a view) when X is its own block root, has Y's dtype and bytes, dies at Y (X's last use is Y
 //    and every other member of X's block died before Y), and no other input of Y reads X's
-//    storage through a view. Kernels read and write the same element index, so out == in is
-//    safe (templates/cpu/pointwise.hpp, templates/hip/pointwise.hpp).
+//    storage (through a view, or as the convolution's x or w). Kernels read and write the same
+//    element index, so out == in is safe (templates/{cpu,hip}/pointwise.hpp and fused.hpp).
 //
 // Every decision merges two blocks: it is kept only if the most bytes live at any instruction
 // (the lower bound of the plan) does not grow. An in-place merge of two blocks of one size
@@ -92,8 +93,14 @@ bool contiguous_slices(const instruction& concat) {
                                                    [](int64_t d) { return d == 1; });
 }
 
-bool pointwise_kernel(const instruction& ins) {
-    return !ins.is_builtin() && !get_op(ins.op).pointwise_expr.empty() && ins.op != "convert";
+// The first input a kernel may overwrite, or -1: elementwise kernels (each output element
+// is computed from the inputs at that element only, then stored) over any input; fused
+// convolution / dot products over their epilogue inputs (2, 3, ...), never x or w.
+int first_overwritable_input(const instruction& ins) {
+    if (ins.is_builtin()) return -1;
+    if (ins.op == "fused_convolution" || ins.op == "fused_dot") return 2;
+    if (ins.op == "pointwise" || (!get_op(ins.op).pointwise_expr.empty() && ins.op != "convert")) return 0;
+    return -1;
 }
 
 } // namespace
@@ -131,8 +138,10 @@ void share_memory(const module& m, std::vector<buffer_plan>& bufs, int64_t align
 
     for (std::size_t y = 0; y < bufs.size(); ++y) {
         const instruction& ins = *bufs[y].ins;
-        if (!pointwise_kernel(ins) || !ins.result.standard()) continue;
-        for (auto* in : ins.inputs) {
+        int from = first_overwritable_input(ins);
+        if (from < 0 || !ins.result.standard()) continue;
+        for (std::size_t k = static_cast<std::size_t>(from); k < ins.inputs.size(); ++k) {
+            auto* in = ins.inputs[k];
             int x = find(in);
             if (x < 0 || bl.root[static_cast<std::size_t>(x)] != x) continue;
             auto ux = static_cast<std::size_t>(x);
@@ -141,10 +150,12 @@ void share_memory(const module& m, std::vector<buffer_plan>& bufs, int64_t align
             bool dead = std::all_of(bl.members[ux].begin(), bl.members[ux].end(), [&](int mm) {
                 return mm == x || bufs[static_cast<std::size_t>(mm)].last < bufs[y].first;
             });
-            bool read_otherwise = std::any_of(ins.inputs.begin(), ins.inputs.end(), [&](const instruction* j) {
-                int o = find(owner(j));
-                return j != in && o >= 0 && bl.root[static_cast<std::size_t>(o)] == x;
-            });
+            bool read_otherwise = false; // another input (or x / w of a product) reads X's storage
+            for (std::size_t j = 0; j < ins.inputs.size(); ++j) {
+                int o = find(owner(ins.inputs[j]));
+                bool same_element = ins.inputs[j] == in && j >= static_cast<std::size_t>(from);
+                if (o >= 0 && bl.root[static_cast<std::size_t>(o)] == x && !same_element) read_otherwise = true;
+            }
             if (!dead || read_otherwise) continue;
             if (bl.merge(x, bl.root[y], bl.pos[y])) {
                 bufs[y].in_place_of = x;

@@ -104,14 +104,22 @@ void validate_memory_plan(const module& m, const memory_plan& p) {
             auto& x = partner(y, y.in_place_of, "in_place_of");
             auto why = what + " in place of " + describe(x.ins) + ": ";
             auto& ins = *y.ins;
-            if (get_op(ins.op).pointwise_expr.empty() || ins.op == "convert") fail(why + "not a pointwise kernel");
-            if (std::find(ins.inputs.begin(), ins.inputs.end(), x.ins) == ins.inputs.end()) fail(why + "not a direct input");
+            // Elementwise kernels may overwrite any input; fused convolution / dot products
+            // only their epilogue inputs (from 2 on).
+            bool elementwise = ins.op == "pointwise" || (!get_op(ins.op).pointwise_expr.empty() && ins.op != "convert");
+            bool epilogue = ins.op == "fused_convolution" || ins.op == "fused_dot";
+            if (!elementwise && !epilogue) fail(why + "not an elementwise kernel");
+            auto from = ins.inputs.begin() + (epilogue ? std::min<std::ptrdiff_t>(2, std::ssize(ins.inputs)) : 0);
+            if (std::find(from, ins.inputs.end(), x.ins) == ins.inputs.end())
+                fail(why + (epilogue ? "not a direct epilogue input" : "not a direct input"));
             if (x.ins->result.type != ins.result.type || x.bytes != y.bytes || !x.ins->result.standard() || !ins.result.standard())
                 fail(why + "different dtype, size or layout");
             if (x.last != y.first) fail(why + "the input is still used after instruction " + std::to_string(y.first));
             if (x.offset != y.offset) fail(why + "offsets " + std::to_string(x.offset) + " and " + std::to_string(y.offset) + " differ");
             for (auto* j : ins.inputs)
                 if (j != x.ins && owner(j) == x.ins) fail(why + "another input reads the same buffer through a view");
+            if (epilogue && (ins.inputs.at(0) == x.ins || ins.inputs.at(1) == x.ins))
+                fail(why + "the product reads the buffer it overwrites");
         }
         if (y.slice_of >= 0) {
             auto& c = partner(y, y.slice_of, "slice_of");

@@ -10,6 +10,13 @@ out=${1:-bench/results/memory-$(date +%F).md}
 models=()
 while IFS= read -r line; do
   [[ -z "$line" || "$line" == \#* ]] && continue
+  if [[ "$line" == zoo\ * ]]; then
+    name=${line#zoo }
+    f=build/zoo/$name.onnx
+    [[ -f "$f" ]] || { mkdir -p build/zoo && /usr/bin/python3 tools/models/zoo.py "$name" -o "$f" >&2; }
+    models+=("$f")
+    continue
+  fi
   for f in $line; do [[ -f "$f" ]] && models+=("$f"); done
 done < bench/memory/models.txt
 {

@@ -286,9 +286,10 @@ TEST(e2e_cpu, caller_workspace) {
     std::free(ws);
 }
 
-// Storage sharing end to end: convolutions at batch 1 written straight into their slices of
-// a channel concat (which then has no kernel), a param copied into its slice, pointwise
-// kernels in place, a concat of concats, and an output read from the middle of the plan.
+// Storage sharing end to end (after the default pipeline, so with fusion): convolutions at
+// batch 1 written straight into their slices of a channel concat (which then has no kernel),
+// a param copied into its slice, a value in two slices, a concat of concats, a pointwise
+// kernel in place of the concat and a convolution with a residual in place of it.
 program sharing_program() {
     program p;
     auto& m = p.main();
@@ -302,8 +303,10 @@ program sharing_program() {
     auto* c1 = m.add("concat", {a, b, img}, {{{"axis", int64_t{1}}}}); // 8 channels
     auto* d = m.add("sigmoid", {conv(c1, 4, 3)});
     auto* c2 = m.add("concat", {c1, d, d}, {{{"axis", int64_t{1}}}}); // 16 channels, d twice
-    auto* e = m.add("add", {m.add("relu", {c2}), m.add("neg", {c2})});
-    m.add_return({m.add("tanh", {e}), m.add("relu", {a})});
+    auto* e = m.add("add", {m.add("relu", {c2}), m.add("neg", {c2})}); // in place of c2
+    auto* k1 = conv(e, 16, 4);
+    auto* r = m.add("add", {conv(k1, 16, 5), e}); // a residual: in place of e
+    m.add_return({conv(r, 3, 6), m.add("sigmoid", {k1})});
     return p;
 }
 

@@ -108,7 +108,7 @@ TEST(memory_plan, ten_thousand_buffers_quickly) {
     auto p = plan_memory(m);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_GE(p.buffers.size(), 9900u);
-    EXPECT_LT(seconds, 2.0);
+    EXPECT_LT(seconds, 1.0); // the limit (includes the sharing decisions)
     validate_memory_plan(m, p);
     // Interval colouring of short-lived buffers stays close to the lower bound.
     EXPECT_LT(p.arena_bytes, p.lower_bound_bytes * 3 / 2);
