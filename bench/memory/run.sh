@@ -30,5 +30,9 @@ done < bench/memory/models.txt
   echo "the most bytes live at one instruction in ours; *plan ms*: planning time of ours."
   echo
   "$MXC" plan-bench "${models[@]}"
+  echo
+  echo "## The same models without fusion (more buffers: \`plan-bench --passes=eliminate-identity,simplify-algebra,constant-propagate,cse,dce\`)"
+  echo
+  "$MXC" plan-bench --passes=eliminate-identity,simplify-algebra,constant-propagate,cse,dce "${models[@]}"
 } > "$out"
 cat "$out"
