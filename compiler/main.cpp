@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
     mxc::cli::add_opt(app);
     mxc::cli::add_conformance(app);
     mxc::cli::add_ops(app);
+    mxc::cli::add_plan_bench(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
