@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
     mxc::cli::setup_compile(app);
     mxc::cli::add_read(app);
     mxc::cli::add_opt(app);
+    mxc::cli::add_conformance(app);
+    mxc::cli::add_ops(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

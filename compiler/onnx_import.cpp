@@ -398,3 +398,22 @@ program import_onnx(const std::string& path, const import_options& opts) {
 }
 
 } // namespace mxc
+
+namespace mxc {
+// The converters accept every model opset (each one handles the semantic changes between
+// versions itself, or fails naming the node); the registry has no per-op range yet.
+std::vector<onnx_op_support> supported_onnx_ops() {
+    std::vector<onnx_op_support> r;
+    for (auto& name : converter_op_types()) r.push_back({name, 1, 0});
+    return r;
+}
+
+literal read_tensor_proto(const std::string& bytes, const std::string& what, std::string* name) {
+    google::protobuf::SetLogHandler(nullptr);
+    onnx::TensorProto t;
+    if (bytes.size() > static_cast<std::size_t>(INT_MAX) || !t.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        throw error(what + " is not a serialized ONNX TensorProto (the protobuf does not parse)");
+    if (name) *name = t.name();
+    return tensor_to_literal(t, what);
+}
+} // namespace mxc

@@ -93,4 +93,7 @@ std::vector<const converter_entry*> all_converters(); // sorted by op type
 
 namespace mxc::onnx_detail {
 
+// The op types that have a converter, sorted.
+std::vector<std::string> converter_op_types();
+
 } // namespace mxc::onnx_detail

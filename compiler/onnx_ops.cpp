@@ -521,4 +521,10 @@ MXC_ONNX_CONVERTERS(core) {
     add_converter("Unsqueeze", unsqueeze);
 }
 
+std::vector<std::string> converter_op_types() {
+    std::vector<std::string> r;
+    for (auto& [name, fn] : converters()) r.push_back(name);
+    return r;
+}
+
 } // namespace mxc::onnx_detail

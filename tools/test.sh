@@ -43,5 +43,20 @@ for t in test/e2e/*.sh; do
 done
 summary e2e "$ep" "$ef"
 
+# ONNX conformance gate (test/conformance/check.sh): ref and cpu over the backend test data;
+# passed: the tests that pass; failed: regressions (a test recorded as passing that does not).
+for target in ref cpu; do
+  out=$(bash test/conformance/check.sh "$target" --build "$BUILD" 2>&1); rc=$?
+  last=$(echo "$out" | tail -1)
+  if [ "$(echo "$out" | wc -l)" -gt 60 ]; then echo "$out" | head -58; echo "  ..."; echo "$last"; else echo "$out"; fi
+  cp=$(echo "$last" | grep -oP ': \K[0-9]+(?= passed)'); cp=${cp:-0}
+  cr=$(echo "$last" | grep -oP '; \K[0-9]+(?= regressions)'); cr=${cr:-0}
+  case $rc in
+    0|77) ;;
+    *) [ "$cr" -gt 0 ] || cr=1 ;; # the runner itself failed
+  esac
+  summary "conformance-$target" "$cp" "$cr"
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
