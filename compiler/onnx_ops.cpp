@@ -447,7 +447,11 @@ outputs constant(node_context& c) {
     c.fail("has no value attribute");
 }
 
-outputs identity(node_context& c) { return {c.input(0)}; }
+outputs identity(node_context& c) {
+    if (!c.values.empty() && (c.values[0].sequence || c.values[0].optional)) c.value_outputs = {c.values[0]}; // a sequence or an optional
+    else return {c.input(0)};
+    return {};
+}
 
 outputs dropout(node_context& c) {
     auto* x = c.input(0);
@@ -519,12 +523,6 @@ MXC_ONNX_CONVERTERS(core) {
     add_converter("Tanh", unary("tanh"));
     add_converter("Transpose", transpose);
     add_converter("Unsqueeze", unsqueeze);
-}
-
-std::vector<std::string> converter_op_types() {
-    std::vector<std::string> r;
-    for (auto& [name, fn] : converters()) r.push_back(name);
-    return r;
 }
 
 } // namespace mxc::onnx_detail
