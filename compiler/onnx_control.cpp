@@ -66,7 +66,7 @@ outputs if_op(node_context& c) {
     auto* cond = c.input(0);
     auto& then_g = graph_attr(c, "then_branch");
     auto& else_g = graph_attr(c, "else_branch");
-    const std::string what = "the condition (input 0 '" + c.node.input(0) + "')";
+    const std::string what = "input 0 ('" + c.node.input(0) + "', the condition)";
     if (cond->result.elements() != 1) c.fail(what + " must hold one value, got shape " + to_string(cond->result.lens));
     if (cond->is_literal()) {
         bool v = literal_true(c, cond, what);
@@ -88,9 +88,9 @@ outputs if_op(node_context& c) {
             continue;
         }
         if (!tensors || !select || x->result.type != y->result.type || x->result.lens != y->result.lens)
-            c.fail_not_constant(cond, what + " (the branches' output " + std::to_string(k) +
-                                          (tensors ? " differs in type or shape" : " is not a tensor") +
-                                          (select ? "" : ", and the IR has no select op") + ")");
+            c.fail_not_constant(cond, "input 0 ('" + c.node.input(0) + "', the condition: the branches' output " +
+                                          std::to_string(k) + (tensors ? " differs in type or shape" : " is not a tensor") +
+                                          (select ? "" : " and the IR has no select op") + ")");
         auto* cb = c.broadcast_to(c.reshape(cond, {}), x->result.lens);
         c.value_outputs.push_back(onnx_value::of(c.add("where", {cb, x, y})));
     }

@@ -373,7 +373,7 @@ struct graph_importer {
     }
 
     void convert_node(const onnx::NodeProto& n, std::size_t index, const std::string& label, scope& s) {
-        node_context ctx{m, n, opset, label, node_origin(n, index), {}};
+        node_context ctx{m, n, opset, label, node_origin(n, index), {}, {}, {}, {}};
         try {
             for (auto& in : n.input()) {
                 onnx_value v;
