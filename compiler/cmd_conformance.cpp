@@ -65,7 +65,8 @@ void write_markdown(const conformance_args& a, const std::vector<conformance::te
         auto eq = spec.find('=');
         if (eq == std::string::npos || eq == 0) throw error("--results expects TARGET=FILE, got '" + spec + "'");
         std::string file = spec.substr(eq + 1);
-        targets.push_back({spec.substr(0, eq), header_value(file, "date"), conformance::read_results(file)});
+        if (file.empty()) targets.push_back({spec.substr(0, eq), "", {}}); // TARGET=: no run recorded yet
+        else targets.push_back({spec.substr(0, eq), header_value(file, "date"), conformance::read_results(file)});
     }
     write_text(a.markdown, conformance::markdown_report(tests, targets));
 }
@@ -115,7 +116,7 @@ void add_conformance(CLI::App& app) {
     sub->add_option("--cache", a->cache, "where built libraries are kept (default ~/.cache/mxc/conformance)");
     sub->add_option("--offload-arch", a->offload_arch, "hip: the GPU to build for (default: the one found)");
     sub->add_option("--markdown", a->markdown, "write the per-op report (docs/conformance.md) from --results; runs nothing");
-    sub->add_option("--results", a->results, "TARGET=FILE: a run's --out file, for --markdown (repeatable)");
+    sub->add_option("--results", a->results, "TARGET=FILE: a run's --out file, for --markdown (repeatable; TARGET= : not run yet)");
     sub->callback([a] { run_conformance(*a); });
 }
 

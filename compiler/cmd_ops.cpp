@@ -15,7 +15,7 @@ void add_ops(CLI::App& app) {
         auto ops = supported_onnx_ops();
         std::cout << "# " << ops.size() << " ONNX ops (default domain); opsets: the model opset range accepted\n";
         for (auto& op : ops) {
-            std::string range = std::to_string(op.min_opset) + "-" + (op.max_opset > 0 ? std::to_string(op.max_opset) : "");
+            std::string range = std::to_string(op.min_opset) + "-" + std::to_string(op.max_opset);
             char line[160];
             std::snprintf(line, sizeof line, "%-24s %s\n", op.op_type.c_str(), range.c_str());
             std::cout << line;

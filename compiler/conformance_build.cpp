@@ -12,6 +12,7 @@
 #include "ir/error.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -143,10 +144,26 @@ fs::path shared_sources(const std::string& cache_dir) {
     });
     return dir;
 }
+
+// Drops what no run has used for two weeks (a hit refreshes a library's time), and what
+// interrupted runs left behind.
+void prune_cache(const std::string& cache_dir) {
+    std::error_code ec;
+    auto now = fs::file_time_type::clock::now();
+    for (auto& e : fs::directory_iterator(cache_dir, ec)) {
+        std::string name = e.path().filename().string();
+        auto age = now - e.last_write_time(ec);
+        bool scratch = name.rfind("tmp-", 0) == 0 || name.rfind("build-", 0) == 0;
+        if (!ec && age > (scratch ? std::chrono::hours(24) : std::chrono::hours(24 * 14))) fs::remove_all(e.path(), ec);
+    }
+}
 } // namespace
 
 void prepare_builds(const run_options& o) {
-    if (o.target == "cpu") shared_sources(o.cache_dir);
+    if (o.target == "ref") return;
+    fs::create_directories(o.cache_dir);
+    prune_cache(o.cache_dir);
+    if (o.target == "cpu") fs::last_write_time(shared_sources(o.cache_dir), fs::file_time_type::clock::now());
 }
 
 std::string build_cached(module& m, const run_options& o) {
@@ -176,7 +193,10 @@ std::string build_cached(module& m, const run_options& o) {
     }
     fs::path out = fs::path(o.cache_dir) / (o.target + "-" + h.hex() + ".so");
     std::error_code ec;
-    if (fs::is_regular_file(out, ec)) return out.string();
+    if (fs::is_regular_file(out, ec)) {
+        fs::last_write_time(out, fs::file_time_type::clock::now(), ec);
+        return out.string();
+    }
 
     fs::create_directories(o.cache_dir);
     std::string tmpl = (fs::path(o.cache_dir) / "build-XXXXXX").string();

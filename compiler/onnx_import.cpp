@@ -567,7 +567,8 @@ program import_onnx(const std::string& path, const import_options& opts) {
 namespace mxc {
 std::vector<onnx_op_support> supported_onnx_ops() {
     std::vector<onnx_op_support> r;
-    for (auto* c : onnx_detail::all_converters()) r.push_back({c->op_type, c->since_opset, c->until_opset});
+    for (auto* c : onnx_detail::all_converters())
+        r.push_back({c->op_type, c->since_opset, c->until_opset > 0 ? c->until_opset : onnx_detail::max_supported_opset});
     return r;
 }
 

@@ -40,10 +40,10 @@ program import_onnx(const std::string& path, const import_options& opts = {});
 program import_onnx_bytes(const std::string& bytes, const std::string& what, const import_options& opts = {});
 
 // The ONNX op types (default domain) the importer converts, sorted, with the range of model
-// opsets it accepts them at: from the opset that introduced the op; max_opset 0: no upper bound.
+// opsets it accepts them at (from the converter registry).
 struct onnx_op_support {
     std::string op_type;
-    int64_t min_opset = 1, max_opset = 0;
+    int64_t min_opset = 1, max_opset = 1;
 };
 std::vector<onnx_op_support> supported_onnx_ops();
 

@@ -53,3 +53,15 @@ write('test_relu_dynamic_batch', [helper.make_node('Relu', ['x'], ['y'])], [dyn(
 # Unsupported: an op of a custom domain.
 write('test_custom_op', [helper.make_node('Frobnicate', ['a'], ['y'], domain='com.example')], [f23('a')],
       [f23('y')], [a], [a], domains=('com.example',))
+
+# Slow (a 2000^3 MatMul of an expanded input), for the time limit: in its own folder.
+HERE = os.path.join(os.path.dirname(HERE), 'conformance-slow')
+one = lambda n: helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 1])
+scalar = helper.make_tensor_value_info('y', TensorProto.FLOAT, [])
+shape = helper.make_tensor('shape', TensorProto.INT64, [2], [2000, 2000])
+nodes = [helper.make_node('Constant', [], ['shape'], value=shape),
+         helper.make_node('Expand', ['x', 'shape'], ['e']),
+         helper.make_node('MatMul', ['e', 'e'], ['m']),
+         helper.make_node('ReduceSum', ['m'], ['y'], keepdims=0)]
+write('test_slow_matmul', nodes, [one('x')], [scalar], [np.ones((1, 1), np.float32)],
+      [np.array(8e9, np.float32)])
