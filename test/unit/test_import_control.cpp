@@ -15,7 +15,7 @@ const std::string inputs_dir = std::string(MXC_SOURCE_DIR) + "/test/lit/Inputs/"
 
 literal floats(std::vector<int64_t> lens, std::vector<float> v) { return literal::from<float>(dtype::float_type, lens, v); }
 literal int64s(std::vector<int64_t> lens, std::vector<int64_t> v) { return literal::from<int64_t>(dtype::int64_type, lens, v); }
-literal boolean(bool v) { return literal::from<bool>(dtype::bool_type, {}, {v}); }
+literal boolean(bool v) { return literal(shape(dtype::bool_type, {}), std::vector<char>{static_cast<char>(v)}); }
 
 program import(const std::string& name, const import_options& o = {}) {
     auto p = import_onnx(inputs_dir + name + ".onnx", o);
