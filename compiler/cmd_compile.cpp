@@ -21,6 +21,7 @@ namespace {
 struct compile_args {
     std::string model, output, target = "cpu", offload_arch, name, emit_src, report, passes, hip_compiler, memory_plot;
     std::vector<std::vector<std::string>> input_dims;
+    std::vector<std::string> const_inputs;
     int64_t batch = 0;
     bool passes_given = false, quiet = false, verbose = false, memory_report = false;
 };
@@ -57,6 +58,7 @@ import_options import_opts(const compile_args& a) {
         }
         o.input_dims[group[0].substr(1)] = dims;
     }
+    add_const_inputs(o, a.const_inputs);
     return o;
 }
 
@@ -171,6 +173,9 @@ void setup_compile(CLI::App& app) {
         ->allow_extra_args()
         ->expected(2, -1);
     app.add_option("--batch", a->batch, "the batch size for a symbolic first dimension");
+    app.add_option("--const-input", a->const_inputs,
+                   "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant, no longer a "
+                   "library input; may be repeated)");
     app.add_option("--hip-compiler", a->hip_compiler, "the compiler for hip builds (default clang++-15 / nvcc)");
     app.add_flag("--memory-report", a->memory_report,
                  "print the memory plan: arena, lower bound, naive sum, weights, biggest buffers (no -o: build nothing)");

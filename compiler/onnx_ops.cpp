@@ -426,7 +426,11 @@ outputs constant(node_context& c) {
     c.fail("has no value attribute");
 }
 
-outputs identity(node_context& c) { return {c.input(0)}; }
+outputs identity(node_context& c) {
+    if (!c.values.empty() && (c.values[0].sequence || c.values[0].optional)) c.value_outputs = {c.values[0]}; // a sequence or an optional
+    else return {c.input(0)};
+    return {};
+}
 
 outputs dropout(node_context& c) {
     auto* x = c.input(0);
