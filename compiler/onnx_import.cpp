@@ -156,8 +156,13 @@ shape input_shape(const onnx::ValueInfoProto& vi, const import_options& opts, st
                                 std::to_string(dims[static_cast<std::size_t>(i)]) + ", but the model fixes it to " +
                                 std::to_string(sh.dim(i).dim_value()));
         }
-        shape s(*type, dims);
-        s.bytes(); // throws on overflow
+        shape s(*type, std::vector<int64_t>{});
+        try {
+            s = shape(*type, dims);
+            s.bytes();
+        } catch (const error&) {
+            throw error("--input-dim @" + vi.name() + ": the byte size of shape " + to_string(dims) + " overflows 64 bits");
+        }
         return s;
     }
     if (!tt.has_shape()) {
@@ -239,12 +244,18 @@ std::vector<std::size_t> topological_order(const onnx::GraphProto& g, const std:
     return order;
 }
 
-// Removes literals nobody uses (initializers folded away during import).
-void remove_unused_literals(module& m) {
-    std::set<const instruction*> used;
+// Removes what nobody uses: initializers and scalars left behind by folding during import
+// (and nodes whose outputs reach no graph output).
+void remove_unused(module& m) {
+    std::map<const instruction*, int> uses;
     for (auto& i : m.instructions)
-        for (auto* in : i.inputs) used.insert(in);
-    m.instructions.remove_if([&](const instruction& i) { return i.is_literal() && !used.count(&i); });
+        for (auto* in : i.inputs) ++uses[in];
+    for (auto it = m.instructions.end(); it != m.instructions.begin();) {
+        --it;
+        if (it->is_param() || it->is_return() || uses[&*it] > 0) continue;
+        for (auto* in : it->inputs) --uses[in];
+        it = m.instructions.erase(it);
+    }
 }
 
 program import_model(const onnx::ModelProto& model, const std::string& what, const import_options& opts) {
@@ -356,7 +367,7 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
     }
     if (outs.empty()) throw error(what + ": the graph has no outputs");
     m.add_return(outs);
-    remove_unused_literals(m);
+    remove_unused(m);
     return p;
 }
 

@@ -3,6 +3,7 @@
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
+#include "ir/op.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -82,17 +83,39 @@ instruction* node_context::lit(literal l) {
     return x;
 }
 
+namespace {
+// The value of a literal, or of a view chain over literals (a broadcast scalar, a transposed
+// weight); nothing for anything computed at run time. `root_elems` adds up the literal sizes.
+std::optional<tensor> constant_value(const instruction* x, int64_t& root_elems) {
+    if (x->is_literal()) {
+        root_elems += x->result.elements();
+        return tensor::of(x->lit);
+    }
+    if (x->is_builtin() || !get_op(x->op).is_view) return std::nullopt;
+    std::vector<tensor> in;
+    for (auto* i : x->inputs) {
+        auto v = constant_value(i, root_elems);
+        if (!v) return std::nullopt;
+        in.push_back(*v);
+    }
+    return eval_instruction(*x, in);
+}
+} // namespace
+
 instruction* node_context::add(const std::string& op, std::vector<instruction*> inputs, attributes attrs) {
     auto* ins = m.add(op, inputs, std::move(attrs));
     ins->origin = origin;
-    if (inputs.empty() || !std::all_of(inputs.begin(), inputs.end(), [](auto* x) { return x->is_literal(); }))
-        return ins;
-    // Fold, unless the result is much larger than its inputs (a broadcast stays a view).
-    int64_t in_elems = 0;
-    for (auto* x : inputs) in_elems += x->result.elements();
-    if (ins->result.elements() > std::max<int64_t>(in_elems, 64)) return ins;
+    // A broadcast stays a view; other ops whose inputs are all constant are folded, unless the
+    // result is much larger than the literals it comes from.
+    if (inputs.empty() || op == "multibroadcast") return ins;
+    int64_t root_elems = 0;
     std::vector<tensor> values;
-    for (auto* x : inputs) values.push_back(tensor::of(x->lit));
+    for (auto* x : inputs) {
+        auto v = constant_value(x, root_elems);
+        if (!v) return ins;
+        values.push_back(*v);
+    }
+    if (ins->result.elements() > std::max<int64_t>(root_elems, 1024)) return ins;
     literal folded;
     try {
         folded = eval_instruction(*ins, values).pack();

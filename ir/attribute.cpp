@@ -2,28 +2,43 @@
 #include "ir/error.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace mxc {
 
 attr_kind kind_of(const attr_value& v) { return static_cast<attr_kind>(v.index()); }
 
-namespace {
-// Shortest text that parses back to the same double, always with '.', 'e', "inf" or "nan"
-// so that it reads as a float and not as an integer.
-std::string float_text(double d) {
+std::string float_text(double d, double (*to_type)(double)) {
     if (std::isnan(d)) return "nan";
     if (std::isinf(d)) return d < 0 ? "-inf" : "inf";
+    auto reads_back = [&](const char* text) {
+        double r = std::strtod(text, nullptr);
+        return (to_type ? to_type(r) : r) == d;
+    };
     char buf[64];
-    for (int prec = 1; prec <= 17; ++prec) {
+    int prec = 1;
+    for (; prec < 17; ++prec) {
         std::snprintf(buf, sizeof buf, "%.*g", prec, d);
-        if (std::strtod(buf, nullptr) == d) break;
+        if (reads_back(buf)) break;
     }
+    std::snprintf(buf, sizeof buf, "%.*g", prec, d);
     std::string s = buf;
+    // Prefer plain digits ("100.0") to an exponent ("1e+02") when they are no longer.
+    if (s.find('e') != std::string::npos) {
+        int exp10 = static_cast<int>(std::floor(std::log10(std::fabs(d))));
+        int decimals = std::max(0, prec - 1 - exp10);
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, d);
+        std::string fixed = buf;
+        if (fixed.find('.') == std::string::npos) fixed += ".0";
+        if (fixed.size() <= s.size() && reads_back(fixed.c_str())) return fixed;
+    }
     if (s.find_first_of(".e") == std::string::npos) s += ".0";
     return s;
 }
 
+namespace {
 std::string quoted(const std::string& s) {
     std::string r = "\"";
     for (char c : s) {

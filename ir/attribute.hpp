@@ -15,6 +15,12 @@ using attr_value = std::variant<int64_t, double, std::string, std::vector<int64_
 attr_kind kind_of(const attr_value& v);
 std::string to_string(const attr_value& v); // 1, 0.5, "text", {1, 2}, {0.5, 1.0}: exact round trip
 
+// The shortest text that reads back to d ("10.0", "0.1", "1e-05", "nan", "-inf"), always with
+// '.', 'e', "inf" or "nan" so that it reads as a float. `to_type`, when given, rounds a read
+// value to a narrower element type (float, half...): the text then only has to read back to d
+// through it.
+std::string float_text(double d, double (*to_type)(double) = nullptr);
+
 // An ordered list of (name, value); small, so lookups are linear.
 struct attributes {
     std::vector<std::pair<std::string, attr_value>> items;

@@ -9,9 +9,6 @@
 #include "ir/module.hpp"
 #include "templates/common/types.hpp"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <type_traits>
 #include <unordered_map>
 
@@ -29,19 +26,12 @@ bool bare_name(const std::string& s) {
 
 std::string name_text(const std::string& s) { return bare_name(s) ? s : to_string(attr_value{s}); }
 
-// The shortest text that reads back to the same value of type T (through double, then T), in
-// the style of attribute floats: always with '.', 'e', "inf" or "nan".
+// Floats print like attribute floats; narrow types only need to read back through their type.
 template <class T> std::string element_float_text(T v) {
-    double d = mxc_to_double(v);
-    if (std::isnan(d) || std::isinf(d) || std::is_same_v<T, double>) return to_string(attr_value{d});
-    char buf[64];
-    for (int prec = 1; prec <= 17; ++prec) {
-        std::snprintf(buf, sizeof buf, "%.*g", prec, d);
-        if (mxc_to_double(static_cast<T>(static_cast<float>(std::strtod(buf, nullptr)))) == d) break;
-    }
-    std::string s = buf;
-    if (s.find_first_of(".e") == std::string::npos) s += ".0";
-    return s;
+    double (*to_type)(double) = nullptr;
+    if constexpr (!std::is_same_v<T, double>)
+        to_type = [](double x) { return mxc_to_double(static_cast<T>(static_cast<float>(x))); };
+    return float_text(mxc_to_double(v), to_type);
 }
 
 std::string literal_values(const literal& l) {

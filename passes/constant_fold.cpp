@@ -11,6 +11,7 @@
 #include "passes/pass_manager.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
 namespace mxc {
@@ -23,14 +24,32 @@ bool has_cpu_kernel(const op_def& def, const instruction& ins) {
     return def.cpu[static_cast<std::size_t>(t)] != nullptr;
 }
 
-bool foldable(const instruction& ins) {
-    if (ins.is_builtin()) return false;
-    if (!std::all_of(ins.inputs.begin(), ins.inputs.end(),
-                     [](const instruction* in) { return in->is_literal() && in->lit.known(); }))
-        return false;
+// The value of an instruction known at compile time: a literal with known data, or a view of
+// such a value.
+std::optional<tensor> constant_value(const instruction* ins) {
+    if (ins->is_literal()) return ins->lit.known() ? std::optional(tensor::of(ins->lit)) : std::nullopt;
+    if (ins->is_builtin() || !get_op(ins->op).is_view) return std::nullopt;
+    std::vector<tensor> in;
+    for (auto* i : ins->inputs) {
+        auto v = constant_value(i);
+        if (!v) return std::nullopt;
+        in.push_back(*v);
+    }
+    return eval_instruction(*ins, in);
+}
+
+// The inputs' values when the instruction should be folded.
+std::optional<std::vector<tensor>> fold_inputs(const instruction& ins) {
+    if (ins.is_builtin()) return std::nullopt;
     auto& def = get_op(ins.op);
-    if (def.is_view && ins.result.broadcasted()) return false;
-    return has_cpu_kernel(def, ins);
+    if ((def.is_view && ins.result.broadcasted()) || !has_cpu_kernel(def, ins)) return std::nullopt;
+    std::vector<tensor> in;
+    for (auto* i : ins.inputs) {
+        auto v = constant_value(i);
+        if (!v) return std::nullopt;
+        in.push_back(*v);
+    }
+    return in;
 }
 
 // A folded view becomes a packed literal, so the strides its users' results were computed
@@ -50,10 +69,9 @@ void constant_fold(module& m) {
     std::unordered_set<const instruction*> changed;
     for (auto it = m.instructions.begin(); it != m.instructions.end(); ++it) {
         update_result(*it, changed);
-        if (!foldable(*it)) continue;
-        std::vector<tensor> in;
-        for (auto* i : it->inputs) in.push_back(tensor::of(i->lit));
-        literal value = eval_instruction(*it, in).pack();
+        auto in = fold_inputs(*it);
+        if (!in) continue;
+        literal value = eval_instruction(*it, *in).pack();
         auto* lit = m.insert_literal(it, std::move(value));
         if (lit->result != it->result) changed.insert(lit);
         m.replace_uses(&*it, lit);

@@ -117,3 +117,18 @@ TEST(ops_pointwise, every_op_has_a_float_kernel_and_expr) {
         EXPECT_FALSE(d.pointwise_expr.empty()) << name;
     }
 }
+
+TEST(ops_pointwise, half_and_bf16_compute_in_float) {
+    auto to = [](const literal& x, const char* t) {
+        return run_op("convert", {x}, attrs({{"target_type", std::string(t)}}));
+    };
+    auto a = to(flit({3}, {1.5f, -2.25f, 1000}), "half_type");
+    auto b = to(flit({3}, {0.25f, 4, 24}), "half_type");
+    auto s = run_op("add", {a, b});
+    EXPECT_EQ(s.s.type, dtype::half_type);
+    EXPECT_EQ(s.to_doubles(), (std::vector<double>{1.75, 1.75, 1024}));
+    auto e = run_op("exp", {to(flit({2}, {0, 1}), "bf16_type")});
+    EXPECT_EQ(e.s.type, dtype::bf16_type);
+    EXPECT_EQ(e.to_doubles()[0], 1.0);
+    EXPECT_NEAR(e.to_doubles()[1], 2.71875, 1e-9); // e rounded to bfloat16
+}

@@ -326,6 +326,11 @@ def bad_models():
     nodes = [helper.make_node("Reshape", ["x", "s"], ["y"], name="rs_dynamic")]
     save("bad_dynamic_reshape", model(nodes, [x, vi("s", [2], TensorProto.INT64)], [vi("y", [3, 2])], check=False))
 
+    # W has 3 input channels, X has 2: the IR's shape inference rejects it, naming the node
+    nodes = [helper.make_node("Conv", ["x4", "w"], ["y"], name="conv_bad")]
+    save("bad_conv_channels", model(nodes, [vi("x4", [1, 2, 5, 5])], [vi("y", [1, 4, 3, 3])],
+                                    [init("w", rand(4, 3, 3, 3))], check=False))
+
     nodes = [helper.make_node("Add", ["x", "x"], ["y"], name="add")]
     save("symbolic_dims", model(nodes, [vi("x", ["batch", "seq", 4])], [vi("y", ["batch", "seq", 4])]))
 
