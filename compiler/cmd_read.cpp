@@ -1,13 +1,16 @@
-// mxc read MODEL.onnx [--input-dim @NAME D0 D1 ...] [--batch N]: imports an ONNX model and
-// prints its IR text.
+// mxc read MODEL.onnx [--input-dim @NAME D0 D1 ...] [--batch N] [--passes=default|LIST]
+//   [--print-after-all] [--format text|dot]: imports an ONNX model, optionally runs passes,
+// and prints its IR as text (DESIGN.md form) or as a Graphviz graph.
 #include "compiler/commands.hpp"
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
 #include "ir/module.hpp"
+#include "passes/pass_manager.hpp"
 
 #include <charconv>
 #include <iostream>
 #include <memory>
+#include <unordered_map>
 
 namespace mxc::cli {
 namespace {
@@ -16,7 +19,51 @@ struct read_args {
     std::string model;
     std::vector<std::vector<std::string>> input_dims;
     int64_t batch = 0;
+    std::string passes, format = "text";
+    bool print_after_all = false;
 };
+
+std::string dot_escape(const std::string& s) {
+    std::string r;
+    for (char c : s) r += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    return r;
+}
+
+// Graphviz: one node per instruction (label: op and result dims), one edge per input.
+std::string to_dot(const module& m) {
+    auto names = instruction_names(m);
+    std::unordered_map<const instruction*, std::size_t> id;
+    std::string o = "digraph \"" + dot_escape(m.name) + "\" {\n  node [shape=box, fontname=\"monospace\"];\n";
+    std::size_t i = 0;
+    for (auto& ins : m.instructions) {
+        id[&ins] = i;
+        std::string label = names[i] + "\\n" + dot_escape(ins.is_param() ? "@param" : ins.op);
+        if (!ins.is_return()) {
+            label += "\\n{";
+            for (std::size_t d = 0; d < ins.result.lens.size(); ++d) label += (d ? ", " : "") + std::to_string(ins.result.lens[d]);
+            label += "}";
+        }
+        std::string style = ins.is_param() || ins.is_return() ? ", shape=oval" : ins.is_literal() ? ", shape=note" : "";
+        o += "  n" + std::to_string(i) + " [label=\"" + label + "\"" + style + "];\n";
+        ++i;
+    }
+    for (auto& ins : m.instructions)
+        for (auto* in : ins.inputs) o += "  n" + std::to_string(id.at(in)) + " -> n" + std::to_string(id.at(&ins)) + ";\n";
+    return o + "}\n";
+}
+
+std::vector<std::string> pass_list(const std::string& s) {
+    if (s == "default") return default_pipeline();
+    std::vector<std::string> r;
+    std::size_t b = 0;
+    while (b <= s.size()) {
+        auto e = s.find(',', b);
+        if (e == std::string::npos) e = s.size();
+        if (e > b) r.push_back(s.substr(b, e - b));
+        b = e + 1;
+    }
+    return r;
+}
 
 int64_t parse_dim(const std::string& flag, const std::string& s) {
     int64_t v = 0;
@@ -52,9 +99,20 @@ void add_read(CLI::App& app) {
                     "fix the shape of an input: --input-dim @NAME D0 D1 ... (may be repeated)")
         ->expected(1, CLI::detail::expected_max_vector_size);
     sub->add_option("--batch", args->batch, "fix a symbolic first dim of every input to N");
+    sub->add_option("--passes", args->passes, "run passes after import: default (the pipeline) or a comma-separated list");
+    sub->add_flag("--print-after-all", args->print_after_all, "print the IR to stderr after every pass");
+    sub->add_option("--format", args->format, "text (default) or dot (Graphviz)");
     sub->callback([args] {
+        if (args->format != "text" && args->format != "dot")
+            throw error("--format must be text or dot, got '" + args->format + "'");
         auto p = import_onnx(args->model, make_import_options(args->input_dims, args->batch));
-        std::cout << print(p);
+        if (!args->passes.empty() || args->print_after_all) {
+            pass_options po;
+            po.print_after_all = args->print_after_all;
+            run_passes(p, pass_list(args->passes.empty() ? "default" : args->passes), po);
+        }
+        if (args->format == "dot") std::cout << to_dot(p.main());
+        else std::cout << print(p);
         std::cout.flush();
         if (!std::cout) throw error("cannot write the output");
     });
