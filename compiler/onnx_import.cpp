@@ -361,6 +361,7 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
     std::set<std::string> out_names;
     for (auto& o : g.output()) {
         if (!out_names.insert(o.name()).second) throw error("graph output '" + o.name() + "' is listed twice");
+        m.output_names.push_back(o.name());
         auto* v = value_of(o.name());
         if (!v) throw error("graph output '" + o.name() + "' is not produced by any node, input or initializer");
         outs.push_back(v);
