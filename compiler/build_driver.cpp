@@ -313,14 +313,15 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
         if (r.status != 0)
             throw error("building the " + opts.target + " library failed: " + cmd[0] + " exited with status " +
                         std::to_string(r.status) + first_errors(r.output));
-        st.header_path = header_path(out_abs.string());
-        file_guard header_tmp{temp_beside(st.header_path)};
+        st.header_path = header_path(output);
+        std::string header_abs = header_path(out_abs.string());
+        file_guard header_tmp{temp_beside(header_abs)};
         for (auto& f : lib.files)
             if (f.path == lib.header) write_file(header_tmp.path, f.content);
         ::chmod(header_tmp.path.c_str(), 0644);
         ::chmod(lib_tmp.path.c_str(), 0755);
         std::error_code ec;
-        fs::rename(header_tmp.path, st.header_path, ec);
+        fs::rename(header_tmp.path, header_abs, ec);
         if (ec) throw error("cannot write " + st.header_path + ": " + ec.message());
         header_tmp.path.clear();
         fs::rename(lib_tmp.path, out_abs, ec);

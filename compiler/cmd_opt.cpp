@@ -76,8 +76,9 @@ std::string print_memory_plan(const module& m) {
 
 void run_opt(const opt_args& a, bool passes_given) {
     program p;
+    auto text_in = read_file(a.input);
     try {
-        p = parse_program(read_file(a.input));
+        p = parse_program(text_in);
     } catch (const error& e) {
         throw error(a.input + ": " + e.what());
     }
@@ -108,7 +109,9 @@ void add_opt(CLI::App& app) {
                                    "--passes= runs none)")
                       ->expected(0, 1);
     sub->add_flag("--print-after-all", a->print_after_all, "print the program to stderr after every pass");
-    sub->add_option("--print-after", a->print_after, "print the program to stderr after the named pass(es)");
+    sub->add_option("--print-after", a->print_after, "print the program to stderr after the named pass(es)")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     sub->add_flag("--time-passes", a->time_passes, "report the seconds each pass took on stderr");
     sub->add_option("-o,--output", a->output, "write the result here (atomically) instead of stdout");
     sub->add_flag("--print-memory-plan", a->print_memory_plan,

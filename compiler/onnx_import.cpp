@@ -268,6 +268,10 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
         if (model.opset_import_size() > 0) throw error(what + " imports no opset of the default ONNX domain");
         opset = 1; // IR version < 3 models have no opset_import
     }
+    if (opset > max_supported_opset) {
+        throw error(what + " uses ONNX opset " + std::to_string(opset) + ", newer than the newest mxc supports (" +
+                    std::to_string(max_supported_opset) + ")");
+    }
     std::set<std::string> domains;
     for (auto& o : model.opset_import()) domains.insert(o.domain());
 
@@ -322,7 +326,8 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
         if (!default_domain(n.domain()))
             why = labels.back().substr(0, labels.back().find(" (")) + " (" + n.op_type() + " in " +
                   (domains.count(n.domain()) ? "domain '" : "unknown domain '") + n.domain() + "')";
-        else if (!find_converter(n.op_type()))
+        else if (auto* conv = find_converter(n.op_type()); !conv || opset < conv->since_opset ||
+                 (conv->until_opset > 0 && opset > conv->until_opset))
             why = labels.back();
         if (!why.empty()) unsupported += (unsupported.empty() ? "" : ", ") + why;
     }
@@ -343,7 +348,7 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
         node_context ctx{m, n, opset, labels[i], node_origin(n, i), {}};
         try {
             for (auto& in : n.input()) ctx.in.push_back(in.empty() ? nullptr : value_of(in));
-            auto outs = (*find_converter(n.op_type()))(ctx);
+            auto outs = find_converter(n.op_type())->convert(ctx);
             for (int k = 0; k < n.output_size(); ++k) {
                 if (n.output(k).empty()) continue;
                 if (static_cast<std::size_t>(k) >= outs.size() || !outs[static_cast<std::size_t>(k)])

@@ -69,7 +69,28 @@ inline attributes attrs(std::initializer_list<std::pair<std::string, attr_value>
 
 using converter = std::function<std::vector<instruction*>(node_context&)>;
 
-// The converter of an op type in the default domain, or null.
-const converter* find_converter(const std::string& op_type);
+// Converters register themselves at static-init time, one ONNX op type (default domain)
+// each, with the opset range they implement; any compiler/onnx_ops*.cpp file may add some:
+//   MXC_ONNX_CONVERTERS(math) { add_converter("Abs", unary("abs")); ... }
+struct converter_entry {
+    std::string op_type;
+    converter convert;
+    int64_t since_opset = 1;   // the first opset version handled
+    int64_t until_opset = 0;   // the last one; 0: up to max_supported_opset
+};
+constexpr int64_t max_supported_opset = 28; // the newest in the ONNX 1.23 conformance data
+
+void add_converter(const std::string& op_type, converter c, int64_t since_opset = 1, int64_t until_opset = 0);
+const converter_entry* find_converter(const std::string& op_type);
+std::vector<const converter_entry*> all_converters(); // sorted by op type
+
+} // namespace mxc::onnx_detail
+
+#define MXC_ONNX_CONVERTERS(id)                                                      \
+    static void mxc_onnx_converters_##id();                                          \
+    static const bool mxc_onnx_registered_##id = (mxc_onnx_converters_##id(), true); \
+    static void mxc_onnx_converters_##id()
+
+namespace mxc::onnx_detail {
 
 } // namespace mxc::onnx_detail

@@ -472,62 +472,53 @@ outputs shape_of(node_context& c) {
     return {c.lit(literal::from<int64_t>(dtype::int64_type, {static_cast<int64_t>(v.size())}, v))};
 }
 
-const std::map<std::string, converter>& converters() {
-    static const std::map<std::string, converter> table = {
-        {"Abs", unary("abs")},
-        {"Add", binary("add")},
-        {"AveragePool", pool("average")},
-        {"BatchNormalization", batch_norm},
-        {"Cast", cast},
-        {"Clip", clip},
-        {"Concat", concat},
-        {"Constant", constant},
-        {"Conv", conv},
-        {"Div", binary("div")},
-        {"Dropout", dropout},
-        {"Exp", unary("exp")},
-        {"Expand", expand},
-        {"Flatten", flatten},
-        {"Gather", gather},
-        {"Gemm", gemm},
-        {"GlobalAveragePool", global_pool("reduce_mean")},
-        {"GlobalMaxPool", global_pool("reduce_max")},
-        {"Identity", identity},
-        {"Log", unary("log")},
-        {"LogSoftmax", softmax("log_softmax")},
-        {"MatMul", matmul},
-        {"Max", variadic("max")},
-        {"MaxPool", pool("max")},
-        {"Min", variadic("min")},
-        {"Mul", binary("mul")},
-        {"Neg", unary("neg")},
-        {"Pow", pow_op},
-        {"ReduceMax", reduce("reduce_max", 18)},
-        {"ReduceMean", reduce("reduce_mean", 18)},
-        {"ReduceMin", reduce("reduce_min", 18)},
-        {"ReduceSum", reduce("reduce_sum", 13)},
-        {"Relu", unary("relu")},
-        {"Reshape", reshape},
-        {"Shape", shape_of},
-        {"Sigmoid", unary("sigmoid")},
-        {"Softmax", softmax("softmax")},
-        {"Sqrt", unary("sqrt")},
-        {"Squeeze", squeeze},
-        {"Sub", binary("sub")},
-        {"Sum", variadic("add")},
-        {"Tanh", unary("tanh")},
-        {"Transpose", transpose},
-        {"Unsqueeze", unsqueeze},
-    };
-    return table;
-}
-
 } // namespace
 
-const converter* find_converter(const std::string& op_type) {
-    auto& t = converters();
-    auto it = t.find(op_type);
-    return it == t.end() ? nullptr : &it->second;
+MXC_ONNX_CONVERTERS(core) {
+    add_converter("Abs", unary("abs"));
+    add_converter("Add", binary("add"));
+    add_converter("AveragePool", pool("average"));
+    add_converter("BatchNormalization", batch_norm);
+    add_converter("Cast", cast);
+    add_converter("Clip", clip);
+    add_converter("Concat", concat);
+    add_converter("Constant", constant);
+    add_converter("Conv", conv);
+    add_converter("Div", binary("div"));
+    add_converter("Dropout", dropout);
+    add_converter("Exp", unary("exp"));
+    add_converter("Expand", expand);
+    add_converter("Flatten", flatten);
+    add_converter("Gather", gather);
+    add_converter("Gemm", gemm);
+    add_converter("GlobalAveragePool", global_pool("reduce_mean"));
+    add_converter("GlobalMaxPool", global_pool("reduce_max"));
+    add_converter("Identity", identity);
+    add_converter("Log", unary("log"));
+    add_converter("LogSoftmax", softmax("log_softmax"));
+    add_converter("MatMul", matmul);
+    add_converter("Max", variadic("max"));
+    add_converter("MaxPool", pool("max"));
+    add_converter("Min", variadic("min"));
+    add_converter("Mul", binary("mul"));
+    add_converter("Neg", unary("neg"));
+    add_converter("Pow", pow_op);
+    add_converter("ReduceMax", reduce("reduce_max", 18));
+    add_converter("ReduceMean", reduce("reduce_mean", 18));
+    add_converter("ReduceMin", reduce("reduce_min", 18));
+    add_converter("ReduceSum", reduce("reduce_sum", 13));
+    add_converter("Relu", unary("relu"));
+    add_converter("Reshape", reshape);
+    add_converter("Shape", shape_of);
+    add_converter("Sigmoid", unary("sigmoid"));
+    add_converter("Softmax", softmax("softmax"));
+    add_converter("Sqrt", unary("sqrt"));
+    add_converter("Squeeze", squeeze);
+    add_converter("Sub", binary("sub"));
+    add_converter("Sum", variadic("add"));
+    add_converter("Tanh", unary("tanh"));
+    add_converter("Transpose", transpose);
+    add_converter("Unsqueeze", unsqueeze);
 }
 
 } // namespace mxc::onnx_detail

@@ -28,10 +28,10 @@ pool_attrs resolve(const attributes& a, std::size_t s) {
 MXC_REGISTER_OP(pooling) {
     op_def d;
     d.name = "pooling";
-    d.doc = "max/average of x over windows (position p*stride - pad_begin + k*dilation); out = floor or ceil"
-            "((in + pads - (lengths-1)*dilation - 1) / stride) + 1, ceil dropping a window that starts past"
-            " in + pad_begin; ip = [mode (0 max, 1 average), count_include_pad, pad_begin[s], pad_end[s], stride[s],"
-            " lengths[s], dilation[s]]";
+    d.doc = "max, or average (float types only), of x over windows at p*stride - pad_begin + k*dilation; "
+            "out = floor_or_ceil((in + pads - (lengths-1)*dilation - 1) / stride) + 1, ceil dropping a window that "
+            "starts past in + pad_begin; ip = [mode (0 max, 1 average), count_include_pad, pad_begin[s], pad_end[s], "
+            "stride[s], lengths[s], dilation[s]]";
     d.attrs = {{"mode", std::string("max")},          {"padding", std::vector<int64_t>{}},
                {"stride", std::vector<int64_t>{}},     {"lengths", std::vector<int64_t>{}},
                {"dilation", std::vector<int64_t>{}},   {"ceil_mode", int64_t{0}},
@@ -41,6 +41,8 @@ MXC_REGISTER_OP(pooling) {
         check_spatial_input("pooling", x);
         const std::size_t s = x.rank() - 2;
         auto p = resolve(a, s);
+        if (p.mode == 1 && !is_floating(x.type))
+            throw error("pooling: average pooling needs a floating-point input, got " + std::string(dtype_name(x.type)));
         const bool ceil_mode = a.get_int("ceil_mode") != 0;
         std::vector<int64_t> out{x.lens[0], x.lens[1]};
         for (std::size_t i = 0; i < s; ++i) {

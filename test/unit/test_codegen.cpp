@@ -128,7 +128,7 @@ TEST(codegen_emit, header_has_prefix_and_workspace_macro) {
 }
 
 TEST(codegen_emit, c_string_escapes_everything) {
-    EXPECT_EQ(c_string("a\"b\\c\n??="), "\"a\\\"b\\\\c\\012\\077\\077=\"");
+    EXPECT_EQ(c_string(std::string("a\"b\\c\n?") + "?="), "\"a\\\"b\\\\c\\012\\077\\077=\"");
 }
 
 TEST(codegen_driver, names) {

@@ -154,4 +154,13 @@ TEST(ops_pooling, shape_errors) {
     EXPECT_NE(shape_error("pooling", {x}, attrs({{"lengths", std::vector<int64_t>{2, 2}}, {"padding", std::vector<int64_t>{-1, 0, 0, 0}}}))
                   .find("must be >= 0"),
               std::string::npos);
+    EXPECT_EQ(shape_error("pooling", {shape(dtype::int8_type, {1, 1, 4, 4})},
+                          attrs({{"mode", std::string("average")}, {"lengths", std::vector<int64_t>{2, 2}}})),
+              "pooling: average pooling needs a floating-point input, got int8_type");
+}
+
+TEST(ops_pooling, int8_max) {
+    auto x = literal::from<int8_t>(dtype::int8_type, {1, 1, 4}, {-128, -5, 7, -128});
+    auto y = run_op("pooling", {x}, attrs({{"lengths", std::vector<int64_t>{2}}, {"padding", std::vector<int64_t>{1, 0}}}));
+    EXPECT_EQ(y.to_doubles(), (std::vector<double>{-128, -5, 7, 7}));
 }
