@@ -39,17 +39,22 @@ std::string fixed(double v, int digits) {
     return buf;
 }
 
-std::vector<double> profile_kernels(session& s, int iterations, const std::string& trace_path) {
+kernel_profile profile_kernels(session& s, int iterations, const std::string& trace_path) {
     if (!s.can_profile)
         throw error("this library has no per-kernel timing: build it with `mxc MODEL.onnx --profile-hooks -o LIB.so`");
     std::size_t n = s.kernels.size();
-    std::vector<double> mean(n, 0), start, time;
+    kernel_profile r;
+    std::vector<double>& mean = r.kernel_ms;
+    mean.assign(n, 0);
+    std::vector<double> start, time;
     std::string events;
     using clock = std::chrono::steady_clock;
     auto t0 = clock::now();
     for (int it = 0; it < iterations; ++it) {
-        double base = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+        auto run_start = clock::now();
+        double base = std::chrono::duration<double, std::milli>(run_start - t0).count();
         s.execute_profiled(start, time);
+        r.run_ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - run_start).count());
         for (std::size_t i = 0; i < n; ++i) {
             mean[i] += time[i] / iterations;
             if (trace_path.empty()) continue;
@@ -72,7 +77,7 @@ std::vector<double> profile_kernels(session& s, int iterations, const std::strin
         f.close();
         if (!f) throw error("cannot write the trace " + trace_path);
     }
-    return mean;
+    return r;
 }
 
 } // namespace mxc::cli

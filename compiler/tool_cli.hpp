@@ -23,9 +23,13 @@ session_options session_opts(const model_args& a);
 // --input-dim groups and --batch as import options (cmd_read.cpp).
 import_options make_import_options(const std::vector<std::vector<std::string>>& input_dims, int64_t batch);
 
-// Per-kernel profiling of `iterations` runs (inputs prepared): the mean ms of each kernel, and
-// a Chrome trace-event file when `trace_path` is set.
-std::vector<double> profile_kernels(session& s, int iterations, const std::string& trace_path);
+// Per-kernel profiling of `iterations` runs (inputs prepared), and a Chrome trace-event file
+// when `trace_path` is set.
+struct kernel_profile {
+    std::vector<double> kernel_ms; // the mean ms of each kernel
+    std::vector<double> run_ms;    // the host's wall time of each profiled run
+};
+kernel_profile profile_kernels(session& s, int iterations, const std::string& trace_path);
 
 // "1.5 ms" style numbers.
 std::string fixed(double v, int digits = 4);
