@@ -40,7 +40,9 @@ std::string human(double v, const char* unit) {
     return buf;
 }
 
+// Left-aligned in a column of width w, always followed by at least one space.
 std::string pad(std::string s, std::size_t w) {
+    s += ' ';
     if (s.size() < w) s.append(w - s.size(), ' ');
     return s;
 }
@@ -55,7 +57,7 @@ void add_profile(CLI::App& app) {
     sub->add_option("--aggregate-by", a->aggregate_by, "type: one row per kernel type");
     sub->add_option("--aggregate", a->aggregate, "with --aggregate-by: sum (default), mean or max");
     sub->add_option("--min-time", a->min_time, "hide rows under this many ms");
-    sub->add_option("--filter", a->filter, "keep kernels whose name, op or IR text matches this regex");
+    sub->add_option("--filter", a->filter, "keep kernels whose op or instruction name matches this regex");
     sub->callback([a] {
         if (a->order_by != "time" && a->order_by != "flops" && a->order_by != "memory" && a->order_by != "bandwidth")
             throw error("--order-by must be time, flops, memory or bandwidth, got '" + a->order_by + "'");
@@ -91,8 +93,7 @@ void add_profile(CLI::App& app) {
             std::string name = str("instruction");
             const json* op = e.find("name");
             std::string op_name = op ? op->str : "";
-            if (!std::regex_search(name, filter) && !std::regex_search(op_name, filter) && !std::regex_search(str("text"), filter))
-                continue;
+            if (!std::regex_search(name, filter) && !std::regex_search(op_name, filter)) continue;
             auto [it, fresh] = rows.try_emplace(name);
             row& r = it->second;
             if (fresh) {
