@@ -1,11 +1,15 @@
 // mxc read MODEL.onnx [--input-dim @NAME D0 D1 ...] [--batch N] [--passes=default|LIST]
-//   [--print-after-all] [--format text|dot]: imports an ONNX model, optionally runs passes,
-// and prints its IR as text (DESIGN.md form) or as a Graphviz graph.
+//   [--print-after-all] [--report] [--format text|dot]: imports an ONNX model, optionally runs
+// passes, and prints its IR as text (DESIGN.md form) or as a Graphviz graph.
 #include "compiler/commands.hpp"
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
 #include "ir/module.hpp"
+#include "ir/op.hpp"
 #include "passes/pass_manager.hpp"
+
+#include <map>
+#include <sstream>
 
 #include <charconv>
 #include <iostream>
@@ -17,9 +21,11 @@ namespace {
 
 struct read_args {
     std::string model;
+    std::string passes;
+    bool report = false;
     std::vector<std::vector<std::string>> input_dims;
     int64_t batch = 0;
-    std::string passes, format = "text";
+    std::string format = "text";
     bool print_after_all = false;
 };
 
@@ -52,25 +58,32 @@ std::string to_dot(const module& m) {
     return o + "}\n";
 }
 
-std::vector<std::string> pass_list(const std::string& s) {
-    if (s == "default") return default_pipeline();
-    std::vector<std::string> r;
-    std::size_t b = 0;
-    while (b <= s.size()) {
-        auto e = s.find(',', b);
-        if (e == std::string::npos) e = s.size();
-        if (e > b) r.push_back(s.substr(b, e - b));
-        b = e + 1;
-    }
-    return r;
-}
-
 int64_t parse_dim(const std::string& flag, const std::string& s) {
     int64_t v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc{} || p != s.data() + s.size() || v < 0)
         throw error(flag + ": '" + s + "' is not a dimension (a non-negative integer)");
     return v;
+}
+
+// "kernels: 57 (convolution 53, dot 1, ...)": the instructions that become kernels.
+std::string kernel_report(const module& m) {
+    std::map<std::string, int> count;
+    int total = 0;
+    for (auto& ins : m.instructions)
+        if (!ins.is_builtin() && !get_op(ins.op).is_view) ++count[ins.op], ++total;
+    std::string r = "kernels: " + std::to_string(total) + " (";
+    for (auto& [op, n] : count) r += (r.back() == '(' ? "" : ", ") + op + " " + std::to_string(n);
+    return r + ")";
+}
+
+std::vector<std::string> pass_list(const std::string& s) {
+    if (s == "default") return default_pipeline();
+    std::vector<std::string> r;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) r.push_back(item);
+    return r;
 }
 
 } // namespace
@@ -99,17 +112,20 @@ void add_read(CLI::App& app) {
                     "fix the shape of an input: --input-dim @NAME D0 D1 ... (may be repeated)")
         ->expected(1, CLI::detail::expected_max_vector_size);
     sub->add_option("--batch", args->batch, "fix a symbolic first dim of every input to N");
-    sub->add_option("--passes", args->passes, "run passes after import: default (the pipeline) or a comma-separated list");
+    sub->add_option("--passes", args->passes, "run these passes after import: 'default' (the default pipeline) or a comma-separated list");
+    sub->add_flag("--report", args->report, "print the kernel count (by op) to stderr, before and after the passes");
     sub->add_flag("--print-after-all", args->print_after_all, "print the IR to stderr after every pass");
     sub->add_option("--format", args->format, "text (default) or dot (Graphviz)");
     sub->callback([args] {
         if (args->format != "text" && args->format != "dot")
             throw error("--format must be text or dot, got '" + args->format + "'");
         auto p = import_onnx(args->model, make_import_options(args->input_dims, args->batch));
+        if (args->report) std::cerr << "imported " << kernel_report(p.main()) << "\n";
         if (!args->passes.empty() || args->print_after_all) {
             pass_options po;
             po.print_after_all = args->print_after_all;
             run_passes(p, pass_list(args->passes.empty() ? "default" : args->passes), po);
+            if (args->report) std::cerr << "optimised " << kernel_report(p.main()) << "\n";
         }
         if (args->format == "dot") std::cout << to_dot(p.main());
         else std::cout << print(p);

@@ -13,4 +13,6 @@ void add_perf(CLI::App& app);      // mxc perf MODEL.onnx|LIB.so
 void add_profile(CLI::App& app);   // mxc profile TRACE.json
 void add_compare(CLI::App& app);   // mxc compare DIR_A DIR_B
 void add_verify(CLI::App& app);    // mxc verify MODEL.onnx --target cpu
+void add_conformance(CLI::App& app); // mxc conformance DIR... --target ref|cpu|hip
+void add_ops(CLI::App& app);       // mxc ops
 } // namespace mxc::cli

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
     mxc::cli::add_profile(app);
     mxc::cli::add_compare(app);
     mxc::cli::add_verify(app);
+    mxc::cli::add_conformance(app);
+    mxc::cli::add_ops(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -399,3 +399,21 @@ program import_onnx(const std::string& path, const import_options& opts) {
 }
 
 } // namespace mxc
+
+namespace mxc {
+std::vector<onnx_op_support> supported_onnx_ops() {
+    std::vector<onnx_op_support> r;
+    for (auto* c : onnx_detail::all_converters())
+        r.push_back({c->op_type, c->since_opset, c->until_opset > 0 ? c->until_opset : onnx_detail::max_supported_opset});
+    return r;
+}
+
+literal read_tensor_proto(const std::string& bytes, const std::string& what, std::string* name) {
+    google::protobuf::SetLogHandler(nullptr);
+    onnx::TensorProto t;
+    if (bytes.size() > static_cast<std::size_t>(INT_MAX) || !t.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        throw error(what + " is not a serialized ONNX TensorProto (the protobuf does not parse)");
+    if (name) *name = t.name();
+    return tensor_to_literal(t, what);
+}
+} // namespace mxc

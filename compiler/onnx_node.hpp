@@ -90,7 +90,3 @@ std::vector<const converter_entry*> all_converters(); // sorted by op type
     static void mxc_onnx_converters_##id();                                          \
     static const bool mxc_onnx_registered_##id = (mxc_onnx_converters_##id(), true); \
     static void mxc_onnx_converters_##id()
-
-namespace mxc::onnx_detail {
-
-} // namespace mxc::onnx_detail

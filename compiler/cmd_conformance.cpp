@@ -1,0 +1,123 @@
+// mxc conformance DIR... --target ref|cpu|hip [--filter REGEX] [-j N] [--out results.tsv]:
+// runs ONNX backend test directories and prints one row per test (name, status, detail) and
+// "N passed, M failed" (compiler/conformance.hpp). The exit status is 0 when the run
+// completed, whatever the results (test/conformance/check.sh judges them).
+// mxc conformance DIR... --markdown FILE --results TARGET=FILE...: writes docs/conformance.md
+// from earlier runs' results.
+#include "compiler/build_driver.hpp"
+#include "compiler/commands.hpp"
+#include "compiler/conformance.hpp"
+#include "ir/error.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <unistd.h>
+
+namespace mxc::cli {
+namespace {
+struct conformance_args {
+    std::vector<std::string> dirs, results;
+    std::string target = "ref", filter, out, cache, markdown, offload_arch;
+    int jobs = 0, timeout = 60;
+};
+
+std::string today() {
+    std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+    return buf;
+}
+
+std::string default_cache() {
+    const char* x = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    std::string base = x && *x ? x : std::string(home && *home ? home : "/tmp") + "/.cache";
+    return base + "/mxc/conformance";
+}
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    if (!f) throw error("cannot write " + path);
+}
+
+// "# mxc conformance target=cpu date=2025-01-31 ..." -> the value of `key`, or "".
+std::string header_value(const std::string& path, const std::string& key) {
+    std::ifstream f(path);
+    std::string line;
+    if (!std::getline(f, line) || line.rfind("#", 0) != 0) return "";
+    auto p = line.find(" " + key + "=");
+    if (p == std::string::npos) return "";
+    p += key.size() + 2;
+    return line.substr(p, line.find(' ', p) - p);
+}
+
+void write_markdown(const conformance_args& a, const std::vector<conformance::test_case>& tests) {
+    if (a.results.empty()) throw error("--markdown needs the runs to report: --results TARGET=FILE (ref, cpu, hip)");
+    std::vector<conformance::target_results> targets;
+    for (auto& spec : a.results) {
+        auto eq = spec.find('=');
+        if (eq == std::string::npos || eq == 0) throw error("--results expects TARGET=FILE, got '" + spec + "'");
+        std::string file = spec.substr(eq + 1);
+        if (file.empty()) targets.push_back({spec.substr(0, eq), "", {}}); // TARGET=: no run recorded yet
+        else targets.push_back({spec.substr(0, eq), header_value(file, "date"), conformance::read_results(file)});
+    }
+    write_text(a.markdown, conformance::markdown_report(tests, targets));
+}
+
+void run_conformance(const conformance_args& a) {
+    if (a.dirs.empty()) throw error("conformance: no test directories given");
+    auto tests = conformance::find_tests(a.dirs, a.filter);
+    if (!a.markdown.empty()) return write_markdown(a, tests);
+    if (!a.results.empty()) throw error("--results is only read with --markdown FILE");
+    if (a.target != "ref" && a.target != "cpu" && a.target != "hip")
+        throw error("unknown --target '" + a.target + "' (expected ref, cpu or hip)");
+    if (a.jobs < 0) throw error("-j must be positive");
+    if (a.timeout <= 0) throw error("--timeout must be positive");
+    conformance::run_options o;
+    o.target = a.target;
+    o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    o.timeout_s = a.timeout;
+    o.cache_dir = a.cache.empty() ? default_cache() : a.cache;
+    o.offload_arch = a.offload_arch;
+    o.progress = isatty(2);
+    if (o.target == "hip" && o.offload_arch.empty()) {
+        o.offload_arch = detect_offload_arch();
+        if (o.offload_arch.empty()) {
+            std::cerr << "mxc conformance: --target hip: no GPU found, skipping " << tests.size() << " tests\n";
+            std::cout << "0 passed, 0 failed" << std::endl;
+            return;
+        }
+    }
+    auto results = conformance::run_tests(tests, o);
+    std::string rows = conformance::results_tsv(results), last = conformance::summary_line(results);
+    if (!a.out.empty())
+        write_text(a.out, "# mxc conformance target=" + o.target + " date=" + today() + " mxc=" + MXC_VERSION + "\n" + rows);
+    std::cout << rows << last << std::endl;
+    if (!std::cout) throw error("cannot write the output");
+}
+} // namespace
+
+void add_conformance(CLI::App& app) {
+    auto a = std::make_shared<conformance_args>();
+    auto* sub = app.add_subcommand("conformance", "Run ONNX backend test directories and compare with their outputs");
+    sub->add_option("dirs", a->dirs, "test directories (model.onnx + test_data_set_*), or folders of them")->required();
+    sub->add_option("--target", a->target, "ref (the reference evaluator, default), cpu or hip");
+    sub->add_option("--filter", a->filter, "run only the tests whose name (suite/test) matches this regex");
+    sub->add_option("-j,--jobs", a->jobs, "tests at once (default: the number of CPUs)");
+    sub->add_option("--out", a->out, "also write the rows to this TSV file (with a header comment)");
+    sub->add_option("--timeout", a->timeout, "seconds per test before it is killed (default 60)");
+    sub->add_option("--cache", a->cache, "where built libraries are kept (default ~/.cache/mxc/conformance)");
+    sub->add_option("--offload-arch", a->offload_arch, "hip: the GPU to build for (default: the one found)");
+    sub->add_option("--markdown", a->markdown, "write the per-op report (docs/conformance.md) from --results; runs nothing");
+    sub->add_option("--results", a->results, "TARGET=FILE: a run's --out file, for --markdown (repeatable; TARGET= : not run yet)");
+    sub->callback([a] { run_conformance(*a); });
+}
+
+} // namespace mxc::cli

@@ -1,0 +1,28 @@
+// mxc ops: the ONNX op types the importer converts and the model opsets it accepts them at,
+// straight from the importer's converter registry (compiler/onnx_ops.cpp).
+#include "compiler/commands.hpp"
+#include "compiler/onnx_import.hpp"
+#include "ir/error.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+namespace mxc::cli {
+
+void add_ops(CLI::App& app) {
+    auto* sub = app.add_subcommand("ops", "List the supported ONNX ops with their opset range");
+    sub->callback([] {
+        auto ops = supported_onnx_ops();
+        std::cout << "# " << ops.size() << " ONNX ops (default domain); opsets: the model opset range accepted\n";
+        for (auto& op : ops) {
+            std::string range = std::to_string(op.min_opset) + "-" + std::to_string(op.max_opset);
+            char line[160];
+            std::snprintf(line, sizeof line, "%-24s %s\n", op.op_type.c_str(), range.c_str());
+            std::cout << line;
+        }
+        std::cout.flush();
+        if (!std::cout) throw error("cannot write the output");
+    });
+}
+
+} // namespace mxc::cli

@@ -1,0 +1,225 @@
+// Cached builds of the generated libraries for the conformance runner. A library is kept in
+// the cache under a hash of everything that goes into it (the generated files, the embedded
+// templates and runtime stub, the compiler command), so an unchanged test is never rebuilt.
+// cpu builds are tuned for many tiny models: -O1, and the kernel templates come from one
+// precompiled header built once per cache (gcc ignores it and reads the headers if it does
+// not fit).
+#include "codegen/embedded.hpp"
+#include "codegen/emit.hpp"
+#include "codegen/lower.hpp"
+#include "compiler/build_driver.hpp"
+#include "compiler/conformance.hpp"
+#include "ir/error.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace mxc::conformance {
+
+namespace {
+struct fnv {
+    uint64_t h = 1469598103934665603ull;
+    void add(std::string_view s) {
+        for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+        h = (h ^ 0xff) * 1099511628211ull; // separator
+    }
+    std::string hex() const {
+        char buf[20];
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+        return buf;
+    }
+};
+
+void write_file(const fs::path& p, std::string_view content) {
+    fs::create_directories(p.parent_path());
+    std::ofstream f(p, std::ios::binary | std::ios::trunc);
+    f.write(content.data(), static_cast<std::streamsize>(content.size()));
+    f.close();
+    if (!f) throw error("cannot write " + p.string());
+}
+
+// Runs a command in `cwd` (no shell); its exit status, and its output in `output`.
+int run_command(const std::vector<std::string>& args, const std::string& cwd, std::string& output) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) throw error(std::string("cannot create a pipe: ") + std::strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) throw error(std::string("cannot start a process: ") + std::strerror(errno));
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        if (chdir(cwd.c_str()) != 0) _exit(126);
+        execvp(argv[0], argv.data());
+        _exit(127);
+    }
+    close(fds[1]);
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(fds[0], buf, sizeof buf);
+        if (n > 0) output.append(buf, static_cast<std::size_t>(n));
+        else if (n == 0 || errno != EINTR) break;
+    }
+    close(fds[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+std::string first_error(const std::string& output) {
+    std::istringstream in(output);
+    std::string first;
+    for (std::string line; std::getline(in, line);) {
+        if (first.empty()) first = line;
+        if (line.find("error") != std::string::npos) return line;
+    }
+    return first;
+}
+
+// A directory filled by `fill` and renamed into place, so parallel children never see half of it.
+void make_dir_atomically(const fs::path& dir, const std::function<void(const fs::path&)>& fill) {
+    std::error_code ec;
+    if (fs::is_directory(dir, ec)) return;
+    fs::create_directories(dir.parent_path());
+    std::string tmpl = (dir.parent_path() / "tmp-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw error("cannot create a directory in " + dir.parent_path().string());
+    try {
+        fill(tmpl);
+    } catch (...) {
+        fs::remove_all(tmpl, ec);
+        throw;
+    }
+    fs::rename(tmpl, dir, ec);
+    if (ec) fs::remove_all(tmpl, ec); // another process made it first
+}
+
+const std::vector<std::string> cpu_flags = {"-std=c++17", "-O1", "-fPIC", "-fvisibility=hidden"};
+
+std::string cxx() {
+    const char* c = std::getenv("CXX");
+    return c && *c ? c : "g++";
+}
+
+// The embedded templates and runtime stub, with the precompiled header of every cpu kernel
+// template: <cache>/src-<hash>. Built once.
+fs::path shared_sources(const std::string& cache_dir) {
+    fnv h;
+    for (auto& f : embedded_files()) {
+        h.add(f.path);
+        h.add(f.content);
+    }
+    h.add(cxx());
+    for (auto& f : cpu_flags) h.add(f);
+    fs::path dir = fs::path(cache_dir) / ("src-" + h.hex());
+    make_dir_atomically(dir, [](const fs::path& d) {
+        std::string pch = "// Every cpu kernel template, precompiled once for the conformance builds.\n"
+                          "#include <stdarg.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n";
+        for (auto& f : embedded_files()) {
+            write_file(d / std::string(f.path), f.content);
+            std::string p(f.path);
+            if (p.rfind("templates/cpu/", 0) == 0 && p.size() > 4 && p.substr(p.size() - 4) == ".hpp")
+                pch += "#include \"" + p + "\"\n";
+        }
+        write_file(d / "conformance_pch.hpp", pch);
+        std::vector<std::string> cmd = {cxx()};
+        cmd.insert(cmd.end(), cpu_flags.begin(), cpu_flags.end());
+        cmd.insert(cmd.end(), {"-I.", "-x", "c++-header", "conformance_pch.hpp", "-o", "conformance_pch.hpp.gch"});
+        std::string out;
+        if (run_command(cmd, d.string(), out) != 0)
+            throw error("building the precompiled header failed: " + first_error(out));
+    });
+    return dir;
+}
+
+// Drops what no run has used for two weeks (a hit refreshes a library's time), and what
+// interrupted runs left behind.
+void prune_cache(const std::string& cache_dir) {
+    std::error_code ec;
+    auto now = fs::file_time_type::clock::now();
+    for (auto& e : fs::directory_iterator(cache_dir, ec)) {
+        std::string name = e.path().filename().string();
+        auto age = now - e.last_write_time(ec);
+        bool scratch = name.rfind("tmp-", 0) == 0 || name.rfind("build-", 0) == 0;
+        if (!ec && age > (scratch ? std::chrono::hours(24) : std::chrono::hours(24 * 14))) fs::remove_all(e.path(), ec);
+    }
+}
+} // namespace
+
+void prepare_builds(const run_options& o) {
+    if (o.target == "ref") return;
+    fs::create_directories(o.cache_dir);
+    prune_cache(o.cache_dir);
+    if (o.target == "cpu") fs::last_write_time(shared_sources(o.cache_dir), fs::file_time_type::clock::now());
+}
+
+std::string build_cached(module& m, const run_options& o) {
+    lowered_module l = lower(m);
+    emitted_library lib = emit_library(l, o.target, "conformance");
+    build_options bo;
+    bo.target = o.target;
+    bo.offload_arch = o.offload_arch;
+    std::vector<std::string> cmd;
+    fs::path src;
+    if (o.target == "cpu") {
+        src = shared_sources(o.cache_dir);
+        cmd = {cxx()};
+        cmd.insert(cmd.end(), cpu_flags.begin(), cpu_flags.end());
+        cmd.insert(cmd.end(), {"-shared", "-I.", "-I" + src.string(), "-include", (src / "conformance_pch.hpp").string(),
+                               lib.model_source, lib.weights_source, "-Wl,--version-script=" + lib.exports, "-o",
+                               "lib.so"});
+    } else {
+        cmd = compile_command(lib, bo, "lib.so");
+    }
+    fnv h;
+    for (auto& f : embedded_files()) h.add(f.content);
+    for (auto& a : cmd) h.add(a);
+    for (auto& f : lib.files) {
+        h.add(f.path);
+        h.add(f.content);
+    }
+    fs::path out = fs::path(o.cache_dir) / (o.target + "-" + h.hex() + ".so");
+    std::error_code ec;
+    if (fs::is_regular_file(out, ec)) {
+        fs::last_write_time(out, fs::file_time_type::clock::now(), ec);
+        return out.string();
+    }
+
+    fs::create_directories(o.cache_dir);
+    std::string tmpl = (fs::path(o.cache_dir) / "build-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw error("cannot create a build directory in " + o.cache_dir);
+    struct cleanup {
+        std::string dir;
+        ~cleanup() {
+            std::error_code e;
+            fs::remove_all(dir, e);
+        }
+    } guard{tmpl};
+    if (o.target == "cpu")
+        for (auto& f : lib.files) write_file(fs::path(tmpl) / f.path, f.content);
+    else
+        write_sources(lib, bo, tmpl);
+    std::string output;
+    int status = run_command(cmd, tmpl, output);
+    if (status != 0)
+        throw error("building the " + o.target + " library failed (" + cmd[0] + " exited with status " +
+                    std::to_string(status) + "): " + first_error(output));
+    fs::rename(fs::path(tmpl) / "lib.so", out, ec);
+    if (ec) throw error("cannot move the built library into " + out.string() + ": " + ec.message());
+    return out.string();
+}
+
+} // namespace mxc::conformance
