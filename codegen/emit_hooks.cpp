@@ -19,16 +19,21 @@ std::string lens_text(const shape& s) {
 }
 } // namespace
 
-// Arithmetic operations of one call: exact for convolution and dot (a multiply-add counts 2),
+// Arithmetic operations of one call: exact for convolution and dot (a multiply-add counts 2;
+// fused ones add one per output element),
 // one per element read for reductions and pooling, one per output element for the rest, and
 // zero for copies.
 double kernel_flops(const kernel_call& k) {
-    const auto& op = k.ins->op;
     double out = elements(k.ins->result);
+    // A fused convolution / dot: the base op plus one operation per output element for the
+    // epilogue.
+    std::string op = k.ins->op;
+    double epilogue = 0;
+    if (op == "fused_convolution" || op == "fused_dot") op = op.substr(6), epilogue = out;
     if (op == "convolution" && k.in_shapes.size() >= 2 && k.in_shapes[1].lens.size() >= 1 && k.in_shapes[1].lens[0] > 0)
-        return 2 * out * elements(k.in_shapes[1]) / static_cast<double>(k.in_shapes[1].lens[0]);
+        return 2 * out * elements(k.in_shapes[1]) / static_cast<double>(k.in_shapes[1].lens[0]) + epilogue;
     if (op == "dot" && !k.in_shapes.empty() && !k.in_shapes[0].lens.empty())
-        return 2 * out * static_cast<double>(k.in_shapes[0].lens.back());
+        return 2 * out * static_cast<double>(k.in_shapes[0].lens.back()) + epilogue;
     if (op == "pooling" && k.params.ip.size() >= 2) {
         std::size_t s = (k.params.ip.size() - 2) / 5; // ip = [mode, include_pad, pads[2s], stride[s], lengths[s], dilation[s]]
         double window = 1;
