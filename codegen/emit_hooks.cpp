@@ -47,10 +47,11 @@ double kernel_flops(const kernel_call& k) {
     return out;
 }
 
-// Bytes the kernel reads (every input element once) and writes.
+// Bytes the kernel writes and reads (each input's addressed span once: a broadcast bias
+// counts its own size, not the output's).
 double kernel_bytes(const kernel_call& k) {
     double b = static_cast<double>(k.ins->result.bytes());
-    for (auto& s : k.in_shapes) b += elements(s) * static_cast<double>(dtype_size(s.type));
+    for (auto& s : k.in_shapes) b += static_cast<double>(s.element_space()) * static_cast<double>(dtype_size(s.type));
     return b;
 }
 
