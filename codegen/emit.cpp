@@ -168,14 +168,15 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
                 o << (a ? "," : "") << k.ins->attrs.items[a].first << "=" << one_line(to_string(k.ins->attrs.items[a].second));
             o << "]";
         }
-        o << " -> " << to_string(k.ins->result);
+        o << " -> " << to_string(k.out_shape);
         if (!k.ins->origin.empty()) o << " (" << one_line(k.ins->origin) << ")";
+        if (!k.note.empty()) o << " [" << k.note << "]";
         o << "\n";
         o << "static const mxc_desc " << id << "_in[] = {";
         for (std::size_t j = 0; j < k.in_shapes.size(); ++j) o << (j ? ", " : "") << desc(k.in_shapes[j]);
         if (k.in_shapes.empty()) o << "{0, {0}, {0}}";
         o << "};\n";
-        o << "static const mxc_desc " << id << "_out = " << desc(k.ins->result) << ";\n";
+        o << "static const mxc_desc " << id << "_out = " << desc(k.out_shape) << ";\n";
         if (!k.params.ip.empty()) o << "static const int64_t " << id << "_ip[] = " << braced(k.params.ip, int_literal) << ";\n";
         if (!k.params.fp.empty()) o << "static const double " << id << "_fp[] = " << braced(k.params.fp, double_literal) << ";\n";
         if (is_fused_kernel(k)) o << fused_body_functor(k, id);

@@ -86,31 +86,70 @@ lowered_module lower_planned(const module& m, memory_plan plan) {
         l.weights.insert(l.weights.end(), ins.lit.data(), ins.lit.data() + ins.lit.s.bytes());
         weight_offset[&ins] = off;
     }
+    std::map<const instruction*, const buffer_plan*> plan_of;
+    for (auto& b : l.plan.buffers) plan_of[b.ins] = &b;
+    std::set<const instruction*> has_slices; // concats with an input written into its output
+    for (auto& b : l.plan.buffers)
+        if (b.slice_of >= 0) has_slices.insert(l.plan.buffers.at(static_cast<std::size_t>(b.slice_of)).ins);
     auto own_location = [&](const instruction* ins) -> location {
         if (auto it = output_index.find(ins); it != output_index.end()) return {location::output, it->second, 0};
         if (auto it = input_index.find(ins); it != input_index.end()) return {location::input, it->second, 0};
         if (ins->is_literal()) return {location::weights, 0, weight_offset.at(ins)};
-        if (auto* b = l.plan.find(ins)) return {location::arena, 0, b->offset};
+        if (auto it = plan_of.find(ins); it != plan_of.end()) return {location::arena, 0, it->second->offset};
         throw error("lower: " + describe(*ins) + " has no buffer in the memory plan");
+    };
+    auto read_location = [&](const instruction* in) {
+        auto [root, elem_off] = find_view_root(in);
+        location loc = own_location(root);
+        loc.offset += elem_off * static_cast<int64_t>(dtype_size(root->result.type));
+        return loc;
     };
 
     for (auto& ins : m.instructions) {
         if (ins.is_builtin() || is_view(ins)) continue;
         auto& def = get_op(ins.op);
         if (def.kernel.empty()) throw error("lower: op " + describe(ins) + " has no kernel");
+        if (has_slices.count(&ins)) {
+            // Copy the inputs that were not produced in their slices.
+            location out = own_location(&ins);
+            int64_t slice = 0;
+            std::set<const instruction*> done;
+            for (std::size_t j = 0; j < ins.inputs.size(); ++j) {
+                auto* in = ins.inputs[j];
+                auto it = plan_of.find(in);
+                bool in_slice = it != plan_of.end() && it->second->slice_of >= 0 &&
+                                l.plan.buffers[static_cast<std::size_t>(it->second->slice_of)].ins == &ins && !done.count(in);
+                if (in_slice && it->second->slice_offset != slice)
+                    throw error("lower: " + describe(ins) + ": input " + std::to_string(j) + " is planned at the wrong slice");
+                done.insert(in);
+                if (!in_slice) {
+                    kernel_call k;
+                    k.ins = &ins;
+                    k.kernel = "contiguous";
+                    k.type = in->result.type;
+                    k.in = {read_location(in)};
+                    k.in_shapes = {in->result};
+                    k.out = out;
+                    k.out.offset += slice;
+                    k.out_shape = in->result.as_standard();
+                    k.note = "copy of input " + std::to_string(j) + " into its slice";
+                    l.kernels.push_back(std::move(k));
+                }
+                slice += in->result.bytes();
+            }
+            continue;
+        }
         kernel_call k;
         k.ins = &ins;
         k.kernel = def.kernel;
         k.type = def.type_from_input >= 0 ? ins.inputs.at(static_cast<std::size_t>(def.type_from_input))->result.type
                                           : ins.result.type;
         for (auto* in : ins.inputs) {
-            auto [root, elem_off] = find_view_root(in);
-            location loc = own_location(root);
-            loc.offset += elem_off * static_cast<int64_t>(dtype_size(root->result.type));
-            k.in.push_back(loc);
+            k.in.push_back(read_location(in));
             k.in_shapes.push_back(in->result);
         }
         k.out = own_location(&ins);
+        k.out_shape = ins.result;
         if (k.out.kind != location::arena && k.out.kind != location::output)
             throw error("lower: " + describe(ins) + " writes neither the arena nor an output");
         if (def.params) k.params = def.params(ins.attrs, input_shapes(ins), ins.result);

@@ -26,7 +26,9 @@ struct kernel_call {
     std::vector<location> in;
     std::vector<shape> in_shapes;  // the shapes as the kernel reads them (views keep their strides)
     location out;
+    shape out_shape;               // what the kernel writes (ins->result, or one slice of a concat)
     kernel_params params;
+    std::string note;              // why this kernel is not ins's own (a copy into a concat slice)
 };
 
 struct lowered_module {
@@ -39,6 +41,9 @@ struct lowered_module {
     int64_t weights_alignment = 256;
 };
 
+// A concat with slices in the plan (some inputs written straight into its output) has no
+// kernel of its own: only the inputs that are not slices are copied (`contiguous`) into theirs.
+//
 // Rewrites the outputs of `m` (inserting `contiguous` copies where an output is a param, a
 // literal, a view or a repeated value), plans and validates memory and returns the kernels.
 // Throws mxc::error naming the instruction when something cannot be lowered.

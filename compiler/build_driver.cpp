@@ -336,6 +336,7 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
     st.arena_lower_bound_bytes = l.plan.lower_bound_bytes;
     st.arena_naive_bytes = l.plan.naive_bytes;
     st.weights_bytes = static_cast<int64_t>(l.weights.size());
+    st.plan = l.plan;
     return st;
 }
 

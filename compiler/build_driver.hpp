@@ -30,6 +30,7 @@ struct build_stats {
     int64_t arena_bytes = 0, arena_lower_bound_bytes = 0, arena_naive_bytes = 0, weights_bytes = 0;
     std::vector<std::pair<std::string, double>> seconds; // phase -> seconds, in order
     std::string header_path;                             // where the C header was written
+    memory_plan plan;                                    // the validated plan (points into the module)
 };
 
 // Lowers, plans, emits and builds `m` into the library `output` (and its header beside it).

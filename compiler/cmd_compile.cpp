@@ -4,6 +4,8 @@
 #include "compiler/commands.hpp"
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
+#include "codegen/lower.hpp"
+#include "passes/memory_report.hpp"
 #include "passes/pass_manager.hpp"
 
 #include <chrono>
@@ -66,10 +68,12 @@ private:
 };
 
 struct compile_args {
-    std::string model, output, target = "cpu", offload_arch, name, emit_src, report, passes, hip_compiler;
+    std::string model, output, target = "cpu", offload_arch, name, emit_src, report, passes, hip_compiler, memory_plot;
     std::vector<std::vector<std::string>> input_dims;
+    std::vector<std::string> const_inputs;
     int64_t batch = 0;
-    bool passes_given = false, quiet = false, verbose = false, profile = false, debug_trace = false;
+    bool passes_given = false, quiet = false, verbose = false, memory_report = false, profile = false,
+         debug_trace = false;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -104,6 +108,7 @@ import_options import_opts(const compile_args& a) {
         }
         o.input_dims[group[0].substr(1)] = dims;
     }
+    add_const_inputs(o, a.const_inputs);
     return o;
 }
 
@@ -120,26 +125,48 @@ program load(const compile_args& a) {
     return import_onnx(a.model, import_opts(a));
 }
 
-void write_report(const std::string& path, const build_stats& st) {
+void write_text(const std::string& path, const std::string& text, const char* what) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    if (!f) throw error(std::string("cannot write the ") + what + " " + path);
+}
+
+void write_report(const std::string& path, const module& m, const build_stats& st) {
     std::ostringstream o;
-    o << "{\n  \"kernels\": " << st.kernels << ",\n  \"instructions\": " << st.instructions
-      << ",\n  \"arena_bytes\": " << st.arena_bytes << ",\n  \"arena_lower_bound_bytes\": " << st.arena_lower_bound_bytes
-      << ",\n  \"arena_naive_bytes\": " << st.arena_naive_bytes << ",\n  \"weights_bytes\": " << st.weights_bytes
-      << ",\n  \"seconds\": {";
+    o << "{\n  \"kernels\": " << st.kernels << ",\n  \"instructions\": " << st.instructions << ",\n"
+      << memory_report_json(m, st.plan, st.weights_bytes) << ",\n  \"seconds\": {";
     for (std::size_t i = 0; i < st.seconds.size(); ++i) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.6f", st.seconds[i].second);
         o << (i ? ", " : "") << "\"" << st.seconds[i].first << "\": " << buf;
     }
     o << "}\n}\n";
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f << o.str();
-    f.close();
-    if (!f) throw error("cannot write the report " + path);
+    write_text(path, o.str(), "report");
+}
+
+// --memory-report / --memory-plot without -o: plan the memory as a build would, build nothing.
+build_stats plan_only(module& m) {
+    build_stats st;
+    auto t = std::chrono::steady_clock::now();
+    make_outputs_kernels(m);
+    memory_plan plan = plan_memory(m, 256);
+    validate_memory_plan(m, plan);
+    st.seconds.push_back({"plan", std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count()});
+    lowered_module l = lower_planned(m, std::move(plan));
+    st.kernels = static_cast<int64_t>(l.kernels.size());
+    st.instructions = static_cast<int64_t>(m.instructions.size());
+    st.arena_bytes = l.plan.arena_bytes;
+    st.arena_lower_bound_bytes = l.plan.lower_bound_bytes;
+    st.arena_naive_bytes = l.plan.naive_bytes;
+    st.weights_bytes = static_cast<int64_t>(l.weights.size());
+    st.plan = l.plan;
+    return st;
 }
 
 void run_compile(const compile_args& a) {
-    if (a.output.empty()) throw error("no output given: mxc MODEL.onnx -o libmodel.so");
+    bool memory_only = a.output.empty() && (a.memory_report || !a.memory_plot.empty());
+    if (a.output.empty() && !memory_only) throw error("no output given: mxc MODEL.onnx -o libmodel.so");
     if (a.target == "ref")
         throw error("--target ref is the reference evaluator inside mxc and builds no library; use --target cpu or hip");
     if (a.target != "cpu" && a.target != "hip") throw error("unknown --target '" + a.target + "' (expected cpu or hip)");
@@ -176,11 +203,13 @@ void run_compile(const compile_args& a) {
     run_passes(p, a.passes_given ? split_list(a.passes) : default_pipeline(), po);
     double passes_s = std::chrono::duration<double>(clock::now() - t).count();
 
-    build_stats st = compile_module(p.main(), a.output, bo);
+    build_stats st = memory_only ? plan_only(p.main()) : compile_module(p.main(), a.output, bo);
     progress.done();
     st.seconds.insert(st.seconds.begin(), {{"import", import_s}, {"passes", passes_s}});
-    if (!a.report.empty()) write_report(a.report, st);
-    if (!a.quiet)
+    if (!a.report.empty()) write_report(a.report, p.main(), st);
+    if (!a.memory_plot.empty()) write_text(a.memory_plot, memory_plot_svg(p.main(), st.plan), "memory plot");
+    if (a.memory_report) std::cout << memory_report_text(p.main(), st.plan, st.weights_bytes);
+    if (!a.quiet && !memory_only)
         std::cerr << "mxc: wrote " << a.output << " and " << st.header_path << " (" << st.kernels << " kernels, arena "
                   << st.arena_bytes << " bytes, weights " << st.weights_bytes << " bytes)\n";
 }
@@ -202,7 +231,13 @@ void setup_compile(CLI::App& app) {
         ->allow_extra_args()
         ->expected(2, -1);
     app.add_option("--batch", a->batch, "the batch size for a symbolic first dimension");
+    app.add_option("--const-input", a->const_inputs,
+                   "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant, no longer a "
+                   "library input; may be repeated)");
     app.add_option("--hip-compiler", a->hip_compiler, "the compiler for hip builds (default clang++-15 / nvcc)");
+    app.add_flag("--memory-report", a->memory_report,
+                 "print the memory plan: arena, lower bound, naive sum, weights, biggest buffers (no -o: build nothing)");
+    app.add_option("--memory-plot", a->memory_plot, "draw the memory plan as SVG (x: instruction, y: offset)");
     app.add_flag("-q,--quiet", a->quiet, "print nothing on success");
     app.add_flag("-v,--verbose", a->verbose, "print each pass with its time and the compiler commands");
     app.add_flag("--profile-hooks", a->profile, "time every kernel (for mxc perf / run --profile); off: no cost");

@@ -3,6 +3,7 @@
 #include "compiler/commands.hpp"
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
+#include "ir/op.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -11,7 +12,24 @@ namespace mxc::cli {
 
 void add_ops(CLI::App& app) {
     auto* sub = app.add_subcommand("ops", "List the supported ONNX ops with their opset range");
+    static bool ir = false;
+    sub->add_flag("--ir", ir, "List the IR ops instead: name, inputs, attributes and what each computes");
     sub->callback([] {
+        if (ir) {
+            for (auto* d : all_ops()) {
+                std::string attrs;
+                for (auto& a : d->attrs) attrs += (attrs.empty() ? "" : ",") + a.name + "=" + to_string(a.default_value);
+                std::string ins = d->max_inputs < 0 ? std::to_string(d->min_inputs) + "+"
+                                  : d->min_inputs == d->max_inputs
+                                      ? std::to_string(d->min_inputs)
+                                      : std::to_string(d->min_inputs) + "-" + std::to_string(d->max_inputs);
+                std::cout << d->name << (attrs.empty() ? "" : "[" + attrs + "]") << " inputs=" << ins
+                          << (d->is_view ? " view" : "") << (d->doc.empty() ? "" : ": " + d->doc) << "\n";
+            }
+            std::cout.flush();
+            if (!std::cout) throw error("cannot write the output");
+            return;
+        }
         auto ops = supported_onnx_ops();
         std::cout << "# " << ops.size() << " ONNX ops (default domain); opsets: the model opset range accepted\n";
         for (auto& op : ops) {

@@ -21,6 +21,7 @@ struct opt_args {
     std::vector<std::string> print_after;
     bool time_passes = false;
     bool print_memory_plan = false;
+    bool no_memory_sharing = false;
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -58,17 +59,25 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     }
 }
 
-std::string print_memory_plan(const module& m) {
-    auto plan = plan_memory(m);
+std::string print_memory_plan(const module& m, bool share) {
+    plan_options o;
+    o.share = share;
+    auto plan = plan_memory(m, o);
     validate_memory_plan(m, plan);
     auto names = instruction_names(m);
     std::unordered_map<const instruction*, std::string> name_of;
     std::size_t k = 0;
     for (auto& ins : m.instructions) name_of[&ins] = names[k++];
     std::string out;
-    for (auto& b : plan.buffers)
+    for (auto& b : plan.buffers) {
         out += name_of.at(b.ins) + ": offset=" + std::to_string(b.offset) + " bytes=" + std::to_string(b.bytes) +
-               " interval=[" + std::to_string(b.first) + ", " + std::to_string(b.last) + "]\n";
+               " interval=[" + std::to_string(b.first) + ", " + std::to_string(b.last) + "]";
+        if (b.in_place_of >= 0) out += " in_place_of=" + name_of.at(plan.buffers[static_cast<std::size_t>(b.in_place_of)].ins);
+        if (b.slice_of >= 0)
+            out += " slice_of=" + name_of.at(plan.buffers[static_cast<std::size_t>(b.slice_of)].ins) + "+" +
+                   std::to_string(b.slice_offset);
+        out += "\n";
+    }
     out += "arena_bytes=" + std::to_string(plan.arena_bytes) + " lower_bound_bytes=" +
            std::to_string(plan.lower_bound_bytes) + " naive_bytes=" + std::to_string(plan.naive_bytes) + "\n";
     return out;
@@ -92,7 +101,7 @@ void run_opt(const opt_args& a, bool passes_given) {
 
     std::string text = print(p);
     if (!a.output.empty()) write_file_atomically(a.output, text);
-    if (a.print_memory_plan) std::cout << print_memory_plan(p.main());
+    if (a.print_memory_plan) std::cout << print_memory_plan(p.main(), !a.no_memory_sharing);
     else if (a.output.empty()) std::cout << text;
     std::cout.flush();
     if (!std::cout) throw error("cannot write to standard output");
@@ -116,6 +125,8 @@ void add_opt(CLI::App& app) {
     sub->add_option("-o,--output", a->output, "write the result here (atomically) instead of stdout");
     sub->add_flag("--print-memory-plan", a->print_memory_plan,
                   "print the validated memory plan of the main module (instead of the module on stdout)");
+    sub->add_flag("--no-memory-sharing", a->no_memory_sharing,
+                  "--print-memory-plan: no in-place kernels or concat slices (one slot per buffer)");
     sub->callback([a, passes] { run_opt(*a, passes->count() > 0); });
 }
 

@@ -11,7 +11,10 @@
 #include <map>
 #include <sstream>
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <unordered_map>
@@ -25,8 +28,7 @@ struct read_args {
     bool report = false;
     std::vector<std::vector<std::string>> input_dims;
     int64_t batch = 0;
-    std::string format = "text";
-    bool print_after_all = false;
+#include <unordered_map>
 };
 
 std::string dot_escape(const std::string& s) {
@@ -66,6 +68,35 @@ int64_t parse_dim(const std::string& flag, const std::string& s) {
     return v;
 }
 
+bool ends_with(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+literal inline_values(const std::string& flag, const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+    std::vector<int64_t> ints;
+    for (auto& item : items) {
+        int64_t v = 0;
+        auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+        if (ec != std::errc{} || p != item.data() + item.size()) break;
+        ints.push_back(v);
+    }
+    auto n = static_cast<int64_t>(items.size());
+    if (ints.size() == items.size()) return literal::from<int64_t>(dtype::int64_type, {n}, ints);
+    std::vector<double> reals;
+    for (auto& item : items) {
+        char* end = nullptr;
+        errno = 0;
+        double v = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end != 0 || errno != 0)
+            throw error(flag + ": '" + item + "' is not a number (expected FILE.pb or a list like 1,2,3)");
+        reals.push_back(v);
+    }
+    return literal::from<double>(dtype::double_type, {n}, reals);
+}
+
 // "kernels: 57 (convolution 53, dot 1, ...)": the instructions that become kernels.
 std::string kernel_report(const module& m) {
     std::map<std::string, int> count;
@@ -87,6 +118,29 @@ std::vector<std::string> pass_list(const std::string& s) {
 }
 
 } // namespace
+
+void add_const_inputs(import_options& o, const std::vector<std::string>& specs) {
+    for (auto& spec : specs) {
+        auto colon = spec.rfind(':');
+        if (colon == std::string::npos || colon == 0)
+            throw error("--const-input expects NAME:VALUE (VALUE: a .pb tensor file or a list like 1,2,3), got '" + spec + "'");
+        std::string name = spec.substr(0, colon), value = spec.substr(colon + 1);
+        std::string flag = "--const-input " + name;
+        literal l;
+        if (ends_with(value, ".pb")) {
+            std::ifstream f(value, std::ios::binary);
+            if (!f) throw error(flag + ": cannot open '" + value + "': " + std::strerror(errno));
+            std::ostringstream ss;
+            ss << f.rdbuf();
+            l = read_tensor_proto(ss.str(), "'" + value + "'");
+        } else if (ends_with(value, ".npy")) {
+            throw error(flag + ": .npy files are not supported; give a .pb TensorProto or a list like 1,2,3");
+        } else {
+            l = inline_values(flag, value);
+        }
+        if (!o.constant_inputs.emplace(name, l).second) throw error(flag + " is given twice");
+    }
+}
 
 // The options shared by every command that imports a model.
 import_options make_import_options(const std::vector<std::vector<std::string>>& input_dims, int64_t batch) {
@@ -112,14 +166,14 @@ void add_read(CLI::App& app) {
                     "fix the shape of an input: --input-dim @NAME D0 D1 ... (may be repeated)")
         ->expected(1, CLI::detail::expected_max_vector_size);
     sub->add_option("--batch", args->batch, "fix a symbolic first dim of every input to N");
+    sub->add_option("--const-input", args->const_inputs,
+                    "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant; may be repeated)");
     sub->add_option("--passes", args->passes, "run these passes after import: 'default' (the default pipeline) or a comma-separated list");
     sub->add_flag("--report", args->report, "print the kernel count (by op) to stderr, before and after the passes");
     sub->add_flag("--print-after-all", args->print_after_all, "print the IR to stderr after every pass");
     sub->add_option("--format", args->format, "text (default) or dot (Graphviz)");
     sub->callback([args] {
-        if (args->format != "text" && args->format != "dot")
-            throw error("--format must be text or dot, got '" + args->format + "'");
-        auto p = import_onnx(args->model, make_import_options(args->input_dims, args->batch));
+#include <unordered_map>
         if (args->report) std::cerr << "imported " << kernel_report(p.main()) << "\n";
         if (!args->passes.empty() || args->print_after_all) {
             pass_options po;

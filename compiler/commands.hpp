@@ -1,5 +1,7 @@
 // The subcommands of the mxc driver; each lives in compiler/cmd_<name>.cpp.
 #pragma once
+#include "compiler/onnx_import.hpp"
+
 #include <CLI/CLI.hpp>
 
 namespace mxc::cli {
@@ -15,4 +17,10 @@ void add_compare(CLI::App& app);   // mxc compare DIR_A DIR_B
 void add_verify(CLI::App& app);    // mxc verify MODEL.onnx --target cpu
 void add_conformance(CLI::App& app); // mxc conformance DIR... --target ref|cpu|hip
 void add_ops(CLI::App& app);       // mxc ops
+void add_plan_bench(CLI::App& app); // mxc plan-bench MODEL...
+
+// --const-input NAME:VALUE (compiler/cmd_read.cpp): binds graph input NAME at build time to
+// VALUE: a serialized TensorProto file (.pb) or an inline list of numbers ("1,2,3": int64 when
+// they are all integers, else double; the importer converts to the input's declared type).
+void add_const_inputs(import_options& o, const std::vector<std::string>& specs);
 } // namespace mxc::cli

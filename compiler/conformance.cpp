@@ -259,18 +259,6 @@ bool check_outputs(const std::vector<literal>& got, const data_set& ds, const st
 }
 
 // Import failures that say mxc lacks something (an op, a dtype, a domain) are `unsupported`.
-// The model with graph input `name` given the value stored in `pb` as an initializer.
-std::string bind_input(const std::string& model_bytes, const std::string& name, const fs::path& pb) {
-    onnx::ModelProto model;
-    onnx::TensorProto t;
-    std::string data = read_file(pb);
-    if (!model.ParseFromString(model_bytes) || !t.ParseFromString(data))
-        throw error("cannot bind input '" + name + "' to " + pb.filename().string());
-    t.set_name(name);
-    *model.mutable_graph()->add_initializer() = t;
-    return model.SerializeAsString();
-}
-
 bool import_unsupported(const std::string& msg) {
     return msg.find("support") != std::string::npos || msg.find("imports no opset of the default ONNX domain") != std::string::npos;
 }
@@ -412,8 +400,9 @@ result run_test(const test_case& t, const run_options& o) {
                         std::to_string(sets[0].inputs.size()) + " input_K.pb");
         for (std::size_t k = 0; k < names.size(); ++k) io.input_dims[names[k]] = sets[0].inputs[k].s.lens;
 
-        // The importer needs some inputs as constants (a Reshape's shape, a Reduce's axes): those
-        // graph inputs are bound to the test's values, as an initializer, and the import retried.
+        // The importer needs some inputs as constants (a Reshape's shape, a Loop's trip count): it
+        // names them (mxc::needs_constant_inputs); they are bound to the test's values
+        // (import_options::constant_inputs, as --const-input would) and the import retried.
         program p;
         std::vector<std::string> bound;
         for (;;) {
@@ -422,18 +411,17 @@ result run_test(const test_case& t, const run_options& o) {
                 break;
             } catch (const error& e) {
                 std::string msg = e.what();
-                static const std::regex needs_constant(
-                    "input [0-9]+ \\('([^']+)'[^)]*\\) must be a constant, but it is computed at run time");
-                std::smatch mm;
-                auto k = names.size();
-                if (std::regex_search(msg, mm, needs_constant))
-                    k = static_cast<std::size_t>(std::find(names.begin(), names.end(), mm[1].str()) - names.begin());
-                if (k < names.size() && std::find(bound.begin(), bound.end(), names[k]) == bound.end()) {
-                    model_bytes = bind_input(model_bytes, names[k], dir / sets[0].name / ("input_" + std::to_string(k) + ".pb"));
-                    io.input_dims.erase(names[k]);
-                    bound.push_back(names[k]);
-                    continue;
-                }
+                bool retry = false;
+                if (auto* nc = dynamic_cast<const needs_constant_inputs*>(&e))
+                    for (auto& name : nc->inputs) {
+                        auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+                        if (k == names.size() || io.constant_inputs.count(name)) continue;
+                        io.constant_inputs[name] = sets[0].inputs[k];
+                        io.input_dims.erase(name);
+                        bound.push_back(name);
+                        retry = true;
+                    }
+                if (retry) continue;
                 r.status = import_unsupported(msg) ? "unsupported" : "error";
                 r.detail = cell(msg);
                 return r;
@@ -474,7 +462,7 @@ result run_test(const test_case& t, const run_options& o) {
         r.status = "pass";
         r.detail = "max error " + number(max_error);
         for (std::size_t i = 0; i < bound.size(); ++i)
-            r.detail += (i ? ", '" : "; inputs bound to the test's values: '") + bound[i] + "'";
+            r.detail += (i ? ", " : "; inputs bound at build time: ") + bound[i];
     } catch (const error& e) {
         r.status = "error";
         r.detail = cell(e.what());

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     mxc::cli::add_verify(app);
     mxc::cli::add_conformance(app);
     mxc::cli::add_ops(app);
+    mxc::cli::add_plan_bench(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -3,6 +3,8 @@
 #include "compiler/onnx_import.hpp"
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
+#include "ir/eval.hpp"
+#include "ir/op.hpp"
 #include "templates/common/types.hpp"
 
 #include <google/protobuf/stubs/logging.h>
@@ -11,6 +13,7 @@
 #include <climits>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <queue>
 #include <set>
 #include <sstream>
@@ -195,15 +198,31 @@ shape input_shape(const onnx::ValueInfoProto& vi, const import_options& opts, st
     return s;
 }
 
+// Every value name the nodes of n's subgraphs read (some come from the enclosing graphs).
+void subgraph_reads(const onnx::NodeProto& n, std::vector<std::string>& out) {
+    auto graph = [&](const onnx::GraphProto& g) {
+        for (auto& sn : g.node()) {
+            for (auto& in : sn.input()) out.push_back(in);
+            subgraph_reads(sn, out);
+        }
+    };
+    for (auto& a : n.attribute()) {
+        if (a.has_g()) graph(a.g());
+        for (auto& g : a.graphs()) graph(g);
+    }
+}
+
 // Node indices in an order where every value is produced before it is used (the file's order
 // when it already is one); fails on a cycle, a dangling input or a value produced twice.
-std::vector<std::size_t> topological_order(const onnx::GraphProto& g, const std::set<std::string>& graph_values,
+// `own`: the graph's inputs and initializers; `outer(name)`: whether an enclosing graph has it.
+std::vector<std::size_t> topological_order(const onnx::GraphProto& g, const std::set<std::string>& own,
+                                           const std::function<bool(const std::string&)>& outer,
                                            const std::vector<std::string>& labels) {
     std::map<std::string, std::size_t> producer;
     for (int i = 0; i < g.node_size(); ++i)
         for (auto& o : g.node(i).output()) {
             if (o.empty()) continue;
-            if (graph_values.count(o))
+            if (own.count(o))
                 throw error(labels[static_cast<std::size_t>(i)] + ": output '" + o +
                             "' has the same name as a graph input or initializer");
             auto [it, fresh] = producer.emplace(o, static_cast<std::size_t>(i));
@@ -214,16 +233,28 @@ std::vector<std::size_t> topological_order(const onnx::GraphProto& g, const std:
     std::size_t n = static_cast<std::size_t>(g.node_size());
     std::vector<std::vector<std::size_t>> users(n);
     std::vector<std::size_t> waiting(n, 0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (auto& in : g.node(static_cast<int>(i)).input()) {
-            if (in.empty() || graph_values.count(in)) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+        auto& node = g.node(static_cast<int>(i));
+        for (auto& in : node.input()) {
+            if (in.empty() || own.count(in)) continue;
             auto it = producer.find(in);
-            if (it == producer.end())
-                throw error(labels[i] + ": input '" + in +
-                            "' is not a graph input, an initializer or the output of any node");
+            if (it == producer.end()) {
+                if (outer(in)) continue;
+                throw error(labels[i] + ": input '" + in + "' is not a graph input, an initializer or the output of any node");
+            }
             users[it->second].push_back(i);
             ++waiting[i];
         }
+        std::vector<std::string> implicit; // what its subgraphs read from this graph
+        subgraph_reads(node, implicit);
+        std::sort(implicit.begin(), implicit.end());
+        implicit.erase(std::unique(implicit.begin(), implicit.end()), implicit.end());
+        for (auto& in : implicit)
+            if (auto it = producer.find(in); it != producer.end() && it->second != i) {
+                users[it->second].push_back(i);
+                ++waiting[i];
+            }
+    }
     std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
     for (std::size_t i = 0; i < n; ++i)
         if (waiting[i] == 0) ready.push(i);
@@ -258,7 +289,171 @@ void remove_unused(module& m) {
     }
 }
 
-program import_model(const onnx::ModelProto& model, const std::string& what, const import_options& opts) {
+// The values a graph sees: its own, then those of the enclosing graphs.
+struct scope {
+    scope* parent = nullptr;
+    std::map<std::string, onnx_value> values;
+    std::map<std::string, const onnx::TensorProto*> inits; // made literals on first use
+
+    onnx_value* find(const std::string& name, module& m) {
+        if (auto it = values.find(name); it != values.end()) return &it->second;
+        if (auto t = inits.find(name); t != inits.end()) {
+            auto* l = m.add_literal(tensor_to_literal(*t->second, "initializer '" + name + "'"));
+            l->origin = "initializer '" + name + "'";
+            return &(values[name] = onnx_value::of(l));
+        }
+        return parent ? parent->find(name, m) : nullptr;
+    }
+    bool has(const std::string& name) const {
+        return values.count(name) || inits.count(name) || (parent && parent->has(name));
+    }
+};
+
+// Rethrows e with `label: ` in front (unless it already starts so), keeping its type.
+[[noreturn]] void rethrow_labelled(const error& e, const std::string& label) {
+    std::string msg = e.what();
+    if (msg.rfind(label, 0) != 0) msg = label + ": " + msg;
+    if (auto* nc = dynamic_cast<const needs_constant_inputs*>(&e)) throw needs_constant_inputs(msg, nc->inputs);
+    throw error(msg);
+}
+
+struct graph_importer {
+    module& m;
+    int64_t opset;
+    std::set<std::string> domains;
+
+    // The nodes of g and of its subgraphs that mxc cannot convert, as a list for a message.
+    void find_unsupported(const onnx::GraphProto& g, std::string& list) const {
+        for (int i = 0; i < g.node_size(); ++i) {
+            auto& n = g.node(i);
+            auto label = node_label(n, static_cast<std::size_t>(i), opset);
+            std::string why;
+            if (!default_domain(n.domain()))
+                why = label.substr(0, label.find(" (")) + " (" + n.op_type() + " in " +
+                      (domains.count(n.domain()) ? "domain '" : "unknown domain '") + n.domain() + "')";
+            else if (auto* conv = find_converter(n.op_type()); !conv || opset < conv->since_opset ||
+                     (conv->until_opset > 0 && opset > conv->until_opset))
+                why = label;
+            if (!why.empty()) list += (list.empty() ? "" : ", ") + why;
+            for (auto& a : n.attribute()) {
+                if (a.has_g()) find_unsupported(a.g(), list);
+                for (auto& sg : a.graphs()) find_unsupported(sg, list);
+            }
+        }
+    }
+
+    // Converts the nodes of g (its inputs already in s) and returns its outputs. `where`
+    // names the enclosing node of a subgraph ("" for the main graph).
+    std::vector<onnx_value> convert_graph(const onnx::GraphProto& g, scope& s, const std::string& where) {
+        if (g.sparse_initializer_size() > 0)
+            throw error("sparse initializer '" + g.sparse_initializer(0).values().name() + "' is not supported");
+        std::set<std::string> own;
+        for (auto& vi : g.input()) own.insert(vi.name());
+        for (auto& t : g.initializer()) {
+            if (t.name().empty()) throw error("an initializer has no name");
+            if (!s.inits.emplace(t.name(), &t).second && !s.values.count(t.name()))
+                throw error("initializer '" + t.name() + "' is defined twice");
+            own.insert(t.name());
+        }
+        std::vector<std::string> labels;
+        for (int i = 0; i < g.node_size(); ++i)
+            labels.push_back(node_label(g.node(i), static_cast<std::size_t>(i), opset) +
+                             (where.empty() ? "" : " in " + where));
+        auto outer = [&](const std::string& name) { return s.parent && s.parent->has(name); };
+        for (auto i : topological_order(g, own, outer, labels)) convert_node(g.node(static_cast<int>(i)), i, labels[i], s);
+        std::vector<onnx_value> outs;
+        for (auto& o : g.output()) {
+            auto* v = s.find(o.name(), m);
+            if (!v)
+                throw error("graph output '" + o.name() + "' is not produced by any node, input or initializer" +
+                            (where.empty() ? "" : " (in " + where + ")"));
+            outs.push_back(*v);
+        }
+        return outs;
+    }
+
+    void convert_node(const onnx::NodeProto& n, std::size_t index, const std::string& label, scope& s) {
+        node_context ctx{m, n, opset, label, node_origin(n, index), {}, {}, {}, {}};
+        try {
+            for (auto& in : n.input()) {
+                onnx_value v;
+                if (!in.empty()) {
+                    auto* found = s.find(in, m);
+                    if (!found) ctx.fail("input '" + in + "' is not a graph input, an initializer or the output of any node");
+                    v = *found;
+                }
+                ctx.in.push_back(v.tensor);
+                ctx.values.push_back(v);
+            }
+            ctx.run_graph = [this, &s, &label](const onnx::GraphProto& g, const std::vector<onnx_value>& inputs,
+                                               const std::string& what) {
+                if (static_cast<std::size_t>(g.input_size()) != inputs.size())
+                    throw error(what + " has " + std::to_string(g.input_size()) + " inputs, " +
+                                std::to_string(inputs.size()) + " are given");
+                scope child{&s, {}, {}};
+                for (int k = 0; k < g.input_size(); ++k) child.values[g.input(k).name()] = inputs[static_cast<std::size_t>(k)];
+                return convert_graph(g, child, what + " of " + label.substr(0, label.find(" (")));
+            };
+            auto outs = find_converter(n.op_type())->convert(ctx);
+            for (int k = 0; k < n.output_size(); ++k) {
+                if (n.output(k).empty()) continue;
+                auto uk = static_cast<std::size_t>(k);
+                if (uk < ctx.value_outputs.size()) {
+                    s.values[n.output(k)] = ctx.value_outputs[uk];
+                    continue;
+                }
+                if (uk >= outs.size() || !outs[uk])
+                    ctx.fail("output " + std::to_string(k) + " ('" + n.output(k) + "') is not supported");
+                s.values[n.output(k)] = onnx_value::of(outs[uk]);
+            }
+        } catch (const error& e) {
+            rethrow_labelled(e, ctx.label);
+        }
+    }
+};
+
+// A --const-input value as the literal of graph input vi: converted to the declared element
+// type, given the declared shape when the element counts agree.
+instruction* bind_constant_input(module& m, const onnx::ValueInfoProto& vi, const literal& value) {
+    const std::string what = "--const-input " + vi.name();
+    if (!vi.has_type() || !vi.type().has_tensor_type()) throw error(what + ": the input is not a tensor");
+    auto& tt = vi.type().tensor_type();
+    auto type = dtype_from_onnx(tt.elem_type());
+    if (!type)
+        throw error(what + ": the input has element type " + std::string(onnx_type_name(tt.elem_type())) +
+                    ", which mxc does not support");
+    auto* x = m.add_literal(value);
+    if (value.s.type != *type) {
+        auto* c = m.add("convert", {x}, attrs({{"target_type", std::string(dtype_name(*type))}}));
+        auto converted = eval_instruction(*c, {tensor::of(x->lit)}).pack();
+        m.remove(c);
+        m.remove(x);
+        x = m.add_literal(converted);
+    }
+    if (tt.has_shape()) {
+        std::vector<int64_t> lens;
+        bool known = true;
+        for (auto& d : tt.shape().dim()) {
+            known = known && d.has_dim_value();
+            lens.push_back(d.dim_value());
+        }
+        if (known && lens != x->result.lens) {
+            if (shape(*type, lens).elements() != x->result.elements())
+                throw error(what + ": the model declares shape " + to_string(lens) + ", the value has shape " +
+                            to_string(x->result.lens));
+            literal reshaped(shape(*type, lens), std::vector<char>(x->lit.data(), x->lit.data() + x->lit.s.bytes()));
+            m.remove(x);
+            x = m.add_literal(reshaped);
+        } else if (!known && tt.shape().dim_size() != static_cast<int>(x->result.rank())) {
+            throw error(what + ": the model declares rank " + std::to_string(tt.shape().dim_size()) +
+                        ", the value has shape " + to_string(x->result.lens));
+        }
+    }
+    x->origin = "input '" + vi.name() + "' (bound at build time)";
+    return x;
+}
+
+program import_model(onnx::ModelProto& model, const std::string& what, const import_options& opts) {
     if (!model.has_graph() || model.ir_version() <= 0)
         throw error(what + " is not an ONNX model (no IR version or no graph)");
     int64_t opset = -1;
@@ -272,43 +467,51 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
         throw error(what + " uses ONNX opset " + std::to_string(opset) + ", newer than the newest mxc supports (" +
                     std::to_string(max_supported_opset) + ")");
     }
-    std::set<std::string> domains;
-    for (auto& o : model.opset_import()) domains.insert(o.domain());
+    inline_functions(model);
 
+    program p;
+    module& m = p.main();
+    graph_importer gi{m, opset, {}};
+    for (auto& o : model.opset_import()) gi.domains.insert(o.domain());
     auto& g = model.graph();
     if (g.sparse_initializer_size() > 0)
         throw error(what + ": sparse initializer '" + g.sparse_initializer(0).values().name() +
                     "' is not supported");
-    std::map<std::string, const onnx::TensorProto*> inits;
+    std::set<std::string> init_names;
     for (auto& t : g.initializer()) {
         if (t.name().empty()) throw error(what + ": an initializer has no name");
-        if (!inits.emplace(t.name(), &t).second) throw error("initializer '" + t.name() + "' is defined twice");
+        if (!init_names.insert(t.name()).second) throw error("initializer '" + t.name() + "' is defined twice");
     }
 
-    program p;
-    module& m = p.main();
-    std::map<std::string, instruction*> values;
-    std::set<std::string> graph_values;
-    for (auto& [name, t] : inits) graph_values.insert(name);
-
-    // Graph inputs that are not initializers become parameters.
+    // Graph inputs that are not initializers become parameters (or literals: --const-input).
+    scope top;
     std::vector<std::string> unresolved;
     std::set<std::string> input_names;
     for (auto& vi : g.input()) {
         if (vi.name().empty()) throw error(what + ": a graph input has no name");
         if (!input_names.insert(vi.name()).second) throw error("graph input '" + vi.name() + "' is listed twice");
-        graph_values.insert(vi.name());
-        if (inits.count(vi.name())) continue;
-        auto s = input_shape(vi, opts, unresolved);
-        values[vi.name()] = m.add_param(vi.name(), s);
-    }
-    for (auto& [name, dims] : opts.input_dims)
-        if (!values.count(name)) {
-            std::string known;
-            for (auto* prm : m.params()) known += (known.empty() ? "'" : ", '") + prm->param_name + "'";
-            throw error("--input-dim @" + name + ": the model has no input '" + name + "' (its inputs: " +
-                        (known.empty() ? "none" : known) + ")");
+        if (auto c = opts.constant_inputs.find(vi.name()); c != opts.constant_inputs.end()) {
+            top.values[vi.name()] = onnx_value::of(bind_constant_input(m, vi, c->second));
+            continue;
         }
+        if (init_names.count(vi.name())) continue;
+        auto s = input_shape(vi, opts, unresolved);
+        top.values[vi.name()] = onnx_value::of(m.add_param(vi.name(), s));
+    }
+    auto known_inputs = [&] {
+        std::string known;
+        for (auto& vi : g.input())
+            if (!init_names.count(vi.name())) known += (known.empty() ? "'" : ", '") + vi.name() + "'";
+        return known.empty() ? std::string("none") : known;
+    };
+    for (auto& [name, dims] : opts.input_dims)
+        if (!top.values.count(name))
+            throw error("--input-dim @" + name + ": the model has no input '" + name + "' (its inputs: " +
+                        known_inputs() + ")");
+    for (auto& [name, value] : opts.constant_inputs)
+        if (!input_names.count(name))
+            throw error("--const-input " + name + ": the model has no input '" + name + "' (its inputs: " +
+                        known_inputs() + ")");
     if (!unresolved.empty()) {
         std::string list;
         for (auto& u : unresolved) list += (list.empty() ? "" : ", ") + u;
@@ -317,61 +520,23 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
     }
 
     // Check every node is supported before converting any.
-    std::vector<std::string> labels;
     std::string unsupported;
-    for (int i = 0; i < g.node_size(); ++i) {
-        auto& n = g.node(i);
-        labels.push_back(node_label(n, static_cast<std::size_t>(i), opset));
-        std::string why;
-        if (!default_domain(n.domain()))
-            why = labels.back().substr(0, labels.back().find(" (")) + " (" + n.op_type() + " in " +
-                  (domains.count(n.domain()) ? "domain '" : "unknown domain '") + n.domain() + "')";
-        else if (auto* conv = find_converter(n.op_type()); !conv || opset < conv->since_opset ||
-                 (conv->until_opset > 0 && opset > conv->until_opset))
-            why = labels.back();
-        if (!why.empty()) unsupported += (unsupported.empty() ? "" : ", ") + why;
-    }
+    gi.find_unsupported(g, unsupported);
     if (!unsupported.empty()) throw error("unsupported operators: " + unsupported);
 
-    auto value_of = [&](const std::string& name) -> instruction* {
-        if (auto it = values.find(name); it != values.end()) return it->second;
-        auto t = inits.find(name);
-        if (t == inits.end()) return nullptr;
-        auto* l = m.add_literal(tensor_to_literal(*t->second, "initializer '" + name + "'"));
-        l->origin = "initializer '" + name + "'";
-        values[name] = l;
-        return l;
-    };
-
-    for (auto i : topological_order(g, graph_values, labels)) {
-        auto& n = g.node(static_cast<int>(i));
-        node_context ctx{m, n, opset, labels[i], node_origin(n, i), {}};
-        try {
-            for (auto& in : n.input()) ctx.in.push_back(in.empty() ? nullptr : value_of(in));
-            auto outs = find_converter(n.op_type())->convert(ctx);
-            for (int k = 0; k < n.output_size(); ++k) {
-                if (n.output(k).empty()) continue;
-                if (static_cast<std::size_t>(k) >= outs.size() || !outs[static_cast<std::size_t>(k)])
-                    ctx.fail("output " + std::to_string(k) + " ('" + n.output(k) + "') is not supported");
-                values[n.output(k)] = outs[static_cast<std::size_t>(k)];
-            }
-        } catch (const error& e) {
-            std::string msg = e.what();
-            if (msg.rfind(ctx.label, 0) != 0) msg = ctx.label + ": " + msg;
-            throw error(msg);
-        }
-    }
-
-    std::vector<instruction*> outs;
     std::set<std::string> out_names;
-    for (auto& o : g.output()) {
+    for (auto& o : g.output())
         if (!out_names.insert(o.name()).second) throw error("graph output '" + o.name() + "' is listed twice");
-        m.output_names.push_back(o.name());
-        auto* v = value_of(o.name());
-        if (!v) throw error("graph output '" + o.name() + "' is not produced by any node, input or initializer");
-        outs.push_back(v);
+    if (g.output_size() == 0) throw error(what + ": the graph has no outputs");
+    auto values = gi.convert_graph(g, top, "");
+    std::vector<instruction*> outs;
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        if (!values[k].tensor || values[k].optional)
+            throw error("graph output '" + g.output(static_cast<int>(k)).name() +
+                        "' is a sequence or an optional; mxc libraries return tensors only");
+        outs.push_back(values[k].tensor);
+        m.output_names.push_back(g.output(static_cast<int>(k)).name());
     }
-    if (outs.empty()) throw error(what + ": the graph has no outputs");
     m.add_return(outs);
     remove_unused(m);
     return p;

@@ -3,6 +3,7 @@
 // instruction's `origin` names the ONNX node it came from. Errors are one line and name the
 // node, op and opset.
 #pragma once
+#include "ir/error.hpp"
 #include "ir/literal.hpp"
 #include "ir/module.hpp"
 
@@ -16,6 +17,21 @@ namespace mxc {
 struct import_options {
     std::map<std::string, std::vector<int64_t>> input_dims; // --input-dim @NAME D0 D1 ...: full shape of an input
     int64_t batch = 0;                                       // --batch N: fixes a symbolic first dim
+    // --const-input NAME:VALUE: graph inputs bound at build time. Each becomes a literal
+    // instead of a @param (it disappears from the library's inputs), so that what the importer
+    // needs as a constant (a Reshape's shape, a Loop's trip count, an If's condition) can be
+    // computed from it. A value of another element type is converted to the declared one; one
+    // whose element count matches the declared shape takes that shape.
+    std::map<std::string, literal> constant_inputs;
+};
+
+// Thrown when a node needs a value at build time that is computed from graph inputs at run
+// time; `inputs` names those graph inputs: binding them with import_options::constant_inputs
+// (--const-input) makes the model import.
+struct needs_constant_inputs : error {
+    std::vector<std::string> inputs;
+    needs_constant_inputs(const std::string& msg, std::vector<std::string> names)
+        : error(msg), inputs(std::move(names)) {}
 };
 
 program import_onnx(const std::string& path, const import_options& opts = {});

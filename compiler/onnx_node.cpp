@@ -1,6 +1,7 @@
 // The helpers node converters share: inputs, attributes, emitting IR with on-the-fly
 // constant folding, broadcasting.
 #include "compiler/onnx_node.hpp"
+#include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
 #include "ir/op.hpp"
@@ -8,21 +9,47 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <set>
 
 namespace mxc::onnx_detail {
 
 void node_context::fail(const std::string& what) const { throw error(label + ": " + what); }
 
 instruction* node_context::input(std::size_t i) const {
-    if (!has_input(i)) fail("input " + std::to_string(i) + " is required but missing");
+    if (!has_input(i)) {
+        if (i < values.size() && !values[i].empty())
+            fail("input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) + "') is a sequence, not a tensor");
+        fail("input " + std::to_string(i) + " is required but missing");
+    }
     return in[i];
+}
+
+void node_context::fail_not_constant(const instruction* x, const std::string& what) const {
+    // The graph inputs x is computed from.
+    std::vector<std::string> names;
+    std::set<const instruction*> seen;
+    std::vector<const instruction*> todo{x};
+    while (!todo.empty()) {
+        auto* y = todo.back();
+        todo.pop_back();
+        if (!seen.insert(y).second) continue;
+        if (y->is_param() && std::find(names.begin(), names.end(), y->param_name) == names.end())
+            names.push_back(y->param_name);
+        for (auto* i : y->inputs) todo.push_back(i);
+    }
+    std::string msg = label + ": " + what + " must be a constant, but it is computed at run time";
+    if (names.empty()) throw error(msg);
+    std::string list;
+    for (auto& n : names) list += (list.empty() ? "'" : ", '") + n + "'";
+    throw needs_constant_inputs(msg + " from graph input" + (names.size() > 1 ? "s " : " ") + list +
+                                    " (bind at build time with --const-input NAME:VALUE)",
+                                names);
 }
 
 const literal& node_context::const_input(std::size_t i, const std::string& what) const {
     auto* x = input(i);
     if (!x->is_literal())
-        fail("input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) + "', the " + what +
-             ") must be a constant, but it is computed at run time");
+        fail_not_constant(x, "input " + std::to_string(i) + " ('" + node.input(static_cast<int>(i)) + "', the " + what + ")");
     return x->lit;
 }
 

@@ -7,6 +7,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <functional>
+#include <memory>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +21,25 @@ literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what);
 // A scalar (rank 0) literal of type t holding v.
 literal scalar_literal(dtype t, double v);
 
+// A graph value. A tensor, or a sequence of tensors (its length known at build time: a list
+// of values), or an optional (known at build time to hold a tensor or a sequence, or none).
+struct onnx_value {
+    instruction* tensor = nullptr;                       // set for a tensor
+    std::shared_ptr<std::vector<instruction*>> sequence; // set for a sequence
+    bool optional = false;                               // none: neither of the above is set
+
+    static onnx_value of(instruction* t) { return {t, nullptr, false}; }
+    static onnx_value of_sequence(std::vector<instruction*> items) {
+        return {nullptr, std::make_shared<std::vector<instruction*>>(std::move(items)), false};
+    }
+    bool empty() const { return !tensor && !sequence; }
+};
+
+// Converts a subgraph (an If branch, a Loop or Scan body) into the module: its inputs bound
+// to `inputs`, the values of the enclosing graphs visible; returns its outputs.
+using graph_runner = std::function<std::vector<onnx_value>(const onnx::GraphProto&, const std::vector<onnx_value>& inputs,
+                                                           const std::string& what)>;
+
 struct node_context {
     module& m;
     const onnx::NodeProto& node;
@@ -27,6 +47,12 @@ struct node_context {
     std::string label;                 // "node 'conv1' (Conv, opset 13)"
     std::string origin;                // "Conv 'conv1'"
     std::vector<instruction*> in;      // one per node input; null for an omitted optional input
+                                       // (and for a sequence or optional: see `values`)
+    std::vector<onnx_value> values;    // every input as a graph value (omitted: empty)
+    graph_runner run_graph;            // for nodes with subgraph attributes
+    // Converters whose outputs are sequences or optionals set these (one per node output)
+    // and return no tensors.
+    std::vector<onnx_value> value_outputs;
 
     [[noreturn]] void fail(const std::string& what) const;
 
@@ -36,6 +62,9 @@ struct node_context {
     instruction* input(std::size_t i) const;                            // required: fails if absent
     const literal& const_input(std::size_t i, const std::string& what) const; // must be a literal
     std::vector<int64_t> const_ints(std::size_t i, const std::string& what) const;
+    // The failure for a value needed at build time that is computed at run time: an
+    // mxc::needs_constant_inputs naming the graph inputs it comes from (a plain error if none).
+    [[noreturn]] void fail_not_constant(const instruction* x, const std::string& what) const;
 
     // Attributes.
     const onnx::AttributeProto* attr(const std::string& name) const;
@@ -90,3 +119,10 @@ std::vector<const converter_entry*> all_converters(); // sorted by op type
     static void mxc_onnx_converters_##id();                                          \
     static const bool mxc_onnx_registered_##id = (mxc_onnx_converters_##id(), true); \
     static void mxc_onnx_converters_##id()
+
+namespace mxc::onnx_detail {
+// Replaces every call of a model-local function (ModelProto.functions, also inside subgraphs
+// and other functions) by the nodes of its body: values renamed apart, attribute references
+// resolved; compiler/onnx_functions.cpp.
+void inline_functions(onnx::ModelProto& model);
+} // namespace mxc::onnx_detail

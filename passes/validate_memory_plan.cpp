@@ -6,6 +6,8 @@
 #include "passes/memory_plan.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -87,8 +89,72 @@ void validate_memory_plan(const module& m, const memory_plan& p) {
     for (auto& [ins, e] : expected)
         if (!seen.count(ins)) fail(describe(ins) + " has no buffer");
 
+    // Sharing decisions, each checked against the module on its own.
+    std::map<const instruction*, const buffer_plan*> plan_of;
+    for (auto& b : p.buffers) plan_of[b.ins] = &b;
+    const int n = static_cast<int>(p.buffers.size());
+    auto partner = [&](const buffer_plan& b, int i, const char* what) -> const buffer_plan& {
+        if (i < 0 || i >= n || &p.buffers[static_cast<std::size_t>(i)] == &b)
+            fail(describe(b.ins) + ": " + what + " " + std::to_string(i) + " is not another buffer of the plan");
+        return p.buffers[static_cast<std::size_t>(i)];
+    };
+    for (auto& y : p.buffers) {
+        auto what = describe(y.ins);
+        if (y.in_place_of >= 0) {
+            auto& x = partner(y, y.in_place_of, "in_place_of");
+            auto why = what + " in place of " + describe(x.ins) + ": ";
+            auto& ins = *y.ins;
+            // Elementwise kernels may overwrite any input; fused convolution / dot products
+            // only their epilogue inputs (from 2 on).
+            bool elementwise = ins.op == "pointwise" || (!get_op(ins.op).pointwise_expr.empty() && ins.op != "convert");
+            bool epilogue = ins.op == "fused_convolution" || ins.op == "fused_dot";
+            if (!elementwise && !epilogue) fail(why + "not an elementwise kernel");
+            auto from = ins.inputs.begin() + (epilogue ? std::min<std::ptrdiff_t>(2, std::ssize(ins.inputs)) : 0);
+            if (std::find(from, ins.inputs.end(), x.ins) == ins.inputs.end())
+                fail(why + (epilogue ? "not a direct epilogue input" : "not a direct input"));
+            if (x.ins->result.type != ins.result.type || x.bytes != y.bytes || !x.ins->result.standard() || !ins.result.standard())
+                fail(why + "different dtype, size or layout");
+            if (x.last != y.first) fail(why + "the input is still used after instruction " + std::to_string(y.first));
+            if (x.offset != y.offset) fail(why + "offsets " + std::to_string(x.offset) + " and " + std::to_string(y.offset) + " differ");
+            for (auto* j : ins.inputs)
+                if (j != x.ins && owner(j) == x.ins) fail(why + "another input reads the same buffer through a view");
+            if (epilogue && (ins.inputs.at(0) == x.ins || ins.inputs.at(1) == x.ins))
+                fail(why + "the product reads the buffer it overwrites");
+        }
+        if (y.slice_of >= 0) {
+            auto& c = partner(y, y.slice_of, "slice_of");
+            auto why = what + " as a slice of " + describe(c.ins) + ": ";
+            auto& concat = *c.ins;
+            if (concat.op != "concat") fail(why + "not a concat");
+            auto at = std::find(concat.inputs.begin(), concat.inputs.end(), y.ins);
+            if (at == concat.inputs.end()) fail(why + "not a direct input of it");
+            int64_t offset = 0;
+            for (auto it = concat.inputs.begin(); it != at; ++it) offset += (*it)->result.bytes();
+            if (y.slice_offset != offset) fail(why + "slice offset " + std::to_string(y.slice_offset) + ", should be " + std::to_string(offset));
+            auto axis = static_cast<std::size_t>(concat.attrs.get_int("axis"));
+            for (std::size_t d = 0; d < axis; ++d)
+                if (concat.result.lens[d] != 1) fail(why + "the slice is not contiguous (dim " + std::to_string(d) + " before the axis is not 1)");
+            if (!concat.result.standard() || !y.ins->result.standard()) fail(why + "not packed");
+            if (y.offset != c.offset + y.slice_offset)
+                fail(why + "offset " + std::to_string(y.offset) + ", should be " + std::to_string(c.offset + y.slice_offset));
+        }
+    }
+    // a lies inside b's storage as (a slice of)* a slice of b.
+    auto inside = [&](const buffer_plan* a, const buffer_plan* b) {
+        for (int steps = 0; a->slice_of >= 0 && steps <= n; ++steps) {
+            a = &p.buffers[static_cast<std::size_t>(a->slice_of)];
+            if (a == b) return true;
+        }
+        return false;
+    };
+    auto shares = [&](const buffer_plan* a, const buffer_plan* b) {
+        auto self = [&](const buffer_plan* x) { return static_cast<int>(x - p.buffers.data()); };
+        return a->in_place_of == self(b) || b->in_place_of == self(a) || inside(a, b) || inside(b, a);
+    };
+
     // Overlap: walk the buffers by start; each is checked against the later-starting ones
-    // that begin before it ends.
+    // that begin before it ends. Overlapping bytes are allowed only between a buffer and the
+    // input it overwrites in place, or a concat and its slices.
     std::vector<const buffer_plan*> by_first;
     for (auto& b : p.buffers) by_first.push_back(&b);
     std::sort(by_first.begin(), by_first.end(), [](auto* a, auto* b) { return a->first < b->first; });
@@ -97,7 +163,7 @@ void validate_memory_plan(const module& m, const memory_plan& p) {
         for (std::size_t j = i + 1; j < by_first.size() && by_first[j]->first <= a->last; ++j) {
             auto* b = by_first[j];
             bool disjoint = a->offset + a->bytes <= b->offset || b->offset + b->bytes <= a->offset;
-            if (!disjoint && a->bytes > 0 && b->bytes > 0)
+            if (!disjoint && a->bytes > 0 && b->bytes > 0 && !shares(a, b))
                 fail("the buffers of " + describe(a->ins) + " [" + std::to_string(a->offset) + ", " +
                      std::to_string(a->offset + a->bytes) + ") and " + describe(b->ins) + " [" +
                      std::to_string(b->offset) + ", " + std::to_string(b->offset + b->bytes) +
@@ -106,11 +172,32 @@ void validate_memory_plan(const module& m, const memory_plan& p) {
     }
 
     if (p.naive_bytes != naive) fail("naive_bytes is " + std::to_string(p.naive_bytes) + ", should be " + std::to_string(naive));
+    // Lower bound: the blocks (buffers joined by sharing) live at each instruction; a block
+    // spans its members' bytes and intervals.
+    std::vector<int> group(p.buffers.size());
+    for (std::size_t i = 0; i < group.size(); ++i) group[i] = static_cast<int>(i);
+    std::function<int(int)> find_group = [&](int i) {
+        auto u = static_cast<std::size_t>(i);
+        return group[u] == i ? i : group[u] = find_group(group[u]);
+    };
+    for (std::size_t i = 0; i < group.size(); ++i)
+        for (int other : {p.buffers[i].in_place_of, p.buffers[i].slice_of})
+            if (other >= 0) group[static_cast<std::size_t>(find_group(other))] = find_group(static_cast<int>(i));
+    struct span { int64_t lo = INT64_MAX, hi = 0; int first = INT32_MAX, last = 0; };
+    std::map<int, span> spans;
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        auto& b = p.buffers[i];
+        auto& s = spans[find_group(static_cast<int>(i))];
+        s.lo = std::min(s.lo, b.offset);
+        s.hi = std::max(s.hi, b.offset + b.bytes);
+        s.first = std::min(s.first, b.first);
+        s.last = std::max(s.last, b.last);
+    }
     std::map<int, int64_t> live_change;
-    for (auto& b : p.buffers) {
-        int64_t s = (b.bytes + p.alignment - 1) / p.alignment * p.alignment;
-        live_change[b.first] += s;
-        live_change[b.last + 1] -= s;
+    for (auto& [g, s] : spans) {
+        int64_t bytes = (s.hi - s.lo + p.alignment - 1) / p.alignment * p.alignment;
+        live_change[s.first] += bytes;
+        live_change[s.last + 1] -= bytes;
     }
     int64_t live = 0, most = 0;
     for (auto& [i, d] : live_change) most = std::max(most, live += d);

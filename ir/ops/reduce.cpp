@@ -1,4 +1,4 @@
-// reduce_sum, reduce_mean, reduce_max, reduce_min over listed axes; reduced axes stay with len 1.
+// reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod over listed axes; reduced axes stay with len 1.
 #include "ir/error.hpp"
 #include "ir/op.hpp"
 #include "templates/cpu/reduce.hpp"
@@ -41,10 +41,14 @@ MXC_REGISTER_OP(reduce_mean) {
                   "y = mean of x over axes (integers truncate)");
 }
 MXC_REGISTER_OP(reduce_max) {
-    return reduce("reduce_max", MXC_CPU_KERNELS(reduce_max, MXC_NUMERIC_TYPES), "y = max of x over axes");
+    return reduce("reduce_max", MXC_CPU_KERNELS(reduce_max, MXC_NUMERIC_TYPES, bool), "y = max of x over axes");
 }
 MXC_REGISTER_OP(reduce_min) {
-    return reduce("reduce_min", MXC_CPU_KERNELS(reduce_min, MXC_NUMERIC_TYPES), "y = min of x over axes");
+    return reduce("reduce_min", MXC_CPU_KERNELS(reduce_min, MXC_NUMERIC_TYPES, bool), "y = min of x over axes");
+}
+
+MXC_REGISTER_OP(reduce_prod) {
+    return reduce("reduce_prod", MXC_CPU_KERNELS(reduce_prod, MXC_NUMERIC_TYPES), "y = product of x over axes");
 }
 
 } // namespace mxc

@@ -1,5 +1,6 @@
 // softmax / log_softmax along axis ip[0], one row (all elements along the axis) at a time,
-// numerically stable (the row maximum is subtracted first).
+// numerically stable (the row maximum is subtracted first). A row that is all -inf (a fully
+// masked attention row) gives 0 (log_softmax: -inf) instead of NaN.
 #pragma once
 #include "templates/common/math.hpp"
 
@@ -19,7 +20,11 @@ MXC_HD inline void mxc_softmax_row(const T* x, const mxc_desc& xd, T* y, const m
     C m = mxc_lowest<C>();
     for (int64_t i = 0; i < len; ++i) {
         const C v = C(x[xbase + i * xs]);
-        m = m < v ? v : m;
+        m = (m < v || v != v) ? v : m; // NaN propagates
+    }
+    if (m == mxc_lowest<C>()) { // every element is -inf (a fully masked attention row): softmax 0, log -inf
+        for (int64_t i = 0; i < len; ++i) y[ybase + i * inner] = T(Log ? mxc_lowest<C>() : C(0));
+        return;
     }
     C sum = C(0);
     for (int64_t i = 0; i < len; ++i) sum += mxc_exp(C(C(x[xbase + i * xs]) - m));

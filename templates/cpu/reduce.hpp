@@ -17,6 +17,7 @@ template <class T> void reduce_sum(const mxc_kargs& k) { reduce<T, mxc_reduce_su
 template <class T> void reduce_mean(const mxc_kargs& k) { reduce<T, mxc_reduce_mean>(k); }
 template <class T> void reduce_max(const mxc_kargs& k) { reduce<T, mxc_reduce_max>(k); }
 template <class T> void reduce_min(const mxc_kargs& k) { reduce<T, mxc_reduce_min>(k); }
+template <class T> void reduce_prod(const mxc_kargs& k) { reduce<T, mxc_reduce_prod>(k); }
 
 } // namespace cpu
 } // namespace mxc

@@ -15,7 +15,7 @@ namespace hip {
 
 constexpr int max_inputs = 8;   // the most inputs of one kernel launch (fused kernels: passes/fuse_*.cpp)
 constexpr int max_ip = 48;      // the most integer parameters (pooling of rank 8 needs 33)
-constexpr int max_fp = 4;
+constexpr int max_fp = 8;      // the most float parameters (resize needs 5)
 
 struct dev_args {
     const void* in[max_inputs];

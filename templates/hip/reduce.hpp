@@ -15,6 +15,7 @@ template <class T> void reduce_sum(const mxc_kargs& k, hipStream_t s) { launch_p
 template <class T> void reduce_mean(const mxc_kargs& k, hipStream_t s) { launch_per_output(k, s, reduce_elem<T, mxc_reduce_mean>{}); }
 template <class T> void reduce_max(const mxc_kargs& k, hipStream_t s) { launch_per_output(k, s, reduce_elem<T, mxc_reduce_max>{}); }
 template <class T> void reduce_min(const mxc_kargs& k, hipStream_t s) { launch_per_output(k, s, reduce_elem<T, mxc_reduce_min>{}); }
+template <class T> void reduce_prod(const mxc_kargs& k, hipStream_t s) { launch_per_output(k, s, reduce_elem<T, mxc_reduce_prod>{}); }
 
 } // namespace hip
 } // namespace mxc

@@ -289,6 +289,79 @@ TEST(e2e_cpu, caller_workspace) {
     std::free(ws);
 }
 
+// Storage sharing end to end (after the default pipeline, so with fusion): convolutions at
+// batch 1 written straight into their slices of a channel concat (which then has no kernel),
+// a param copied into its slice, a value in two slices, a concat of concats, a pointwise
+// kernel in place of the concat and a convolution with a residual in place of it.
+program sharing_program() {
+    program p;
+    auto& m = p.main();
+    auto* img = m.add_param("image", f32({1, 2, 8, 8}));
+    auto conv = [&](instruction* x, int64_t out_ch, unsigned seed) {
+        auto* k = m.add_literal(random_input(f32({out_ch, x->result.lens[1], 3, 3}), seed));
+        return m.add("convolution", {x, k}, {{{"padding", std::vector<int64_t>{1, 1, 1, 1}}}});
+    };
+    auto* a = m.add("relu", {conv(img, 4, 1)});
+    auto* b = m.add("tanh", {m.add("neg", {conv(img, 2, 2)})});
+    auto* c1 = m.add("concat", {a, b, img}, {{{"axis", int64_t{1}}}}); // 8 channels
+    auto* d = m.add("sigmoid", {conv(c1, 4, 3)});
+    auto* c2 = m.add("concat", {c1, d, d}, {{{"axis", int64_t{1}}}}); // 16 channels, d twice
+    auto* e = m.add("add", {m.add("relu", {c2}), m.add("neg", {c2})}); // in place of c2
+    auto* k1 = conv(e, 16, 4);
+    auto* r = m.add("add", {conv(k1, 16, 5), e}); // a residual: in place of e
+    m.add_return({conv(r, 3, 6), m.add("sigmoid", {k1})});
+    return p;
+}
+
+TEST(e2e_cpu, in_place_and_concat_slices_match_the_reference) {
+    tmp_dir d;
+    program p = sharing_program();
+    std::string out = d.path + "/libshare.so";
+    auto st = compile(p, out);
+    int in_place = 0, slices = 0;
+    for (auto& b : st.plan.buffers) {
+        in_place += b.in_place_of >= 0;
+        slices += b.slice_of >= 0;
+    }
+    EXPECT_GE(in_place, 2);
+    EXPECT_GE(slices, 4);
+    library lib(out, "share");
+    size_t need = lib.workspace_bytes();
+    void* ws = std::aligned_alloc(256, (need + 255) / 256 * 256);
+    std::memset(ws, 0xff, need); // NaNs: reading a slice that was never written shows
+    options o{0, 0, nullptr, ws, need};
+    void* m = nullptr;
+    ASSERT_EQ(lib.create(&m, &o), ok) << lib.last_error(m);
+    program ref = sharing_program();
+    for (unsigned s = 0; s < 3; ++s) expect_matches_reference(lib, m, ref.main(), 40 + s);
+    lib.destroy(m);
+    std::free(ws);
+}
+
+TEST(e2e_cpu, two_instances_with_their_own_workspaces_run_from_two_threads) {
+    tmp_dir d;
+    program p = sharing_program();
+    std::string out = d.path + "/libshare2.so";
+    compile(p, out);
+    library lib(out, "share2");
+    program ref = sharing_program();
+    size_t need = lib.workspace_bytes();
+    std::vector<void*> ws, models;
+    for (int i = 0; i < 2; ++i) {
+        ws.push_back(std::aligned_alloc(256, (need + 255) / 256 * 256));
+        options o{0, 0, nullptr, ws.back(), need};
+        void* m = nullptr;
+        ASSERT_EQ(lib.create(&m, &o), ok) << lib.last_error(m);
+        models.push_back(m);
+    }
+    std::thread ta([&] { for (unsigned s = 0; s < 20; ++s) expect_matches_reference(lib, models[0], ref.main(), 300 + s); });
+    std::thread tb([&] { for (unsigned s = 0; s < 20; ++s) expect_matches_reference(lib, models[1], ref.main(), 400 + s); });
+    ta.join();
+    tb.join();
+    for (auto* m : models) lib.destroy(m);
+    for (auto* w : ws) std::free(w);
+}
+
 TEST(e2e_cpu, exports_only_the_c_api_and_needs_only_the_c_runtime) {
     tmp_dir d;
     auto path = build_mixed(d);
