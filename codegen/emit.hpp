@@ -26,8 +26,26 @@ struct emitted_library {
     std::vector<source_file> files; // every generated file (the model source, header, weights, ...)
 };
 
+// The version of the generated libraries' C API (bumped when it changes incompatibly).
+constexpr int abi_version = 1;
+
+// A kernel's name and line in the IR text (for the kernel table of tool builds).
+struct kernel_note {
+    std::string name; // "main:@5"
+    std::string text; // the instruction as the printer writes it
+};
+
+// What a build contains beyond the plain library.
+struct emit_flags {
+    bool profile = false;       // MXC_PROFILE: <name>_profile times every kernel
+    bool debug_trace = false;   // MXC_DEBUG_TRACE: MXC_TRACE_EVAL and <name>_debug_run
+    std::string build_info;     // returned by <name>_build_info(): what built the library
+    std::vector<kernel_note> notes; // one per kernel, needed when profile or debug_trace
+};
+
 // target: "cpu" or "hip"; name: the C identifier prefixing every exported symbol.
-emitted_library emit_library(const lowered_module& l, const std::string& target, const std::string& name);
+emitted_library emit_library(const lowered_module& l, const std::string& target, const std::string& name,
+                             const emit_flags& flags = {});
 
 // How a target spells its part of the model source (emit_cpu.cpp, emit_hip.cpp).
 struct target_style {
@@ -41,7 +59,15 @@ target_style cpu_style();
 target_style hip_style();
 
 // The model source for a style (shared by both targets).
-std::string emit_model_source(const lowered_module& l, const std::string& name, const target_style& style);
+std::string emit_model_source(const lowered_module& l, const std::string& name, const target_style& style,
+                              const emit_flags& flags = {});
+
+// Tool builds (emit_hooks.cpp): the kernel notes of a lowered module, the kernel table, and
+// each kernel's FLOPs and bytes.
+std::vector<kernel_note> kernel_notes(const module& m, const lowered_module& l);
+std::string emit_kernel_table(const lowered_module& l, const std::vector<kernel_note>& notes);
+double kernel_flops(const kernel_call& k);
+double kernel_bytes(const kernel_call& k);
 
 // The headers of templates/<target>/ that define the kernels `l` calls, sorted.
 std::vector<std::string> kernel_headers(const lowered_module& l, const std::string& target);

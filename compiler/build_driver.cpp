@@ -268,10 +268,12 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
 
     build_stats st;
     auto t = std::chrono::steady_clock::now();
+    if (opts.progress) opts.progress("lower");
     make_outputs_kernels(m);
     double lower_s = seconds_since(t);
 
     t = std::chrono::steady_clock::now();
+    if (opts.progress) opts.progress("plan");
     memory_plan plan = plan_memory(m, 256);
     validate_memory_plan(m, plan);
     double plan_s = seconds_since(t);
@@ -282,11 +284,22 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
     st.seconds.push_back({"plan", plan_s});
 
     t = std::chrono::steady_clock::now();
-    emitted_library lib = emit_library(l, opts.target, opts.name);
+    if (opts.progress) opts.progress("emit");
+    emit_flags flags;
+    flags.profile = opts.profile;
+    flags.debug_trace = opts.debug_trace;
+    if (flags.profile || flags.debug_trace) flags.notes = kernel_notes(m, l);
+    emitted_library lib = emit_library(l, opts.target, opts.name, flags);
+    flags.build_info = "mxc " MXC_VERSION "; abi " + std::to_string(abi_version) + "; target " + opts.target +
+                       (opts.target == "hip" ? " " + opts.offload_arch : "") + (opts.profile ? "; profile-hooks" : "") +
+                       (opts.debug_trace ? "; debug-trace" : "") + "; built by: " +
+                       join_command(compile_command(lib, opts, "lib" + opts.name + ".so"));
+    lib = emit_library(l, opts.target, opts.name, flags);
     if (!opts.emit_src.empty()) write_sources(lib, opts, opts.emit_src);
     st.seconds.push_back({"emit", seconds_since(t)});
 
     t = std::chrono::steady_clock::now();
+    if (opts.progress) opts.progress("build: " + std::to_string(l.kernels.size()) + " kernels in one " + opts.target + " library");
     {
         temp_dir dir;
         write_sources(lib, opts, dir.path);

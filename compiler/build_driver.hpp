@@ -19,7 +19,10 @@ struct build_options {
     std::string hip_compiler;    // overrides clang++-15 / nvcc
     std::string name;            // API prefix; empty: from the output file name
     std::string emit_src;        // also keep the sources in this directory
+    bool profile = false;        // --profile-hooks: time every kernel (<name>_profile)
+    bool debug_trace = false;    // --debug-trace: MXC_TRACE_EVAL and <name>_debug_run
     std::function<void(const std::string&)> log; // -v: the commands as they run
+    std::function<void(const std::string&)> progress; // the phase starting ("build: 57 kernels")
 };
 
 struct build_stats {

@@ -14,16 +14,66 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
 
 namespace mxc::cli {
 
 namespace {
+// On a terminal: one line, rewritten, with the phase and the time since the start; a ticker
+// keeps the elapsed time moving during the long build phase. Nothing when not a terminal.
+class progress_line {
+public:
+    explicit progress_line(bool on) : on_(on), t0_(std::chrono::steady_clock::now()) {
+        if (on_) ticker_ = std::thread([this] {
+            std::unique_lock<std::mutex> lock(mu_);
+            while (!stop_) {
+                draw();
+                cv_.wait_for(lock, std::chrono::milliseconds(250));
+            }
+        });
+    }
+    ~progress_line() { done(); }
+    void phase(const std::string& p) {
+        std::lock_guard<std::mutex> lock(mu_);
+        phase_ = p;
+        if (on_) draw();
+    }
+    void done() {
+        if (!on_) return;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        if (ticker_.joinable()) ticker_.join();
+        std::fprintf(stderr, "\r\033[K");
+        on_ = false;
+    }
+
+private:
+    void draw() {
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+        std::fprintf(stderr, "\r\033[Kmxc: %s ... %.1fs", phase_.c_str(), s);
+        std::fflush(stderr);
+    }
+    bool on_, stop_ = false;
+    std::chrono::steady_clock::time_point t0_;
+    std::string phase_ = "start";
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::thread ticker_;
+};
+
 struct compile_args {
     std::string model, output, target = "cpu", offload_arch, name, emit_src, report, passes, hip_compiler, memory_plot;
     std::vector<std::vector<std::string>> input_dims;
     std::vector<std::string> const_inputs;
     int64_t batch = 0;
-    bool passes_given = false, quiet = false, verbose = false, memory_report = false;
+    bool passes_given = false, quiet = false, verbose = false, memory_report = false, profile = false,
+         debug_trace = false;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -126,6 +176,8 @@ void run_compile(const compile_args& a) {
     bo.hip_compiler = a.hip_compiler;
     bo.name = a.name;
     bo.emit_src = a.emit_src;
+    bo.profile = a.profile;
+    bo.debug_trace = a.debug_trace;
     if (!a.name.empty()) check_name(a.name);
     if (a.target == "hip" && bo.offload_arch.empty()) {
         bo.offload_arch = detect_offload_arch();
@@ -135,18 +187,24 @@ void run_compile(const compile_args& a) {
     }
     if (a.verbose) bo.log = [](const std::string& s) { std::cerr << "mxc: " << s << "\n"; };
 
+    progress_line progress(!a.quiet && !a.verbose && isatty(2));
+    bo.progress = [&progress](const std::string& phase) { progress.phase(phase); };
     using clock = std::chrono::steady_clock;
     auto t = clock::now();
+    progress.phase("import");
     program p = load(a);
     double import_s = std::chrono::duration<double>(clock::now() - t).count();
 
     t = clock::now();
     pass_options po;
     po.report = &std::cerr;
+    po.time_passes = a.verbose;
+    progress.phase("passes");
     run_passes(p, a.passes_given ? split_list(a.passes) : default_pipeline(), po);
     double passes_s = std::chrono::duration<double>(clock::now() - t).count();
 
     build_stats st = memory_only ? plan_only(p.main()) : compile_module(p.main(), a.output, bo);
+    progress.done();
     st.seconds.insert(st.seconds.begin(), {{"import", import_s}, {"passes", passes_s}});
     if (!a.report.empty()) write_report(a.report, p.main(), st);
     if (!a.memory_plot.empty()) write_text(a.memory_plot, memory_plot_svg(p.main(), st.plan), "memory plot");
@@ -181,7 +239,10 @@ void setup_compile(CLI::App& app) {
                  "print the memory plan: arena, lower bound, naive sum, weights, biggest buffers (no -o: build nothing)");
     app.add_option("--memory-plot", a->memory_plot, "draw the memory plan as SVG (x: instruction, y: offset)");
     app.add_flag("-q,--quiet", a->quiet, "print nothing on success");
-    app.add_flag("-v,--verbose", a->verbose, "print the compiler commands");
+    app.add_flag("-v,--verbose", a->verbose, "print each pass with its time and the compiler commands");
+    app.add_flag("--profile-hooks", a->profile, "time every kernel (for mxc perf / run --profile); off: no cost");
+    app.add_flag("--debug-trace", a->debug_trace,
+                 "MXC_TRACE_EVAL=1 prints each instruction as it runs (=2: with values); enables mxc run --io-dump");
     app.callback([a, &app] {
         if (app.get_subcommands().empty()) {
             if (a->model.empty()) throw CLI::CallForHelp();

@@ -1,5 +1,6 @@
-// mxc read MODEL.onnx [--input-dim @NAME D0 D1 ...] [--batch N]: imports an ONNX model and
-// prints its IR text.
+// mxc read MODEL.onnx [--input-dim @NAME D0 D1 ...] [--batch N] [--passes=default|LIST]
+//   [--print-after-all] [--report] [--format text|dot]: imports an ONNX model, optionally runs
+// passes, and prints its IR as text (DESIGN.md form) or as a Graphviz graph.
 #include "compiler/commands.hpp"
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
@@ -16,7 +17,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
+#include <unordered_map>
 
 namespace mxc::cli {
 namespace {
@@ -27,8 +28,37 @@ struct read_args {
     bool report = false;
     std::vector<std::vector<std::string>> input_dims;
     int64_t batch = 0;
-    std::vector<std::string> const_inputs;
+#include <unordered_map>
 };
+
+std::string dot_escape(const std::string& s) {
+    std::string r;
+    for (char c : s) r += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    return r;
+}
+
+// Graphviz: one node per instruction (label: op and result dims), one edge per input.
+std::string to_dot(const module& m) {
+    auto names = instruction_names(m);
+    std::unordered_map<const instruction*, std::size_t> id;
+    std::string o = "digraph \"" + dot_escape(m.name) + "\" {\n  node [shape=box, fontname=\"monospace\"];\n";
+    std::size_t i = 0;
+    for (auto& ins : m.instructions) {
+        id[&ins] = i;
+        std::string label = names[i] + "\\n" + dot_escape(ins.is_param() ? "@param" : ins.op);
+        if (!ins.is_return()) {
+            label += "\\n{";
+            for (std::size_t d = 0; d < ins.result.lens.size(); ++d) label += (d ? ", " : "") + std::to_string(ins.result.lens[d]);
+            label += "}";
+        }
+        std::string style = ins.is_param() || ins.is_return() ? ", shape=oval" : ins.is_literal() ? ", shape=note" : "";
+        o += "  n" + std::to_string(i) + " [label=\"" + label + "\"" + style + "];\n";
+        ++i;
+    }
+    for (auto& ins : m.instructions)
+        for (auto* in : ins.inputs) o += "  n" + std::to_string(id.at(in)) + " -> n" + std::to_string(id.at(&ins)) + ";\n";
+    return o + "}\n";
+}
 
 int64_t parse_dim(const std::string& flag, const std::string& s) {
     int64_t v = 0;
@@ -140,16 +170,19 @@ void add_read(CLI::App& app) {
                     "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant; may be repeated)");
     sub->add_option("--passes", args->passes, "run these passes after import: 'default' (the default pipeline) or a comma-separated list");
     sub->add_flag("--report", args->report, "print the kernel count (by op) to stderr, before and after the passes");
+    sub->add_flag("--print-after-all", args->print_after_all, "print the IR to stderr after every pass");
+    sub->add_option("--format", args->format, "text (default) or dot (Graphviz)");
     sub->callback([args] {
-        auto o = make_import_options(args->input_dims, args->batch);
-        add_const_inputs(o, args->const_inputs);
-        auto p = import_onnx(args->model, o);
+#include <unordered_map>
         if (args->report) std::cerr << "imported " << kernel_report(p.main()) << "\n";
-        if (!args->passes.empty()) {
-            run_passes(p, pass_list(args->passes));
+        if (!args->passes.empty() || args->print_after_all) {
+            pass_options po;
+            po.print_after_all = args->print_after_all;
+            run_passes(p, pass_list(args->passes.empty() ? "default" : args->passes), po);
             if (args->report) std::cerr << "optimised " << kernel_report(p.main()) << "\n";
         }
-        std::cout << print(p);
+        if (args->format == "dot") std::cout << to_dot(p.main());
+        else std::cout << print(p);
         std::cout.flush();
         if (!std::cout) throw error("cannot write the output");
     });

@@ -12,6 +12,13 @@ int main(int argc, char** argv) {
     mxc::cli::setup_compile(app);
     mxc::cli::add_read(app);
     mxc::cli::add_opt(app);
+    mxc::cli::add_params(app);
+    mxc::cli::add_version(app);
+    mxc::cli::add_run(app);
+    mxc::cli::add_perf(app);
+    mxc::cli::add_profile(app);
+    mxc::cli::add_compare(app);
+    mxc::cli::add_verify(app);
     mxc::cli::add_conformance(app);
     mxc::cli::add_ops(app);
     mxc::cli::add_plan_bench(app);
@@ -23,6 +30,8 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
+    } catch (const CLI::RuntimeError& e) { // a tool's verdict (compare, verify): already reported
+        return e.get_exit_code();
     } catch (const CLI::ParseError& e) {
         std::string msg = e.what();
         std::fprintf(stderr, "mxc: error: %s (see mxc --help)\n", msg.c_str());

@@ -535,6 +535,7 @@ program import_model(onnx::ModelProto& model, const std::string& what, const imp
             throw error("graph output '" + g.output(static_cast<int>(k)).name() +
                         "' is a sequence or an optional; mxc libraries return tensors only");
         outs.push_back(values[k].tensor);
+        m.output_names.push_back(g.output(static_cast<int>(k)).name());
     }
     m.add_return(outs);
     remove_unused(m);

@@ -95,6 +95,11 @@ MXC_API mxc_status @NAME@_output_info(const mxc_model* m, size_t i, mxc_tensor_i
 /* Runs the model: inputs[i] and outputs[j] point at buffers laid out as the infos say. */
 MXC_API mxc_status @NAME@_run(mxc_model* m, const void* const* inputs, void* const* outputs);
 MXC_API size_t @NAME@_workspace_bytes(void);
+/* What built this library: the mxc version, the C API (ABI) version, the target and the
+   compiler command. Libraries built with --profile-hooks / --debug-trace also export
+   @NAME@_num_kernels, @NAME@_kernel_info, @NAME@_profile and @NAME@_debug_run (see mxc's
+   runtime-stub/tools_api.hpp); mxc perf and mxc run use them. */
+MXC_API const char* @NAME@_build_info(void);
 /* The message of the last failure of m ("" if none); a fixed message when m is NULL. */
 MXC_API const char* @NAME@_last_error(const mxc_model* m);
 

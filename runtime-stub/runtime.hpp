@@ -3,7 +3,8 @@
 //   MXC_FN(x)                the exported name of API function x (prefix_##x)
 //   MXC_TARGET_HIP           (hip builds only)
 //   namespace mxc_gen { arena_bytes, weights_bytes, num_inputs, num_outputs, input_infos,
-//                       output_infos, weights (host pointer to the blob), run_kernels(...) }
+//                       output_infos, weights (host pointer to the blob), run_kernels(...),
+//                       build_info, and kernel_table in profiling / debug-trace builds }
 // No global mutable state: everything lives in the instance. Nothing aborts or prints.
 #include <stdarg.h>
 #include <stdio.h>
@@ -126,7 +127,7 @@ static mxc_status setup(mxc_model* m, const mxc_options& o) {
     return MXC_OK;
 }
 
-static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs) {
+static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs, mxc_hooks* h) {
     device_guard g(m->device);
     if (g.status != hipSuccess) return device_fail(m, g.status, "run: cannot select the device");
     hipError_t e;
@@ -142,7 +143,10 @@ static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* 
     }
     for (size_t j = 0; j < mxc_gen::num_outputs; ++j)
         out[j] = m->device_pointers ? outputs[j] : m->staged[mxc_gen::num_inputs + j];
-    mxc_gen::run_kernels(m->arena, m->weights, in, out, m->stream);
+#if defined(MXC_PROFILE) || defined(MXC_DEBUG_TRACE)
+    if (h) h->stream = m->stream;
+#endif
+    mxc_gen::run_kernels(m->arena, m->weights, in, out, h, m->stream);
     if ((e = hipGetLastError()) != hipSuccess) return device_fail(m, e, "run: a kernel failed to launch");
     if (!m->device_pointers) {
         for (size_t j = 0; j < mxc_gen::num_outputs; ++j) {
@@ -174,8 +178,8 @@ static mxc_status setup(mxc_model* m, const mxc_options& o) {
     return MXC_OK;
 }
 
-static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs) {
-    mxc_gen::run_kernels(m->arena, m->weights, inputs, outputs);
+static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs, mxc_hooks* h) {
+    mxc_gen::run_kernels(m->arena, m->weights, inputs, outputs, h);
     return MXC_OK;
 }
 #endif
@@ -231,7 +235,8 @@ MXC_API mxc_status MXC_FN(output_info)(const mxc_model* m, size_t i, mxc_tensor_
     return mxc_rt::tensor_info(m, i, info, mxc_gen::output_infos, mxc_gen::num_outputs, "output");
 }
 
-MXC_API mxc_status MXC_FN(run)(mxc_model* m, const void* const* inputs, void* const* outputs) {
+// Checks the arguments of run (and of the profiling / debug entry points).
+static mxc_status check_run(mxc_model* m, const void* const* inputs, void* const* outputs) {
     if (mxc_status s = mxc_rt::check_model(m)) return s;
     m->error[0] = 0;
     if (mxc_gen::num_inputs && !inputs) return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "run: inputs is NULL");
@@ -242,8 +247,26 @@ MXC_API mxc_status MXC_FN(run)(mxc_model* m, const void* const* inputs, void* co
     for (size_t j = 0; j < mxc_gen::num_outputs; ++j)
         if (!outputs[j] && mxc_gen::output_infos[j].bytes)
             return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "run: output %zu ('%s') is NULL", j, mxc_gen::output_infos[j].name);
-    return mxc_rt::execute(m, inputs, outputs);
+    return MXC_OK;
 }
+
+MXC_API mxc_status MXC_FN(run)(mxc_model* m, const void* const* inputs, void* const* outputs) {
+    if (mxc_status s = check_run(m, inputs, outputs)) return s;
+#if defined(MXC_DEBUG_TRACE)
+    const char* level = getenv("MXC_TRACE_EVAL");
+    if (level && atoi(level) > 0) {
+        mxc_hooks h;
+        memset(&h, 0, sizeof h);
+        h.trace = atoi(level);
+        mxc_status s = mxc_rt::execute(m, inputs, outputs, &h);
+        free(h.host);
+        return s;
+    }
+#endif
+    return mxc_rt::execute(m, inputs, outputs, nullptr);
+}
+
+MXC_API const char* MXC_FN(build_info)(void) { return mxc_gen::build_info; }
 
 MXC_API const char* MXC_FN(last_error)(const mxc_model* m) {
     if (!m) return "the model handle is NULL (create failed to allocate, or NULL was passed)";
@@ -251,3 +274,7 @@ MXC_API const char* MXC_FN(last_error)(const mxc_model* m) {
 }
 
 } // extern "C"
+
+#if defined(MXC_PROFILE) || defined(MXC_DEBUG_TRACE)
+#include "runtime-stub/tools_api.hpp"
+#endif

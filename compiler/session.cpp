@@ -1,0 +1,364 @@
+#include "compiler/session.hpp"
+#include "codegen/lower.hpp"
+#include "compiler/build_driver.hpp"
+#include "compiler/tensor_io.hpp"
+#include "ir/error.hpp"
+#include "ir/eval.hpp"
+#include "passes/pass_manager.hpp"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace mxc {
+
+namespace {
+bool ends_with(const std::string& s, const std::string& t) {
+    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+// The C API's types, as runtime-stub/model.h and hooks.hpp declare them.
+struct c_tensor_info {
+    const char* name;
+    int dtype;
+    size_t rank;
+    int64_t dims[8];
+    int64_t strides[8];
+    size_t bytes;
+};
+struct c_kernel_info {
+    const char *name, *op, *text, *inputs, *output;
+    double flops, bytes;
+    int dtype;
+    int64_t elements;
+};
+using observer_fn = void (*)(void*, size_t, const void*, size_t);
+
+class library_session : public session {
+public:
+    library_session(const std::string& path, std::string tmp_dir) : tmp_(std::move(tmp_dir)) {
+        prefix_ = library_prefix(path);
+        handle_ = dlopen(fs::absolute(path).c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle_) throw error("cannot load " + path + ": " + dlerror());
+        get(create_, "create");
+        get(destroy_, "destroy");
+        get(num_inputs_, "num_inputs");
+        get(num_outputs_, "num_outputs");
+        get(input_info_, "input_info");
+        get(output_info_, "output_info");
+        get(run_, "run");
+        get(last_error_, "last_error");
+        const char* (*info)() = nullptr;
+        if (find(info, "build_info")) build_info = info();
+        target = build_info.find("target hip") != std::string::npos ? "hip" : "cpu";
+        find(profile_, "profile");
+        find(debug_run_, "debug_run");
+        size_t (*num_kernels)() = nullptr;
+        const c_kernel_info* (*kernel_info)(size_t) = nullptr;
+        if (find(num_kernels, "num_kernels") && find(kernel_info, "kernel_info"))
+            for (size_t i = 0; i < num_kernels(); ++i) {
+                auto* k = kernel_info(i);
+                kernels.push_back({k->name, k->op, k->text, k->inputs, k->output, k->flops, k->bytes});
+            }
+        can_profile = profile_ && !kernels.empty();
+        can_observe = debug_run_ && !kernels.empty();
+        if (int s = create_(&model_, nullptr))
+            throw error("cannot create an instance of " + path + " (status " + std::to_string(s) +
+                        "): " + last_error_(model_));
+        auto infos = [&](size_t n, int (*fn)(const void*, size_t, c_tensor_info*), std::vector<tensor_desc>& out) {
+            for (size_t i = 0; i < n; ++i) {
+                c_tensor_info ti;
+                if (fn(model_, i, &ti)) throw error(std::string("cannot query ") + path + ": " + last_error_(model_));
+                shape s(static_cast<dtype>(ti.dtype), {ti.dims, ti.dims + ti.rank}, {ti.strides, ti.strides + ti.rank});
+                out.push_back({ti.name, s});
+            }
+        };
+        infos(num_inputs_(model_), input_info_, inputs);
+        infos(num_outputs_(model_), output_info_, outputs);
+        for (auto& o : outputs) out_buf_.emplace_back(static_cast<std::size_t>(o.s.bytes()));
+        for (auto& b : out_buf_) out_ptr_.push_back(b.data());
+    }
+    ~library_session() override {
+        if (destroy_) destroy_(model_);
+        if (handle_) dlclose(handle_);
+        if (!tmp_.empty()) {
+            std::error_code ec;
+            fs::remove_all(tmp_, ec);
+        }
+    }
+    void prepare(const std::vector<literal>& in) override {
+        in_ = in;
+        in_ptr_.clear();
+        for (auto& l : in_) in_ptr_.push_back(l.data());
+    }
+    void execute() override { check(run_(model_, in_ptr_.data(), out_ptr_.data()), "run"); }
+    void execute_profiled(std::vector<double>& start, std::vector<double>& time) override {
+        if (!profile_) throw error("the library was built without --profile-hooks");
+        start.assign(kernels.size(), 0);
+        time.assign(kernels.size(), 0);
+        check(profile_(model_, in_ptr_.data(), out_ptr_.data(), start.data(), time.data()), "profile");
+    }
+    void execute_observed(const std::function<void(std::size_t, const literal&)>& observe) override {
+        if (!debug_run_) throw error("the library was built without --debug-trace");
+        struct ctx_t {
+            const std::function<void(std::size_t, const literal&)>* f;
+            library_session* self;
+        } ctx{&observe, this};
+        auto cb = [](void* user, size_t i, const void* data, size_t bytes) {
+            auto* c = static_cast<ctx_t*>(user);
+            (void)bytes;
+            literal l = c->self->kernel_value(i, data);
+            (*c->f)(i, l);
+        };
+        check(debug_run_(model_, in_ptr_.data(), out_ptr_.data(), cb, &ctx), "debug_run");
+    }
+    std::vector<literal> results() override {
+        std::vector<literal> r;
+        for (std::size_t i = 0; i < outputs.size(); ++i) r.emplace_back(outputs[i].s.as_standard(), out_buf_[i]);
+        return r;
+    }
+
+private:
+    literal kernel_value(std::size_t i, const void* data) {
+        const c_kernel_info* k = nullptr;
+        const c_kernel_info* (*kernel_info)(size_t) = nullptr;
+        find(kernel_info, "kernel_info");
+        k = kernel_info(i);
+        std::vector<int64_t> lens;
+        std::istringstream in(k->output);
+        for (char c; in >> c;)
+            if (std::isdigit(static_cast<unsigned char>(c))) {
+                in.putback(c);
+                int64_t d;
+                in >> d;
+                lens.push_back(d);
+            }
+        shape s(static_cast<dtype>(k->dtype), lens);
+        const char* p = static_cast<const char*>(data);
+        return literal(s, std::vector<char>(p, p + s.bytes()));
+    }
+    template <class F> bool find(F& fn, const std::string& what) {
+        fn = reinterpret_cast<F>(dlsym(handle_, (prefix_ + "_" + what).c_str()));
+        return fn != nullptr;
+    }
+    template <class F> void get(F& fn, const std::string& what) {
+        if (!find(fn, what)) throw error("the library has no " + prefix_ + "_" + what + " (not built by mxc?)");
+    }
+    void check(int status, const char* what) {
+        if (status) throw error(std::string(what) + " failed (status " + std::to_string(status) + "): " + last_error_(model_));
+    }
+
+    std::string prefix_, tmp_;
+    void* handle_ = nullptr;
+    void* model_ = nullptr;
+    int (*create_)(void**, const void*) = nullptr;
+    void (*destroy_)(void*) = nullptr;
+    size_t (*num_inputs_)(const void*) = nullptr;
+    size_t (*num_outputs_)(const void*) = nullptr;
+    int (*input_info_)(const void*, size_t, c_tensor_info*) = nullptr;
+    int (*output_info_)(const void*, size_t, c_tensor_info*) = nullptr;
+    int (*run_)(void*, const void* const*, void* const*) = nullptr;
+    const char* (*last_error_)(const void*) = nullptr;
+    int (*profile_)(void*, const void* const*, void* const*, double*, double*) = nullptr;
+    int (*debug_run_)(void*, const void* const*, void* const*, observer_fn, void*) = nullptr;
+    std::vector<literal> in_;
+    std::vector<const void*> in_ptr_;
+    std::vector<std::vector<char>> out_buf_;
+    std::vector<void*> out_ptr_;
+};
+
+// The reference evaluator over the module after the pipeline, with the outputs made kernels
+// as lowering does, so its kernels carry the same names as a library's.
+class ref_session : public session {
+public:
+    explicit ref_session(program p) : p_(std::move(p)) {
+        target = "ref";
+        module& m = p_.main();
+        make_outputs_kernels(m);
+        auto names = instruction_names(m);
+        std::istringstream text(print(m));
+        std::string line;
+        std::getline(text, line);
+        std::size_t i = 0;
+        for (auto& ins : m.instructions) {
+            std::getline(text, line);
+            if (ins.is_param()) inputs.push_back({ins.param_name, ins.result});
+            if (!ins.is_builtin() && !is_view(ins)) {
+                index_[&ins] = kernels.size();
+                kernels.push_back({names[i], ins.op, line, "", "", 0, 0});
+            }
+            ++i;
+        }
+        auto outs = m.outputs();
+        for (std::size_t j = 0; j < outs.size(); ++j)
+            outputs.push_back({j < m.output_names.size() && !m.output_names[j].empty() ? m.output_names[j]
+                                                                                        : "output" + std::to_string(j),
+                               outs[j]->result.as_standard()});
+        can_profile = true;
+        can_observe = true;
+    }
+    void prepare(const std::vector<literal>& in) override {
+        in_.clear();
+        for (std::size_t i = 0; i < in.size(); ++i) in_[inputs[i].name] = in[i];
+    }
+    void execute() override { out_ = evaluate(p_.main(), in_); }
+    void execute_profiled(std::vector<double>& start, std::vector<double>& time) override {
+        start.assign(kernels.size(), 0);
+        time.assign(kernels.size(), 0);
+        using clock = std::chrono::steady_clock;
+        auto t0 = clock::now(), last = t0;
+        out_ = evaluate(p_.main(), in_, [&](const instruction& ins, const tensor&) {
+            auto now = clock::now();
+            if (auto it = index_.find(&ins); it != index_.end()) {
+                start[it->second] = std::chrono::duration<double, std::milli>(last - t0).count();
+                time[it->second] = std::chrono::duration<double, std::milli>(now - last).count();
+            }
+            last = now;
+        });
+    }
+    void execute_observed(const std::function<void(std::size_t, const literal&)>& observe) override {
+        out_ = evaluate(p_.main(), in_, [&](const instruction& ins, const tensor& t) {
+            if (auto it = index_.find(&ins); it != index_.end()) observe(it->second, t.pack());
+        });
+    }
+    std::vector<literal> results() override { return out_; }
+
+private:
+    program p_;
+    std::map<const instruction*, std::size_t> index_;
+    std::map<std::string, literal> in_;
+    std::vector<literal> out_;
+};
+
+program load_program(const std::string& path, const import_options& o) {
+    if (ends_with(path, ".mxir")) {
+        std::ifstream f(path, std::ios::binary);
+        if (!f) throw error("cannot read " + path);
+        std::stringstream text;
+        text << f.rdbuf();
+        program p = parse_program(text.str());
+        for (auto& m : p.modules) verify(*m);
+        return p;
+    }
+    return import_onnx(path, o);
+}
+} // namespace
+
+bool is_library_path(const std::string& path) { return ends_with(path, ".so") || path.find(".so.") != std::string::npos; }
+
+std::string library_prefix(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw error("cannot read " + path);
+    std::string b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    auto bad = [&] { return error(path + ": not a library built by mxc (no <name>_build_info in its symbols)"); };
+    if (b.size() < sizeof(Elf64_Ehdr) || b.compare(0, 4, ELFMAG) != 0 || b[EI_CLASS] != ELFCLASS64) throw bad();
+    Elf64_Ehdr eh;
+    std::memcpy(&eh, b.data(), sizeof eh);
+    auto section = [&](std::size_t i) {
+        Elf64_Shdr sh{};
+        std::size_t off = eh.e_shoff + i * sizeof(Elf64_Shdr);
+        if (off + sizeof sh > b.size()) throw bad();
+        std::memcpy(&sh, b.data() + off, sizeof sh);
+        return sh;
+    };
+    for (std::size_t i = 0; i < eh.e_shnum; ++i) {
+        Elf64_Shdr sym = section(i);
+        if (sym.sh_type != SHT_DYNSYM) continue;
+        Elf64_Shdr str = section(sym.sh_link);
+        if (sym.sh_offset + sym.sh_size > b.size() || str.sh_offset + str.sh_size > b.size()) throw bad();
+        for (std::size_t k = 0; k < sym.sh_size / sizeof(Elf64_Sym); ++k) {
+            Elf64_Sym s;
+            std::memcpy(&s, b.data() + sym.sh_offset + k * sizeof s, sizeof s);
+            if (s.st_name >= str.sh_size || s.st_shndx == SHN_UNDEF) continue;
+            std::string name(b.data() + str.sh_offset + s.st_name, strnlen(b.data() + str.sh_offset + s.st_name,
+                                                                             str.sh_size - s.st_name));
+            if (ends_with(name, "_build_info")) return name.substr(0, name.size() - 11);
+        }
+    }
+    throw bad();
+}
+
+std::unique_ptr<session> open_session(const std::string& path, const session_options& o) {
+    if (!fs::exists(path)) throw error("cannot read '" + path + "': no such file");
+    if (o.target != "" && o.target != "ref" && o.target != "cpu" && o.target != "hip")
+        throw error("unknown --target '" + o.target + "' (expected ref, cpu or hip)");
+    if (is_library_path(path)) {
+        if (o.target == "ref") throw error("--target ref runs a model (.onnx), not a library: " + path);
+        auto s = std::make_unique<library_session>(path, "");
+        if (!o.target.empty() && o.target != s->target)
+            throw error(path + " was built for " + s->target + ", not --target " + o.target);
+        return s;
+    }
+    program p = load_program(path, o.import);
+    run_passes(p, default_pipeline());
+    if (o.target == "ref") return std::make_unique<ref_session>(std::move(p));
+
+    build_options bo;
+    bo.target = o.target.empty() ? "cpu" : o.target;
+    bo.offload_arch = o.offload_arch;
+    bo.hip_compiler = o.hip_compiler;
+    bo.profile = o.profile;
+    bo.debug_trace = o.debug_trace;
+    bo.name = "model";
+    if (bo.target == "hip" && bo.offload_arch.empty()) {
+        bo.offload_arch = detect_offload_arch();
+        if (bo.offload_arch.empty()) throw error("--target hip: no GPU found here (pass --offload-arch, or use --target cpu)");
+    }
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/mxc-tool-XXXXXX";
+    if (!mkdtemp(tmpl.data())) throw error("cannot create a temporary directory");
+    std::string lib = tmpl + "/libmodel.so";
+    try {
+        if (!o.quiet) std::cerr << "mxc: compiling " << path << " for " << bo.target << "\n";
+        compile_module(p.main(), lib, bo);
+        return std::make_unique<library_session>(lib, tmpl);
+    } catch (...) {
+        std::error_code ec;
+        fs::remove_all(tmpl, ec);
+        throw;
+    }
+}
+
+std::vector<literal> make_inputs(const session& s, const std::vector<std::string>& specs, bool quiet) {
+    std::map<std::string, std::string> given;
+    for (auto& spec : specs) {
+        auto colon = spec.find(':');
+        if (colon == std::string::npos || colon == 0)
+            throw error("--input expects NAME:VALUE (a .npy/.pb/.json file or an inline array), got '" + spec + "'");
+        std::string name = spec.substr(0, colon);
+        bool known = false;
+        for (auto& in : s.inputs) known |= in.name == name;
+        if (!known) {
+            std::string list;
+            for (auto& in : s.inputs) list += (list.empty() ? "'" : ", '") + in.name + "'";
+            throw error("--input " + name + ": the model has no input '" + name + "' (its inputs: " + list + ")");
+        }
+        if (!given.emplace(name, spec.substr(colon + 1)).second) throw error("--input " + name + " is given twice");
+    }
+    std::vector<literal> r;
+    const uint64_t seed = 42;
+    for (std::size_t i = 0; i < s.inputs.size(); ++i) {
+        auto& in = s.inputs[i];
+        shape want = in.s.as_standard();
+        if (auto it = given.find(in.name); it != given.end()) {
+            r.push_back(read_input_value(it->second, in.name, want));
+        } else {
+            if (!quiet) std::cerr << "mxc: input '" << in.name << "' is random (uniform, seed " << seed + i << ")\n";
+            r.push_back(random_tensor(want, seed + i));
+        }
+    }
+    return r;
+}
+
+} // namespace mxc
