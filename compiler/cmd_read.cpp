@@ -15,6 +15,7 @@ namespace {
 struct read_args {
     std::string model;
     std::vector<std::vector<std::string>> input_dims;
+    std::vector<std::string> external_dirs;
     int64_t batch = 0;
 };
 
@@ -52,8 +53,13 @@ void add_read(CLI::App& app) {
                     "fix the shape of an input: --input-dim @NAME D0 D1 ... (may be repeated)")
         ->expected(1, CLI::detail::expected_max_vector_size);
     sub->add_option("--batch", args->batch, "fix a symbolic first dim of every input to N");
+    sub->add_option("--allow-external-data", args->external_dirs,
+                    "also read external weight files under DIR (default: only inside the model's folder)")
+        ->type_name("DIR");
     sub->callback([args] {
-        auto p = import_onnx(args->model, make_import_options(args->input_dims, args->batch));
+        auto o = make_import_options(args->input_dims, args->batch);
+        o.external_data.allowed_dirs = args->external_dirs;
+        auto p = import_onnx(args->model, o);
         std::cout << print(p);
         std::cout.flush();
         if (!std::cout) throw error("cannot write the output");

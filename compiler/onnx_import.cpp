@@ -1,6 +1,7 @@
 // ONNX import: the file, its tensors and the graph walk. Node converters are in
 // compiler/onnx_ops.cpp.
 #include "compiler/onnx_import.hpp"
+#include "compiler/onnx_external.hpp"
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 #include "templates/common/types.hpp"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <queue>
 #include <set>
@@ -33,10 +35,7 @@ template <class T, class Src> std::vector<char> convert_values(const Src& src) {
 }
 } // namespace
 
-literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
-    if (t.data_location() == onnx::TensorProto::EXTERNAL || t.external_data_size() > 0)
-        throw error(what + " keeps its data in an external file, which mxc does not support yet "
-                           "(save the model with its weights inside the .onnx file)");
+shape tensor_shape(const onnx::TensorProto& t, const std::string& what, int64_t& bytes) {
     auto type = dtype_from_onnx(t.data_type());
     if (!type)
         throw error(what + " has element type " + std::string(onnx_type_name(t.data_type())) +
@@ -51,13 +50,21 @@ literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
             throw error(what + ": the element count of shape " + to_string(lens) + " overflows 64 bits");
         }
     }
-    int64_t bytes = 0;
     try {
         bytes = checked_mul(n, static_cast<int64_t>(dtype_size(*type)));
     } catch (const error&) {
         throw error(what + ": the byte size of shape " + to_string(lens) + " overflows 64 bits");
     }
-    shape s(*type, lens);
+    return shape(*type, lens);
+}
+
+literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
+    if (has_external_data(t))
+        throw error(what + " keeps its data in an external file, which mxc reads only for initializers");
+    int64_t bytes = 0;
+    shape s = tensor_shape(t, what, bytes);
+    const auto& lens = s.lens;
+    const int64_t n = s.elements();
     auto type_name = std::string(onnx_type_name(t.data_type()));
     if (t.has_raw_data()) {
         auto& raw = t.raw_data();
@@ -337,7 +344,10 @@ program import_model(const onnx::ModelProto& model, const std::string& what, con
         if (auto it = values.find(name); it != values.end()) return it->second;
         auto t = inits.find(name);
         if (t == inits.end()) return nullptr;
-        auto* l = m.add_literal(tensor_to_literal(*t->second, "initializer '" + name + "'"));
+        std::string label = "initializer '" + name + "'";
+        auto* l = m.add_literal(has_external_data(*t->second)
+                                    ? external_tensor_to_literal(*t->second, label, opts.external_data)
+                                    : tensor_to_literal(*t->second, label));
         l->origin = "initializer '" + name + "'";
         values[name] = l;
         return l;
@@ -394,7 +404,9 @@ program import_onnx(const std::string& path, const import_options& opts) {
     std::ostringstream ss;
     ss << f.rdbuf();
     if (f.bad()) throw error("cannot read '" + path + "'");
-    return import_onnx_bytes(ss.str(), "'" + path + "'", opts);
+    import_options o = opts;
+    o.external_data.model_dir = std::filesystem::absolute(path).parent_path().string();
+    return import_onnx_bytes(ss.str(), "'" + path + "'", o);
 }
 
 } // namespace mxc

@@ -3,6 +3,7 @@
 // instruction's `origin` names the ONNX node it came from. Errors are one line and name the
 // node, op and opset.
 #pragma once
+#include "compiler/onnx_external.hpp"
 #include "ir/module.hpp"
 
 #include <cstdint>
@@ -15,6 +16,7 @@ namespace mxc {
 struct import_options {
     std::map<std::string, std::vector<int64_t>> input_dims; // --input-dim @NAME D0 D1 ...: full shape of an input
     int64_t batch = 0;                                       // --batch N: fixes a symbolic first dim
+    onnx_detail::external_data_options external_data;        // model_dir is set by import_onnx(path)
 };
 
 program import_onnx(const std::string& path, const import_options& opts = {});
