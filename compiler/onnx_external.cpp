@@ -35,7 +35,7 @@ bool inside(const fs::path& p, const fs::path& dir) {
 fs::path canonical_or_throw(const fs::path& p, const std::string& what) {
     std::error_code ec;
     auto c = fs::canonical(p, ec);
-    if (ec) throw error(what + ": cannot open its external data file '" + p.string() + "': " + ec.message());
+    if (ec) throw error(what + ": cannot open its external data file '" + p.lexically_normal().string() + "': " + ec.message());
     return c;
 }
 

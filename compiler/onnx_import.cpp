@@ -99,7 +99,17 @@ literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
     case TensorProto::BFLOAT16: take(t.int32_data(), "int32_data", [](auto& v) { return convert_values<uint16_t>(v); }); break;
     default: throw error(what + " has element type " + type_name + ", which mxc does not support");
     }
-    if (count == 0 && n > 0) throw error(what + " has no data (shape " + to_string(lens) + ")");
+    if (count == 0 && n > 0) {
+        // The values may sit in a field of another type: name it (a wrong field type).
+        std::pair<int, const char*> others[] = {{t.float_data_size(), "float_data"}, {t.double_data_size(), "double_data"},
+                                                {t.int32_data_size(), "int32_data"}, {t.int64_data_size(), "int64_data"},
+                                                {t.uint64_data_size(), "uint64_data"}, {t.string_data_size(), "string_data"}};
+        for (auto& [k, name] : others)
+            if (k > 0)
+                throw error(what + " keeps its values in " + name + ", but a " + type_name + " tensor keeps them in " +
+                            field);
+        throw error(what + " has no data (shape " + to_string(lens) + ")");
+    }
     if (count != n)
         throw error(what + " has " + std::to_string(count) + " values in " + field + ", but " + type_name + " " +
                     to_string(lens) + " needs " + std::to_string(n));
@@ -193,13 +203,13 @@ shape input_shape(const onnx::ValueInfoProto& vi, const import_options& opts, st
             lens.push_back(1);
         }
     }
-    shape s(*type, lens);
     try {
+        shape s(*type, lens);
         s.bytes();
+        return s;
     } catch (const error&) {
         throw error(what + ": the byte size of shape " + to_string(lens) + " overflows 64 bits");
     }
-    return s;
 }
 
 // Node indices in an order where every value is produced before it is used (the file's order
