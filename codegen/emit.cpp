@@ -172,6 +172,7 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
         o << "static const mxc_desc " << id << "_out = " << desc(k.ins->result) << ";\n";
         if (!k.params.ip.empty()) o << "static const int64_t " << id << "_ip[] = " << braced(k.params.ip, int_literal) << ";\n";
         if (!k.params.fp.empty()) o << "static const double " << id << "_fp[] = " << braced(k.params.fp, double_literal) << ";\n";
+        if (is_fused_kernel(k)) o << fused_body_functor(k, id);
     }
 
     o << "\nstatic void run_kernels(char* arena, const char* w, const void* const* in, void* const* out"
@@ -187,8 +188,10 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
         o << "        const mxc_kargs k = {" << k.in.size() << ", p, " << id << "_in, " << pointer(k.out, true) << ", &"
           << id << "_out, " << (k.params.ip.empty() ? "nullptr" : id + "_ip") << ", " << k.params.ip.size() << ", "
           << (k.params.fp.empty() ? "nullptr" : id + "_fp") << ", " << k.params.fp.size() << "};\n";
-        o << "        mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << ">(k" << st.call_suffix
-          << ");\n    }\n";
+        if (is_fused_kernel(k)) o << "        " << fused_call(k, id, st) << "\n    }\n";
+        else
+            o << "        mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << ">(k" << st.call_suffix
+              << ");\n    }\n";
     }
     o << "}\n} // namespace mxc_gen\n\n#include \"runtime-stub/runtime.hpp\"\n";
     return o.str();

@@ -46,6 +46,11 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
 // The headers of templates/<target>/ that define the kernels `l` calls, sorted.
 std::vector<std::string> kernel_headers(const lowered_module& l, const std::string& target);
 
+// Fused kernels (emit_fused.cpp): the body functor of kernel `id` and the call that uses it.
+bool is_fused_kernel(const kernel_call& k);
+std::string fused_body_functor(const kernel_call& k, const std::string& id);
+std::string fused_call(const kernel_call& k, const std::string& id, const target_style& st);
+
 // The C header (from runtime-stub/model.h) with the name and sizes filled in.
 std::string emit_header(const lowered_module& l, const std::string& name, const std::string& target);
 

@@ -4,6 +4,11 @@
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
 #include "ir/module.hpp"
+#include "ir/op.hpp"
+#include "passes/pass_manager.hpp"
+
+#include <map>
+#include <sstream>
 
 #include <charconv>
 #include <iostream>
@@ -14,6 +19,8 @@ namespace {
 
 struct read_args {
     std::string model;
+    std::string passes;
+    bool report = false;
     std::vector<std::vector<std::string>> input_dims;
     std::vector<std::string> external_dirs;
     int64_t batch = 0;
@@ -25,6 +32,26 @@ int64_t parse_dim(const std::string& flag, const std::string& s) {
     if (ec != std::errc{} || p != s.data() + s.size() || v < 0)
         throw error(flag + ": '" + s + "' is not a dimension (a non-negative integer)");
     return v;
+}
+
+// "kernels: 57 (convolution 53, dot 1, ...)": the instructions that become kernels.
+std::string kernel_report(const module& m) {
+    std::map<std::string, int> count;
+    int total = 0;
+    for (auto& ins : m.instructions)
+        if (!ins.is_builtin() && !get_op(ins.op).is_view) ++count[ins.op], ++total;
+    std::string r = "kernels: " + std::to_string(total) + " (";
+    for (auto& [op, n] : count) r += (r.back() == '(' ? "" : ", ") + op + " " + std::to_string(n);
+    return r + ")";
+}
+
+std::vector<std::string> pass_list(const std::string& s) {
+    if (s == "default") return default_pipeline();
+    std::vector<std::string> r;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) r.push_back(item);
+    return r;
 }
 
 } // namespace
@@ -56,10 +83,17 @@ void add_read(CLI::App& app) {
     sub->add_option("--allow-external-data", args->external_dirs,
                     "also read external weight files under DIR (default: only inside the model's folder)")
         ->type_name("DIR");
+    sub->add_option("--passes", args->passes, "run these passes after import: 'default' (the default pipeline) or a comma-separated list");
+    sub->add_flag("--report", args->report, "print the kernel count (by op) to stderr, before and after the passes");
     sub->callback([args] {
         auto o = make_import_options(args->input_dims, args->batch);
         o.external_data.allowed_dirs = args->external_dirs;
         auto p = import_onnx(args->model, o);
+        if (args->report) std::cerr << "imported " << kernel_report(p.main()) << "\n";
+        if (!args->passes.empty()) {
+            run_passes(p, pass_list(args->passes));
+            if (args->report) std::cerr << "optimised " << kernel_report(p.main()) << "\n";
+        }
         std::cout << print(p);
         std::cout.flush();
         if (!std::cout) throw error("cannot write the output");

@@ -181,6 +181,71 @@ outputs conv(node_context& c) {
     return {y};
 }
 
+outputs conv_transpose(node_context& c) {
+    auto* x = rank_at_least(c, 0, 3, "X");
+    auto* w = c.input(1);
+    std::size_t sp = x->result.rank() - 2;
+    if (w->result.rank() != x->result.rank())
+        c.fail("W " + to_string(w->result.lens) + " must have the rank of X " + to_string(x->result.lens));
+    if (c.has_attr("output_shape")) c.fail("attribute 'output_shape' is not supported (give pads instead)");
+    auto mode = c.attr_string("auto_pad", "NOTSET");
+    if (mode != "NOTSET" && mode != "VALID") c.fail("auto_pad '" + mode + "' is not supported");
+    auto pads = mode == "VALID" ? ints(2 * sp, 0) : c.attr_ints("pads", ints(2 * sp, 0));
+    if (pads.size() != 2 * sp) c.fail("'pads' has " + std::to_string(pads.size()) + " values, expected " + std::to_string(2 * sp));
+    auto outpad = c.attr_ints("output_padding", ints(sp, 0));
+    if (outpad.size() != sp) c.fail("'output_padding' has " + std::to_string(outpad.size()) + " values, expected " + std::to_string(sp));
+    auto* y = c.add("convolution_transpose", {x, w},
+                    attrs({{"padding", pads}, {"stride", spatial_attr(c, "strides", sp, 1)},
+                           {"dilation", spatial_attr(c, "dilations", sp, 1)}, {"output_padding", outpad},
+                           {"group", c.attr_int("group", 1)}}));
+    if (c.has_input(2)) {
+        auto* b = c.input(2);
+        int64_t m = y->result.lens[1];
+        if (b->result.lens != ints{m}) c.fail("bias B " + to_string(b->result.lens) + " must be {" + std::to_string(m) + "}");
+        auto* b4 = c.add("unsqueeze", {b}, attrs({{"axes", [&] { auto a = iota_from(1, static_cast<int64_t>(sp) + 2); a[0] = 0; return a; }()}}));
+        y = c.add("add", {y, c.broadcast_to(b4, y->result.lens)});
+    }
+    return {y};
+}
+
+// Resize, nearest mode with whole-number scales: every input element repeated k times along
+// each dim, i.e. views (unsqueeze after each dim, broadcast to k) and one packed copy.
+outputs resize(node_context& c) {
+    auto* x = c.input(0);
+    auto& l = x->result.lens;
+    if (c.attr_string("mode", "nearest") != "nearest") c.fail("only mode 'nearest' is supported");
+    ints factors;
+    if (c.has_input(3)) {
+        auto sizes = c.const_ints(3, "sizes");
+        if (sizes.size() != l.size()) c.fail("sizes " + to_string(sizes) + " must have one value per input dim");
+        for (std::size_t i = 0; i < l.size(); ++i) {
+            if (l[i] == 0 || sizes[i] % l[i] != 0) c.fail("sizes " + to_string(sizes) + " are not whole multiples of " + to_string(l));
+            factors.push_back(sizes[i] / l[i]);
+        }
+    } else {
+        auto scales = c.const_input(2, "scales").to_doubles();
+        if (scales.size() != l.size()) c.fail("scales must have one value per input dim, got " + std::to_string(scales.size()));
+        for (double s : scales) {
+            if (s < 1 || s != std::floor(s)) c.fail("only whole-number scales >= 1 are supported, got " + std::to_string(s));
+            factors.push_back(static_cast<int64_t>(s));
+        }
+    }
+    auto ct = c.attr_string("coordinate_transformation_mode", "half_pixel");
+    auto nm = c.attr_string("nearest_mode", "round_prefer_floor");
+    bool half = ct == "half_pixel" || ct == "pytorch_half_pixel";
+    bool exact = (half && (nm == "round_prefer_floor" || nm == "round_prefer_ceil")) || (ct == "asymmetric" && nm == "floor");
+    if (!exact) c.fail("coordinate_transformation_mode '" + ct + "' with nearest_mode '" + nm + "' is not supported");
+    ints axes, wide, out;
+    for (std::size_t i = 0; i < l.size(); ++i) {
+        axes.push_back(static_cast<int64_t>(2 * i + 1));
+        wide.push_back(l[i]);
+        wide.push_back(factors[i]);
+        out.push_back(checked_mul(l[i], factors[i]));
+    }
+    auto* u = c.add("unsqueeze", {x}, attrs({{"axes", axes}}));
+    return {c.reshape(c.broadcast_to(u, wide), out)};
+}
+
 converter pool(std::string mode) {
     return [mode](node_context& c) -> outputs {
         auto* x = rank_at_least(c, 0, 3, "X");
@@ -484,8 +549,10 @@ MXC_ONNX_CONVERTERS(core) {
     add_converter("Concat", concat);
     add_converter("Constant", constant);
     add_converter("Conv", conv);
+    add_converter("ConvTranspose", conv_transpose);
     add_converter("Div", binary("div"));
     add_converter("Dropout", dropout);
+    add_converter("Erf", unary("erf"));
     add_converter("Exp", unary("exp"));
     add_converter("Expand", expand);
     add_converter("Flatten", flatten);
@@ -509,6 +576,7 @@ MXC_ONNX_CONVERTERS(core) {
     add_converter("ReduceSum", reduce("reduce_sum", 13));
     add_converter("Relu", unary("relu"));
     add_converter("Reshape", reshape);
+    add_converter("Resize", resize);
     add_converter("Shape", shape_of);
     add_converter("Sigmoid", unary("sigmoid"));
     add_converter("Softmax", softmax("softmax"));

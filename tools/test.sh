@@ -13,12 +13,17 @@ ninja -C "$BUILD" -j "$JOBS" || exit 1
 passed=0; failed=0
 summary() { echo "$1: $2 passed, $3 failed"; passed=$((passed + $2)); failed=$((failed + $3)); }
 
-# Unit and end-to-end tests (GoogleTest).
-log=$(mktemp)
-"$BUILD"/mxc_unit_tests --gtest_brief=1 2>&1 | tee "$log" | grep -E "FAILED|SKIPPED|error" | head -50
-p=$(grep -oP '\[  PASSED  \] \K[0-9]+' "$log" | tail -1); p=${p:-0}
-f=$(grep -oP '\[  FAILED  \] \K[0-9]+(?= test)' "$log" | tail -1); f=${f:-0}
-grep -q "PASSED\|FAILED" "$log" || f=$((f + 1))   # a crash counts as a failure
+# Unit and end-to-end tests (GoogleTest); counts come from its XML report, and a crash or a
+# non-zero exit with no failure recorded still counts as one failure.
+log=$(mktemp); xml=$(mktemp --suffix=.xml)
+"$BUILD"/mxc_unit_tests --gtest_brief=1 --gtest_output=xml:"$xml" >"$log" 2>&1; rc=$?
+grep -E "^\[  (FAILED|SKIPPED) " "$log" | sort -u | head -50
+t=$(grep -oP '<testsuites tests="\K[0-9]+' "$xml" || echo 0)
+f=$(grep -oP '<testsuites tests="[0-9]+" failures="\K[0-9]+' "$xml" || echo 0)
+sk=$(grep -c '<skipped' "$xml" || true)
+p=$((t - f - sk))
+[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { f=1; echo "unit: mxc_unit_tests exited with $rc:"; tail -20 "$log"; }
+rm -f "$xml"
 summary unit "$p" "$f"
 
 # lit tests (FileCheck): lit prints its own "Passed:" count.

@@ -55,6 +55,9 @@ MXC_REGISTER_OP(log) {
 MXC_REGISTER_OP(sqrt) {
     return pointwise("sqrt", 1, MXC_CPU_KERNELS(sqrt, MXC_FLOAT_TYPES), "mxc_pw_sqrt{}(x0)", "y = sqrt(x)");
 }
+MXC_REGISTER_OP(erf) {
+    return pointwise("erf", 1, MXC_CPU_KERNELS(erf, MXC_FLOAT_TYPES), "mxc_pw_erf{}(x0)", "y = erf(x)");
+}
 MXC_REGISTER_OP(add) {
     return pointwise("add", 2, MXC_CPU_KERNELS(add, MXC_NUMERIC_TYPES), "mxc_pw_add{}(x0, x1)", "y = a + b");
 }

@@ -23,6 +23,8 @@ MXC_HD inline float mxc_sqrt(float x) { return sqrtf(x); }
 MXC_HD inline double mxc_sqrt(double x) { return sqrt(x); }
 MXC_HD inline float mxc_tanh(float x) { return tanhf(x); }
 MXC_HD inline double mxc_tanh(double x) { return tanh(x); }
+MXC_HD inline float mxc_erf(float x) { return erff(x); }
+MXC_HD inline double mxc_erf(double x) { return erf(x); }
 MXC_HD inline float mxc_pow(float a, float b) { return powf(a, b); }
 MXC_HD inline double mxc_pow(double a, double b) { return pow(a, b); }
 MXC_HD inline float mxc_abs(float x) { return fabsf(x); }

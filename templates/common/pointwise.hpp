@@ -28,6 +28,9 @@ struct mxc_pw_log {
 struct mxc_pw_sqrt {
     template <class C> MXC_HD C operator()(C x) const { return mxc_sqrt(x); }
 };
+struct mxc_pw_erf {
+    template <class C> MXC_HD C operator()(C x) const { return mxc_erf(x); }
+};
 struct mxc_pw_copy {
     template <class C> MXC_HD C operator()(C x) const { return x; }
 };

@@ -14,7 +14,9 @@
 namespace mxc {
 namespace cpu {
 
-template <class T> void convolution(const mxc_kargs& k) {
+// `epi(acc, e)` maps the accumulated value of output element e before the store (fused
+// epilogues, templates/cpu/fused.hpp); the plain kernel stores acc as it is.
+template <class T, class E> void convolution_epilogue(const mxc_kargs& k, E epi) {
     using C = compute_t<T>;
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank, s = r - 2, last = r - 1;
@@ -78,8 +80,12 @@ template <class T> void convolution(const mxc_kargs& k) {
                 }
             }
             T* yp = y + (n * od.lens[1] + m) * plane;
-            for (int64_t i = 0; i < plane; ++i) yp[i] = T(acc[static_cast<size_t>(i)]);
+            for (int64_t i = 0; i < plane; ++i) yp[i] = T(epi(acc[static_cast<size_t>(i)], (n * od.lens[1] + m) * plane + i));
         }
+}
+
+template <class T> void convolution(const mxc_kargs& k) {
+    convolution_epilogue<T>(k, [](compute_t<T> v, int64_t) { return v; });
 }
 
 } // namespace cpu

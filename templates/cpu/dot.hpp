@@ -10,7 +10,9 @@
 namespace mxc {
 namespace cpu {
 
-template <class T> void dot(const mxc_kargs& k) {
+// `epi(acc, e)` maps the accumulated value of output element e before the store (fused
+// epilogues, templates/cpu/fused.hpp); the plain kernel stores acc as it is.
+template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
     using C = compute_t<T>;
     const mxc_desc &ad = k.in_desc[0], &bd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank;
@@ -37,9 +39,13 @@ template <class T> void dot(const mxc_kargs& k) {
                     for (int64_t j = 0; j < n_len; ++j) acc[j] += av * C(brow[j * bs_n]);
             }
             T* yrow = y + (batch * m_len + i) * n_len;
-            for (int64_t j = 0; j < n_len; ++j) yrow[j] = T(acc[j]);
+            for (int64_t j = 0; j < n_len; ++j) yrow[j] = T(epi(acc[j], (batch * m_len + i) * n_len + j));
         }
     }
+}
+
+template <class T> void dot(const mxc_kargs& k) {
+    dot_epilogue<T>(k, [](compute_t<T> v, int64_t) { return v; });
 }
 
 } // namespace cpu

@@ -42,6 +42,7 @@ template <class T> void abs(const mxc_kargs& k) { unary<T>(k, mxc_pw_abs{}); }
 template <class T> void exp(const mxc_kargs& k) { unary<T>(k, mxc_pw_exp{}); }
 template <class T> void log(const mxc_kargs& k) { unary<T>(k, mxc_pw_log{}); }
 template <class T> void sqrt(const mxc_kargs& k) { unary<T>(k, mxc_pw_sqrt{}); }
+template <class T> void erf(const mxc_kargs& k) { unary<T>(k, mxc_pw_erf{}); }
 template <class T> void add(const mxc_kargs& k) { binary<T>(k, mxc_pw_add{}); }
 template <class T> void sub(const mxc_kargs& k) { binary<T>(k, mxc_pw_sub{}); }
 template <class T> void mul(const mxc_kargs& k) { binary<T>(k, mxc_pw_mul{}); }

@@ -13,7 +13,7 @@
 namespace mxc {
 namespace hip {
 
-constexpr int max_inputs = 5;   // the most inputs of one kernel launch (batch_norm_inference)
+constexpr int max_inputs = 8;   // the most inputs of one kernel launch (fused kernels: passes/fuse_*.cpp)
 constexpr int max_ip = 48;      // the most integer parameters (pooling of rank 8 needs 33)
 constexpr int max_fp = 4;
 

@@ -1,0 +1,69 @@
+// fuse-epilogue: a convolution or dot (or an already fused one) whose only user is an
+// elementwise op (bias add, activation, residual add, clip, or a fused `pointwise`) becomes a
+// fused_convolution / fused_dot that applies the elementwise body to each value before it is
+// stored: one kernel instead of two, no intermediate buffer. Repeats until the user is not
+// elementwise. Limits: fused_max_inputs inputs and fused_max_program program codes.
+#include "passes/fusion.hpp"
+#include "passes/pass_manager.hpp"
+
+namespace mxc {
+namespace {
+
+const char* fused_name(const std::string& op) {
+    if (op == "convolution" || op == "fused_convolution") return "fused_convolution";
+    if (op == "dot" || op == "fused_dot") return "fused_dot";
+    return nullptr;
+}
+
+// Fuses the only user of `p` into it; returns the new instruction or null.
+instruction* fuse_user(module& m, instruction* p) {
+    auto users = m.users(p);
+    if (users.size() != 1) return nullptr;
+    auto* u = users[0];
+    auto f = as_fusable(*u);
+    if (!f || u->result.type != p->result.type) return nullptr;
+    // p's own body and extra inputs (a plain conv/dot: body x0, none)
+    bool already = p->op.rfind("fused_", 0) == 0;
+    body_node pbody = already ? parse_body(p->attrs.get_string("body")) : input_node(0);
+    std::vector<instruction*> inputs{p->inputs[0], p->inputs[1]}; // extras follow: body xN = inputs[N + 1]
+    std::vector<instruction*> extras(p->inputs.begin() + 2, p->inputs.end());
+    inputs.insert(inputs.end(), extras.begin(), extras.end());
+    auto extra_index = [&](instruction* v) { // body index of an extra input
+        auto it = std::find(inputs.begin() + 2, inputs.end(), v);
+        if (it == inputs.end()) {
+            inputs.push_back(v);
+            it = inputs.end() - 1;
+        }
+        return static_cast<int>(it - inputs.begin()) - 1;
+    };
+    std::vector<body_node> map;
+    for (auto* v : f->inputs) map.push_back(v == p ? pbody : input_node(extra_index(v)));
+    auto body = substitute(f->body, map);
+    if (inputs.size() > fused_max_inputs || body_program(body).size() > fused_max_program) return nullptr;
+    attributes a;
+    for (auto& [n, v] : p->attrs.items)
+        if (n != "body") a.set(n, v);
+    a.set("body", print_body(body));
+    auto* fused = m.insert(m.iter(u), fused_name(p->op), inputs, a);
+    fused->origin = p->origin;
+    m.replace_uses(u, fused);
+    m.remove(u);
+    m.remove(p);
+    return fused;
+}
+
+void fuse_epilogue(module& m) {
+    std::vector<instruction*> work;
+    for (auto& ins : m.instructions)
+        if (fused_name(ins.op) && is_floating(ins.result.type)) work.push_back(&ins);
+    for (auto* p : work)
+        while (auto* f = fuse_user(m, p)) p = f;
+}
+} // namespace
+
+MXC_REGISTER_PASS(fuse_epilogue) {
+    return pass{"fuse-epilogue", "fuses bias, activation, residual add and clip into the conv/gemm/matmul store",
+                fuse_epilogue};
+}
+
+} // namespace mxc
