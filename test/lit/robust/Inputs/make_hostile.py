@@ -117,3 +117,7 @@ with open(os.path.join(mdir, "truncated.onnx"), "wb") as f:
 with open(os.path.join(mdir, "random.onnx"), "wb") as f:
     f.write(np.random.default_rng(7).integers(0, 256, 4096, dtype=np.uint8).tobytes())
 open(os.path.join(mdir, "empty.onnx"), "wb").close()
+
+# Found by fuzz_onnx: an int64 constant near INT64_MAX went through double (undefined cast).
+axes = helper.make_tensor("axes", TensorProto.INT64, [1], [(1 << 63) - 1])
+save("int64_max_axes", model([helper.make_node("Squeeze", ["x", "axes"], ["y"], name="sq")], [x], [y], [axes]))
