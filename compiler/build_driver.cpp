@@ -1,4 +1,5 @@
 #include "compiler/build_driver.hpp"
+#include "compiler/cleanup.hpp"
 #include "codegen/embedded.hpp"
 #include "ir/error.hpp"
 
@@ -31,7 +32,8 @@ struct process_result {
 };
 
 // Runs argv[0] (searched in PATH) in `cwd` without a shell, capturing its output.
-process_result run_process(const std::vector<std::string>& args, const std::string& cwd) {
+// `cleanup_slot`: the registered directory the process works in (Ctrl-C stops it).
+process_result run_process(const std::vector<std::string>& args, const std::string& cwd, int cleanup_slot = -1) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -54,6 +56,7 @@ process_result run_process(const std::vector<std::string>& args, const std::stri
         _exit(127);
     }
     close(fds[1]);
+    cleanup::set_child(cleanup_slot, pid);
     process_result r;
     char buf[4096];
     for (;;) {
@@ -64,6 +67,7 @@ process_result run_process(const std::vector<std::string>& args, const std::stri
     close(fds[0]);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    cleanup::set_child(cleanup_slot, 0);
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     return r;
 }
@@ -86,15 +90,18 @@ std::string first_errors(const std::string& output) {
 // A private directory under $TMPDIR, removed with everything in it when the guard goes.
 struct temp_dir {
     std::string path;
+    int slot = -1;
     temp_dir() {
         const char* base = std::getenv("TMPDIR");
         std::string tmpl = std::string(base && *base ? base : "/tmp") + "/mxc-build-XXXXXX";
         if (!mkdtemp(tmpl.data())) throw error("cannot create a temporary directory: " + std::string(std::strerror(errno)));
         path = tmpl;
+        slot = cleanup::add(path, true);
     }
     ~temp_dir() {
         std::error_code ec;
         fs::remove_all(path, ec);
+        cleanup::remove(slot);
     }
     temp_dir(const temp_dir&) = delete;
     temp_dir& operator=(const temp_dir&) = delete;
@@ -118,12 +125,17 @@ std::string temp_beside(const std::string& path) {
     return tmpl;
 }
 
-// Removes a file unless released.
+// Removes a file unless released (also on Ctrl-C).
 struct file_guard {
     std::string path;
+    int slot;
+    explicit file_guard(std::string p) : path(std::move(p)), slot(cleanup::add(path, false)) {}
     ~file_guard() {
         if (!path.empty()) ::unlink(path.c_str());
+        cleanup::remove(slot);
     }
+    file_guard(const file_guard&) = delete;
+    file_guard& operator=(const file_guard&) = delete;
 };
 
 std::vector<std::string> split_words(const std::string& s) {
@@ -226,6 +238,9 @@ std::vector<std::string> compile_command(const emitted_library& lib, const build
         const char* cxx = std::getenv("CXX");
         cmd = split_words(cxx && *cxx ? cxx : "g++");
         for (const char* a : {"-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-I."}) cmd.push_back(a);
+        // $MXC_CPU_CFLAGS: extra flags, e.g. "-fsanitize=address,undefined" for the sanitizer tests.
+        const char* extra = std::getenv("MXC_CPU_CFLAGS");
+        for (auto& w : split_words(extra ? extra : "")) cmd.push_back(w);
         cmd.insert(cmd.end(), {lib.model_source, lib.weights_source, "-Wl,--version-script=" + lib.exports, "-o", out});
         return cmd;
     }
@@ -303,10 +318,10 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
     {
         temp_dir dir;
         write_sources(lib, opts, dir.path);
-        file_guard lib_tmp{temp_beside(out_abs.string())};
+        file_guard lib_tmp(temp_beside(out_abs.string()));
         auto cmd = compile_command(lib, opts, lib_tmp.path);
         if (opts.log) opts.log("cd " + dir.path + " && " + join_command(cmd));
-        auto r = run_process(cmd, dir.path);
+        auto r = run_process(cmd, dir.path, dir.slot);
         if (r.status == 127 && r.output.find("mxc: exec failed") != std::string::npos)
             throw error("cannot run '" + cmd[0] + "': not found" +
                         (opts.target == "hip" ? " (install hipcc / CUDA, or pass --hip-compiler PATH)" : " (set $CXX)"));
@@ -315,7 +330,7 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
                         std::to_string(r.status) + first_errors(r.output));
         st.header_path = header_path(output);
         std::string header_abs = header_path(out_abs.string());
-        file_guard header_tmp{temp_beside(header_abs)};
+        file_guard header_tmp(temp_beside(header_abs));
         for (auto& f : lib.files)
             if (f.path == lib.header) write_file(header_tmp.path, f.content);
         ::chmod(header_tmp.path.c_str(), 0644);

@@ -71,6 +71,7 @@ struct compile_args {
     std::string model, output, target = "cpu", offload_arch, name, emit_src, report, passes, hip_compiler, memory_plot;
     std::vector<std::vector<std::string>> input_dims;
     std::vector<std::string> const_inputs;
+    std::vector<std::string> external_dirs;
     int64_t batch = 0;
     bool passes_given = false, quiet = false, verbose = false, memory_report = false, profile = false,
          debug_trace = false;
@@ -91,6 +92,7 @@ std::vector<std::string> split_list(const std::string& s) {
 import_options import_opts(const compile_args& a) {
     import_options o;
     o.batch = a.batch;
+    o.external_data.allowed_dirs = a.external_dirs;
     for (auto& group : a.input_dims) {
         if (group.size() < 2 || group[0].size() < 2 || group[0][0] != '@')
             throw error("--input-dim expects @NAME followed by the dims, e.g. --input-dim @image 1 3 224 224");
@@ -230,6 +232,9 @@ void setup_compile(CLI::App& app) {
     app.add_option("--input-dim", a->input_dims, "@NAME D0 D1 ...: the full shape of an input")
         ->allow_extra_args()
         ->expected(2, -1);
+    app.add_option("--allow-external-data", a->external_dirs,
+                   "also read external weight files under DIR (default: only inside the model's folder)")
+        ->type_name("DIR");
     app.add_option("--batch", a->batch, "the batch size for a symbolic first dimension");
     app.add_option("--const-input", a->const_inputs,
                    "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant, no longer a "

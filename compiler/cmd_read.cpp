@@ -27,8 +27,11 @@ struct read_args {
     std::string passes;
     bool report = false;
     std::vector<std::vector<std::string>> input_dims;
+    std::vector<std::string> const_inputs;
+    std::vector<std::string> external_dirs;
     int64_t batch = 0;
-#include <unordered_map>
+    std::string format = "text";
+    bool print_after_all = false;
 };
 
 std::string dot_escape(const std::string& s) {
@@ -168,12 +171,18 @@ void add_read(CLI::App& app) {
     sub->add_option("--batch", args->batch, "fix a symbolic first dim of every input to N");
     sub->add_option("--const-input", args->const_inputs,
                     "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant; may be repeated)");
+    sub->add_option("--allow-external-data", args->external_dirs,
+                    "also read external weight files under DIR (default: only inside the model's folder)")
+        ->type_name("DIR");
     sub->add_option("--passes", args->passes, "run these passes after import: 'default' (the default pipeline) or a comma-separated list");
     sub->add_flag("--report", args->report, "print the kernel count (by op) to stderr, before and after the passes");
     sub->add_flag("--print-after-all", args->print_after_all, "print the IR to stderr after every pass");
     sub->add_option("--format", args->format, "text (default) or dot (Graphviz)");
     sub->callback([args] {
-#include <unordered_map>
+        auto o = make_import_options(args->input_dims, args->batch);
+        add_const_inputs(o, args->const_inputs);
+        o.external_data.allowed_dirs = args->external_dirs;
+        auto p = import_onnx(args->model, o);
         if (args->report) std::cerr << "imported " << kernel_report(p.main()) << "\n";
         if (!args->passes.empty() || args->print_after_all) {
             pass_options po;

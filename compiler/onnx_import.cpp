@@ -1,6 +1,7 @@
 // ONNX import: the file, its tensors and the graph walk. Node converters are in
 // compiler/onnx_ops.cpp.
 #include "compiler/onnx_import.hpp"
+#include "compiler/onnx_external.hpp"
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <queue>
@@ -36,10 +38,7 @@ template <class T, class Src> std::vector<char> convert_values(const Src& src) {
 }
 } // namespace
 
-literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
-    if (t.data_location() == onnx::TensorProto::EXTERNAL || t.external_data_size() > 0)
-        throw error(what + " keeps its data in an external file, which mxc does not support yet "
-                           "(save the model with its weights inside the .onnx file)");
+shape tensor_shape(const onnx::TensorProto& t, const std::string& what, int64_t& bytes) {
     auto type = dtype_from_onnx(t.data_type());
     if (!type)
         throw error(what + " has element type " + std::string(onnx_type_name(t.data_type())) +
@@ -54,13 +53,21 @@ literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
             throw error(what + ": the element count of shape " + to_string(lens) + " overflows 64 bits");
         }
     }
-    int64_t bytes = 0;
     try {
         bytes = checked_mul(n, static_cast<int64_t>(dtype_size(*type)));
     } catch (const error&) {
         throw error(what + ": the byte size of shape " + to_string(lens) + " overflows 64 bits");
     }
-    shape s(*type, lens);
+    return shape(*type, lens);
+}
+
+literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
+    if (has_external_data(t))
+        throw error(what + " keeps its data in an external file, which mxc reads only for initializers");
+    int64_t bytes = 0;
+    shape s = tensor_shape(t, what, bytes);
+    const auto& lens = s.lens;
+    const int64_t n = s.elements();
     auto type_name = std::string(onnx_type_name(t.data_type()));
     if (t.has_raw_data()) {
         auto& raw = t.raw_data();
@@ -95,7 +102,17 @@ literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
     case TensorProto::BFLOAT16: take(t.int32_data(), "int32_data", [](auto& v) { return convert_values<uint16_t>(v); }); break;
     default: throw error(what + " has element type " + type_name + ", which mxc does not support");
     }
-    if (count == 0 && n > 0) throw error(what + " has no data (shape " + to_string(lens) + ")");
+    if (count == 0 && n > 0) {
+        // The values may sit in a field of another type: name it (a wrong field type).
+        std::pair<int, const char*> others[] = {{t.float_data_size(), "float_data"}, {t.double_data_size(), "double_data"},
+                                                {t.int32_data_size(), "int32_data"}, {t.int64_data_size(), "int64_data"},
+                                                {t.uint64_data_size(), "uint64_data"}, {t.string_data_size(), "string_data"}};
+        for (auto& [k, name] : others)
+            if (k > 0)
+                throw error(what + " keeps its values in " + name + ", but a " + type_name + " tensor keeps them in " +
+                            field);
+        throw error(what + " has no data (shape " + to_string(lens) + ")");
+    }
     if (count != n)
         throw error(what + " has " + std::to_string(count) + " values in " + field + ", but " + type_name + " " +
                     to_string(lens) + " needs " + std::to_string(n));
@@ -189,13 +206,13 @@ shape input_shape(const onnx::ValueInfoProto& vi, const import_options& opts, st
             lens.push_back(1);
         }
     }
-    shape s(*type, lens);
     try {
+        shape s(*type, lens);
         s.bytes();
+        return s;
     } catch (const error&) {
         throw error(what + ": the byte size of shape " + to_string(lens) + " overflows 64 bits");
     }
-    return s;
 }
 
 // Every value name the nodes of n's subgraphs read (some come from the enclosing graphs).
@@ -294,11 +311,15 @@ struct scope {
     scope* parent = nullptr;
     std::map<std::string, onnx_value> values;
     std::map<std::string, const onnx::TensorProto*> inits; // made literals on first use
+    const onnx_detail::external_data_options* external = nullptr; // where external weights may be read
 
     onnx_value* find(const std::string& name, module& m) {
         if (auto it = values.find(name); it != values.end()) return &it->second;
         if (auto t = inits.find(name); t != inits.end()) {
-            auto* l = m.add_literal(tensor_to_literal(*t->second, "initializer '" + name + "'"));
+            std::string label = "initializer '" + name + "'";
+            auto* l = m.add_literal(has_external_data(*t->second) && external
+                                        ? external_tensor_to_literal(*t->second, label, *external)
+                                        : tensor_to_literal(*t->second, label));
             l->origin = "initializer '" + name + "'";
             return &(values[name] = onnx_value::of(l));
         }
@@ -390,7 +411,7 @@ struct graph_importer {
                 if (static_cast<std::size_t>(g.input_size()) != inputs.size())
                     throw error(what + " has " + std::to_string(g.input_size()) + " inputs, " +
                                 std::to_string(inputs.size()) + " are given");
-                scope child{&s, {}, {}};
+                scope child{&s, {}, {}, s.external};
                 for (int k = 0; k < g.input_size(); ++k) child.values[g.input(k).name()] = inputs[static_cast<std::size_t>(k)];
                 return convert_graph(g, child, what + " of " + label.substr(0, label.find(" (")));
             };
@@ -485,6 +506,7 @@ program import_model(onnx::ModelProto& model, const std::string& what, const imp
 
     // Graph inputs that are not initializers become parameters (or literals: --const-input).
     scope top;
+    top.external = &opts.external_data;
     std::vector<std::string> unresolved;
     std::set<std::string> input_names;
     for (auto& vi : g.input()) {
@@ -560,7 +582,9 @@ program import_onnx(const std::string& path, const import_options& opts) {
     std::ostringstream ss;
     ss << f.rdbuf();
     if (f.bad()) throw error("cannot read '" + path + "'");
-    return import_onnx_bytes(ss.str(), "'" + path + "'", opts);
+    import_options o = opts;
+    o.external_data.model_dir = std::filesystem::absolute(path).parent_path().string();
+    return import_onnx_bytes(ss.str(), "'" + path + "'", o);
 }
 
 } // namespace mxc

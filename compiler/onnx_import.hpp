@@ -3,6 +3,7 @@
 // instruction's `origin` names the ONNX node it came from. Errors are one line and name the
 // node, op and opset.
 #pragma once
+#include "compiler/onnx_external.hpp"
 #include "ir/error.hpp"
 #include "ir/literal.hpp"
 #include "ir/module.hpp"
@@ -23,6 +24,7 @@ struct import_options {
     // computed from it. A value of another element type is converted to the declared one; one
     // whose element count matches the declared shape takes that shape.
     std::map<std::string, literal> constant_inputs;
+    onnx_detail::external_data_options external_data;        // model_dir is set by import_onnx(path)
 };
 
 // Thrown when a node needs a value at build time that is computed from graph inputs at run

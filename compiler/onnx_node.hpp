@@ -18,6 +18,9 @@ namespace mxc::onnx_detail {
 // A TensorProto as a literal; `what` names it in messages ("initializer 'w'").
 literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what);
 
+// The shape of a TensorProto, and its byte size; throws on negative dims and 64-bit overflow.
+shape tensor_shape(const onnx::TensorProto& t, const std::string& what, int64_t& bytes);
+
 // A scalar (rank 0) literal of type t holding v.
 literal scalar_literal(dtype t, double v);
 

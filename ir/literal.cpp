@@ -1,4 +1,7 @@
 #include "ir/literal.hpp"
+
+#include <limits>
+#include <type_traits>
 #include "ir/error.hpp"
 #include "templates/common/types.hpp"
 
@@ -23,7 +26,20 @@ template <class R> std::vector<R> convert_all(const literal& l) {
     mxc_visit_dtype(static_cast<int>(l.s.type), [&](auto tag) {
         using T = decltype(tag);
         auto* p = l.as<T>();
-        for (std::size_t i = 0; i < r.size(); ++i) r[i] = static_cast<R>(mxc_to_double(p[i]));
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            if constexpr (std::is_integral_v<R> && std::is_integral_v<T>) {
+                r[i] = static_cast<R>(p[i]); // exact (INT64_MAX does not survive a trip through double)
+            } else if constexpr (std::is_integral_v<R>) {
+                // floats to integers saturate (NaN -> 0): an out-of-range cast is undefined
+                double v = mxc_to_double(p[i]);
+                constexpr double lo = static_cast<double>(std::numeric_limits<R>::min());
+                constexpr double hi = static_cast<double>(std::numeric_limits<R>::max());
+                r[i] = v != v ? R(0) : v <= lo ? std::numeric_limits<R>::min()
+                                     : v >= hi ? std::numeric_limits<R>::max() : static_cast<R>(v);
+            } else {
+                r[i] = static_cast<R>(mxc_to_double(p[i]));
+            }
+        }
     });
     return r;
 }

@@ -9,6 +9,7 @@ pkgs=(
   libonnx-dev libprotobuf-dev protobuf-compiler   # ONNX import
   libcli11-dev libgtest-dev                       # CLI, unit tests
   llvm-14-tools                                   # lit + FileCheck
+  clang-14 libclang-rt-14-dev                     # sanitizer flavour + libFuzzer (tools/test-sanitize.sh)
   python3-onnx python3-numpy                      # example and test model scripts (/usr/bin/python3)
   hipcc libamdhip64-dev rocm-device-libs          # the AMD HIP target (clang-15)
 )

@@ -63,5 +63,16 @@ for target in ref cpu; do
   summary "conformance-$target" "$cp" "$cr"
 done
 
+# The sanitizer flavour: ASan+UBSan build of mxc (clang-14, build-asan), unit tests, a lit
+# subset, the example end to end, and each fuzz harness for MXC_FUZZ_SECONDS (30).
+# Opt-in for now (MXC_SANITIZE_TESTS=1): not yet measured against the CI budget on a cold cache.
+if [ "${MXC_SANITIZE_TESTS:-0}" != 0 ]; then
+  out=$(MXC_JOBS="$JOBS" bash tools/test-sanitize.sh 2>&1)
+  echo "$out" | grep -vE '^(asan-[a-z]+|fuzz): [0-9]+ passed, [0-9]+ failed$|^[0-9]+ passed, [0-9]+ failed$'
+  lines=$(echo "$out" | grep -E '^(asan-[a-z]+|fuzz): [0-9]+ passed, [0-9]+ failed$')
+  [ -n "$lines" ] || summary sanitize 0 1
+  while read -r sec p _ f _; do [ -n "$sec" ] && summary "${sec%:}" "$p" "$f"; done <<<"$lines"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
