@@ -18,6 +18,7 @@
 #include <iostream>
 #include <memory>
 #include <unordered_map>
+#include <sstream>
 
 namespace mxc::cli {
 namespace {
@@ -27,9 +28,9 @@ struct read_args {
     std::string passes;
     bool report = false;
     std::vector<std::vector<std::string>> input_dims;
+    int64_t batch = 0;
     std::vector<std::string> const_inputs;
     std::vector<std::string> external_dirs;
-    int64_t batch = 0;
     std::string format = "text";
     bool print_after_all = false;
 };
@@ -169,16 +170,18 @@ void add_read(CLI::App& app) {
                     "fix the shape of an input: --input-dim @NAME D0 D1 ... (may be repeated)")
         ->expected(1, CLI::detail::expected_max_vector_size);
     sub->add_option("--batch", args->batch, "fix a symbolic first dim of every input to N");
-    sub->add_option("--const-input", args->const_inputs,
-                    "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant; may be repeated)");
     sub->add_option("--allow-external-data", args->external_dirs,
                     "also read external weight files under DIR (default: only inside the model's folder)")
         ->type_name("DIR");
+    sub->add_option("--const-input", args->const_inputs,
+                    "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant; may be repeated)");
     sub->add_option("--passes", args->passes, "run these passes after import: 'default' (the default pipeline) or a comma-separated list");
     sub->add_flag("--report", args->report, "print the kernel count (by op) to stderr, before and after the passes");
     sub->add_flag("--print-after-all", args->print_after_all, "print the IR to stderr after every pass");
     sub->add_option("--format", args->format, "text (default) or dot (Graphviz)");
     sub->callback([args] {
+        if (args->format != "text" && args->format != "dot")
+            throw error("--format must be text or dot, got '" + args->format + "'");
         auto o = make_import_options(args->input_dims, args->batch);
         add_const_inputs(o, args->const_inputs);
         o.external_data.allowed_dirs = args->external_dirs;
