@@ -18,6 +18,7 @@
 #include <iostream>
 #include <memory>
 #include <unordered_map>
+#include <sstream>
 
 namespace mxc::cli {
 namespace {
@@ -28,7 +29,9 @@ struct read_args {
     bool report = false;
     std::vector<std::vector<std::string>> input_dims;
     int64_t batch = 0;
-#include <unordered_map>
+    std::vector<std::string> const_inputs;
+    std::string format = "text";
+    bool print_after_all = false;
 };
 
 std::string dot_escape(const std::string& s) {
@@ -173,7 +176,11 @@ void add_read(CLI::App& app) {
     sub->add_flag("--print-after-all", args->print_after_all, "print the IR to stderr after every pass");
     sub->add_option("--format", args->format, "text (default) or dot (Graphviz)");
     sub->callback([args] {
-#include <unordered_map>
+        if (args->format != "text" && args->format != "dot")
+            throw error("--format must be text or dot, got '" + args->format + "'");
+        auto o = make_import_options(args->input_dims, args->batch);
+        add_const_inputs(o, args->const_inputs);
+        auto p = import_onnx(args->model, o);
         if (args->report) std::cerr << "imported " << kernel_report(p.main()) << "\n";
         if (!args->passes.empty() || args->print_after_all) {
             pass_options po;
