@@ -2,6 +2,7 @@
 // it generates; with a library, what built it (mxc version, target, flags).
 #include "codegen/emit.hpp"
 #include "compiler/commands.hpp"
+#include "compiler/onnx_node.hpp"
 #include "compiler/session.hpp"
 #include "ir/error.hpp"
 
@@ -18,7 +19,8 @@ void add_version(CLI::App& app) {
     sub->add_option("library", *lib, "a library built by mxc");
     sub->callback([lib] {
         if (lib->empty()) {
-            std::cout << "mxc " << MXC_VERSION << "\nONNX opsets: up to 17 (default domain)\nlibrary ABI: "
+            std::cout << "mxc " << MXC_VERSION << "\nONNX opsets: 1 to " << onnx_detail::max_supported_opset
+                      << " (default domain)\nlibrary ABI: "
                       << abi_version << "\n";
             return;
         }
