@@ -345,6 +345,11 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
     }
     st.seconds.push_back({"build", seconds_since(t)});
 
+    record_lowering(st, m, l);
+    return st;
+}
+
+void record_lowering(build_stats& st, const module& m, const lowered_module& l) {
     st.kernels = static_cast<int64_t>(l.kernels.size());
     st.instructions = static_cast<int64_t>(m.instructions.size());
     st.arena_bytes = l.plan.arena_bytes;
@@ -352,7 +357,6 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
     st.arena_naive_bytes = l.plan.naive_bytes;
     st.weights_bytes = static_cast<int64_t>(l.weights.size());
     st.plan = l.plan;
-    return st;
 }
 
 } // namespace mxc

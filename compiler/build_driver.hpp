@@ -37,6 +37,9 @@ struct build_stats {
 // Adds "lower", "plan", "emit" and "build" to stats.seconds. Throws mxc::error.
 build_stats compile_module(module& m, const std::string& output, const build_options& opts);
 
+// The counts and the memory plan of a lowered module, as --report gives them.
+void record_lowering(build_stats& st, const module& m, const lowered_module& l);
+
 // The default API prefix for an output path: libmodel.so -> "model", a C identifier.
 std::string default_name(const std::string& output);
 // Throws mxc::error unless `name` is a C identifier.

@@ -156,13 +156,7 @@ build_stats plan_only(module& m) {
     validate_memory_plan(m, plan);
     st.seconds.push_back({"plan", std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count()});
     lowered_module l = lower_planned(m, std::move(plan));
-    st.kernels = static_cast<int64_t>(l.kernels.size());
-    st.instructions = static_cast<int64_t>(m.instructions.size());
-    st.arena_bytes = l.plan.arena_bytes;
-    st.arena_lower_bound_bytes = l.plan.lower_bound_bytes;
-    st.arena_naive_bytes = l.plan.naive_bytes;
-    st.weights_bytes = static_cast<int64_t>(l.weights.size());
-    st.plan = l.plan;
+    record_lowering(st, m, l);
     return st;
 }
 
