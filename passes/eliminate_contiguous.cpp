@@ -9,11 +9,8 @@
 //     dims with M = 1, a and b are read as views of the same data, and a reshape drops the
 //     1. Fused dots move their epilogue inputs the same way.
 // Model outputs keep their copies (lowering needs them).
-#include "codegen/lower.hpp"
-#include "ir/error.hpp"
 #include "passes/pass_manager.hpp"
-
-#include <numeric>
+#include "passes/view_rewrite.hpp"
 
 namespace mxc {
 namespace {
@@ -24,49 +21,8 @@ attributes one(const std::string& name, attr_value v) {
     return a;
 }
 
-// Re-infers the result of `ins` after an input changed (and of its view users, recursively);
-// records old results in `saved`. False when a shape no longer checks or its lens/type change.
-bool reinfer(const module& m, instruction* ins, std::vector<std::pair<instruction*, shape>>& saved) {
-    std::vector<shape> in;
-    for (auto* i : ins->inputs) in.push_back(i->result);
-    shape s;
-    try {
-        s = get_op(ins->op).compute_shape(ins->attrs, in);
-    } catch (const error&) {
-        return false;
-    }
-    if (s.lens != ins->result.lens || s.type != ins->result.type) return false;
-    if (s == ins->result) return true;
-    saved.emplace_back(ins, ins->result);
-    ins->result = s;
-    if (!is_view(*ins)) return true;
-    for (auto* u : m.users(ins))
-        if (u->is_return() || (!u->is_builtin() && !reinfer(m, u, saved))) return false;
-    return true;
-}
-
 // Rewrite 1: the users of c read its input directly.
-bool bypass(module& m, instruction* c) {
-    auto* v = c->inputs[0];
-    auto users = m.users(c);
-    for (auto* u : users)
-        if (u->is_builtin()) return false; // @return: an output needs its own buffer
-    std::vector<std::pair<instruction*, shape>> saved;
-    std::vector<instruction*> changed;
-    bool ok = true;
-    for (auto* u : users) {
-        for (auto*& in : u->inputs)
-            if (in == c) in = v;
-        changed.push_back(u);
-        if (!(ok = reinfer(m, u, saved))) break;
-    }
-    if (ok) return true;
-    for (auto* u : changed)
-        for (auto*& in : u->inputs)
-            if (in == v) in = c;
-    for (auto it = saved.rbegin(); it != saved.rend(); ++it) it->first->result = it->second;
-    return false;
-}
+bool bypass(module& m, instruction* c) { return replace_with_strided(m, c, c->inputs[0], false); }
 
 // Rewrite 2: contiguous(transpose(dot)) -> reshape(dot over permuted views).
 bool dot_in_order(module& m, instruction* c) {

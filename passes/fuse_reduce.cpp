@@ -68,8 +68,8 @@ bool is_square_of(const instruction* sq, const instruction* v) {
 }
 
 // Replaces `last` by the new op and removes the pattern's instructions (all now unused).
-void commit(module& m, instruction* last, const std::string& op, std::vector<instruction*> inputs, attributes a,
-            std::vector<instruction*> chain) {
+instruction* commit(module& m, instruction* last, const std::string& op, std::vector<instruction*> inputs, attributes a,
+                    std::vector<instruction*> chain) {
     auto* r = m.insert(m.iter(last), op, std::move(inputs), std::move(a));
     r->origin = last->origin;
     m.replace_uses(last, r);
@@ -83,6 +83,7 @@ void commit(module& m, instruction* last, const std::string& op, std::vector<ins
                 again = true;
             }
     }
+    return r;
 }
 
 // After the normalised value `n` (not in chain): optional `* scale` then `+ bias` (operands
@@ -141,55 +142,53 @@ attributes norm_attrs(int64_t axis, double eps) {
 }
 
 // mean = reduce_mean(x) -> broadcast -> d = sub(x, .) -> mean(d^2) ... : layer_norm.
-bool try_layer_norm(module& m, instruction* mean) {
+instruction* try_layer_norm(module& m, instruction* mean) {
     auto* x = mean->inputs[0];
     int64_t axis = trailing_axes(mean);
-    if (axis < 0) return false;
+    if (axis < 0) return nullptr;
     std::vector<instruction*> chain{mean};
     auto* d = sole_user_through_broadcast(m, mean, chain);
-    if (!is(d, "sub") || d->inputs[0] != x || d->inputs[1] != chain.back()) return false;
+    if (!is(d, "sub") || d->inputs[0] != x || d->inputs[1] != chain.back()) return nullptr;
     auto du = m.users(d);
-    if (du.size() != 2) return false;
+    if (du.size() != 2) return nullptr;
     auto* sq = is_square_of(du[0], d) ? du[0] : is_square_of(du[1], d) ? du[1] : nullptr;
     auto* var = sq ? sole_user(m, sq) : nullptr;
-    if (!is(var, "reduce_mean") || var->attrs != mean->attrs) return false;
+    if (!is(var, "reduce_mean") || var->attrs != mean->attrs) return nullptr;
     chain.push_back(d);
     chain.push_back(sq);
     double eps = 0;
     auto* s = sqrt_of_mean_plus_eps(m, var, &eps, chain);
     auto* n = s ? divide_by(m, s, d, chain) : nullptr;
-    if (!n || std::find(du.begin(), du.end(), n) == du.end()) return false;
+    if (!n || std::find(du.begin(), du.end(), n) == du.end()) return nullptr;
     std::vector<instruction*> inputs{x};
     auto* last = scale_and_bias(m, n, chain, inputs, true);
-    commit(m, last, "layer_norm", inputs, norm_attrs(axis, eps), chain);
-    return true;
+    return commit(m, last, "layer_norm", inputs, norm_attrs(axis, eps), chain);
 }
 
 // ms = reduce_mean(x^2) -> + eps -> sqrt -> x / that [* scale]: rms_norm.
-bool try_rms_norm(module& m, instruction* ms) {
+instruction* try_rms_norm(module& m, instruction* ms) {
     auto* sq = ms->inputs[0];
-    if (sq->inputs.empty() || !is_square_of(sq, sq->inputs[0]) || sole_user(m, sq) != ms) return false;
+    if (sq->inputs.empty() || !is_square_of(sq, sq->inputs[0]) || sole_user(m, sq) != ms) return nullptr;
     auto* x = sq->inputs[0];
     int64_t axis = trailing_axes(ms);
-    if (axis < 0) return false;
+    if (axis < 0) return nullptr;
     std::vector<instruction*> chain{sq};
     double eps = 0;
     auto* s = sqrt_of_mean_plus_eps(m, ms, &eps, chain);
     auto* n = s ? divide_by(m, s, x, chain) : nullptr;
-    if (!n) return false;
+    if (!n) return nullptr;
     std::vector<instruction*> inputs{x};
     auto* last = scale_and_bias(m, n, chain, inputs, false);
-    commit(m, last, "rms_norm", inputs, norm_attrs(axis, eps), chain);
-    return true;
+    return commit(m, last, "rms_norm", inputs, norm_attrs(axis, eps), chain);
 }
 
 // e = exp(x - broadcast(max(x))) or exp(x); e / broadcast(sum(e)): softmax.
-bool try_softmax(module& m, instruction* e) {
+instruction* try_softmax(module& m, instruction* e) {
     auto* t = e->inputs[0];
     auto eu = m.users(e);
-    if (eu.size() != 2) return false;
+    if (eu.size() != 2) return nullptr;
     auto* sum = is(eu[0], "reduce_sum") ? eu[0] : is(eu[1], "reduce_sum") ? eu[1] : nullptr;
-    if (!sum || sum->attrs.get_ints("axes").size() != 1) return false;
+    if (!sum || sum->attrs.get_ints("axes").size() != 1) return nullptr;
     int64_t axis = sum->attrs.get_ints("axes")[0];
     std::vector<instruction*> chain;
     instruction* x = t;
@@ -204,11 +203,10 @@ bool try_softmax(module& m, instruction* e) {
     chain.push_back(e);
     chain.push_back(sum);
     auto* div = sole_user_through_broadcast(m, sum, chain);
-    if (!is(div, "div") || div->inputs[0] != e || div->inputs[1] != chain.back()) return false;
+    if (!is(div, "div") || div->inputs[0] != e || div->inputs[1] != chain.back()) return nullptr;
     attributes a;
     a.set("axis", axis);
-    commit(m, div, "softmax", {x}, a, chain);
-    return true;
+    return commit(m, div, "softmax", {x}, a, chain);
 }
 
 // --- GELU by value ---------------------------------------------------------------------------
@@ -253,13 +251,13 @@ bool build_tree(const module& m, instruction* ins, const instruction* parent, ge
 }
 
 // The tree rooted at `root` when it computes gelu or gelu_tanh of one value.
-bool try_gelu(module& m, instruction* root) {
+instruction* try_gelu(module& m, instruction* root) {
     gelu_tree t;
     t.type = root->result.type;
     body_node body;
-    if (!build_tree(m, root, nullptr, t, body) || !t.var || !t.has_erf_or_tanh || t.inner.size() < 3) return false;
+    if (!build_tree(m, root, nullptr, t, body) || !t.var || !t.has_erf_or_tanh || t.inner.size() < 3) return nullptr;
     auto prog = body_program(body);
-    if (prog.size() > 4 * gelu_max_ops) return false;
+    if (prog.size() > 4 * gelu_max_ops) return nullptr;
     bool erf_form = true, tanh_form = true;
     std::vector<double> x(t.consts.size() + 1);
     for (std::size_t i = 0; i < t.consts.size(); ++i) x[i + 1] = t.consts[i];
@@ -270,21 +268,25 @@ bool try_gelu(module& m, instruction* root) {
         erf_form = erf_form && near(mxc_pw_gelu{}(v));
         tanh_form = tanh_form && near(mxc_pw_gelu_tanh{}(v));
     }
-    if (!erf_form && !tanh_form) return false;
+    if (!erf_form && !tanh_form) return nullptr;
     t.inner.pop_back(); // the root
-    commit(m, root, erf_form ? "gelu" : "gelu_tanh", {t.var}, {}, t.inner);
-    return true;
+    return commit(m, root, erf_form ? "gelu" : "gelu_tanh", {t.var}, {}, t.inner);
 }
 
 void fuse_reduce(module& m) {
     for (auto it = m.instructions.begin(); it != m.instructions.end(); ++it) {
         auto* ins = &*it;
         if (ins->is_builtin() || !is_floating(ins->result.type)) continue;
-        bool done = false;
-        if (ins->op == "reduce_mean") done = try_layer_norm(m, ins) || try_rms_norm(m, ins);
-        else if (ins->op == "exp") done = try_softmax(m, ins);
-        else if (is_body_op(ins->op) && ins->attrs.items.empty()) done = try_gelu(m, ins);
-        if (done) it = m.instructions.begin(); // the pattern's instructions are gone: start over
+        instruction* r = nullptr;
+        if (ins->op == "reduce_mean") {
+            r = try_layer_norm(m, ins);
+            if (!r) r = try_rms_norm(m, ins);
+        } else if (ins->op == "exp") {
+            r = try_softmax(m, ins);
+        } else if (is_body_op(ins->op) && ins->attrs.items.empty()) {
+            r = try_gelu(m, ins);
+        }
+        if (r) it = m.iter(r); // the pattern's instructions are gone; go on after the new op
     }
 }
 
