@@ -38,8 +38,27 @@ instruction* sole_user_through_broadcast(const module& m, instruction* v, std::v
     return sole_user(m, b);
 }
 
+// The one value of a constant whose elements are all equal. Looks through views at the
+// literal (all its elements, so a view of part of a non-uniform literal counts as unknown):
+// cheap even for large broadcast biases, unlike packing the view.
+std::optional<double> uniform_value(const instruction* v) {
+    while (!v->is_builtin() && get_op(v->op).is_view) v = v->inputs[0];
+    if (!v->is_literal() || !v->lit.known() || v->lit.s.elements() == 0) return std::nullopt;
+    std::optional<double> r;
+    mxc_visit_dtype(static_cast<int>(v->lit.s.type), [&](auto tag) {
+        using T = decltype(tag);
+        using C = mxc_compute_t<T>;
+        const T* d = v->lit.as<T>();
+        const int64_t n = v->lit.s.elements();
+        for (int64_t i = 1; i < n; ++i)
+            if (!(C(d[i]) == C(d[0]))) return;
+        r = static_cast<double>(C(d[0]));
+    });
+    return r;
+}
+
 bool splat_is(const instruction* v, double want) {
-    auto s = splat_value(v);
+    auto s = uniform_value(v);
     return s && *s == want;
 }
 
@@ -125,7 +144,7 @@ instruction* divide_by(const module& m, instruction* s, const instruction* d, st
 instruction* sqrt_of_mean_plus_eps(const module& m, instruction* mean_sq, double* eps, std::vector<instruction*>& chain) {
     auto* add = sole_user(m, mean_sq);
     auto* e = is(add, "add") ? other(add, mean_sq) : nullptr;
-    auto ev = e ? splat_value(e) : std::nullopt;
+    auto ev = e ? uniform_value(e) : std::nullopt;
     auto* s = ev ? sole_user(m, add) : nullptr;
     if (!is(s, "sqrt")) return nullptr;
     *eps = *ev;
@@ -224,7 +243,7 @@ constexpr std::size_t gelu_max_ops = 24;
 // Builds the body of `ins` (the root when root is true); false when it is not one value's tree.
 bool build_tree(const module& m, instruction* ins, const instruction* parent, gelu_tree& t, body_node& out) {
     if (parent) {
-        if (auto c = splat_value(ins)) {
+        if (auto c = uniform_value(ins)) {
             t.consts.push_back(*c);
             out = input_node(static_cast<int>(t.consts.size()));
             return true;

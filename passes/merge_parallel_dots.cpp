@@ -3,10 +3,10 @@
 // N; each original result is a slice view of it. Fused dots merge when their bodies are equal
 // and every epilogue input is a constant that varies only along N (a bias, a scale): those are
 // concatenated the same way. One kernel instead of several, and the input is read once.
-// Runs after fuse-epilogue. A group is left alone when a user of a result cannot take the
+// Weights must be [K, N] literals (broadcast over batch dims), epilogue constants [N] literals
+// or single values, broadcast. Runs after fuse-epilogue. A group is left alone when a user of a result cannot take the
 // sliced (strided) view.
 #include "passes/pass_manager.hpp"
-#include "passes/rewrite.hpp"
 #include "passes/view_rewrite.hpp"
 
 #include <cstring>
@@ -15,27 +15,50 @@
 namespace mxc {
 namespace {
 
-// True when `v` is a known constant whose value depends only on the last index `free_dims`
-// trailing dims (others broadcast: stride 0 or length 1).
-bool constant_along(const instruction* v, std::size_t free_dims) {
-    auto& s = v->result;
-    for (std::size_t d = 0; d + free_dims < s.rank(); ++d)
-        if (s.lens[d] != 1 && s.strides[d] != 0) return false;
-    return constant_value(v).has_value();
+// The literal under `v` when `v` is a known literal seen through broadcasts only, else null.
+const instruction* broadcast_literal(const instruction* v) {
+    while (v->op == "multibroadcast") v = v->inputs[0];
+    return v->is_literal() && v->lit.known() ? v : nullptr;
 }
 
-// The first `count` elements of the packed value of constant `v`, as bytes.
-std::vector<char> leading_bytes(const instruction* v, int64_t count) {
-    auto lit = constant_value(v)->pack();
-    auto n = static_cast<std::size_t>(count) * dtype_size(lit.s.type);
-    return std::vector<char>(lit.data(), lit.data() + n);
+// True when the literal's lens are `lens`, give or take leading 1s.
+bool lens_match(const instruction* lit, std::vector<int64_t> lens) {
+    auto l = lit->lit.s.lens;
+    while (!l.empty() && l.front() == 1 && l.size() > lens.size()) l.erase(l.begin());
+    while (!lens.empty() && lens.front() == 1 && lens.size() > l.size()) lens.erase(lens.begin());
+    return l == lens;
+}
+
+// The literal holding the weights of product u as [K, N]: b is such a literal, broadcast over
+// the batch dims or not; else null.
+const instruction* weights_of(const instruction* u) {
+    auto* lit = broadcast_literal(u->inputs[1]);
+    auto& bl = u->inputs[1]->result.lens;
+    return lit && lens_match(lit, {bl[bl.size() - 2], bl.back()}) ? lit : nullptr;
+}
+
+// The literal holding epilogue input v of u when it is a constant per column: a [N] literal
+// (or a single value) broadcast to the output; else null.
+const instruction* columns_of(const instruction* u, const instruction* v) {
+    auto* lit = broadcast_literal(v);
+    return lit && (lit->lit.s.elements() == 1 || lens_match(lit, {u->result.lens.back()})) ? lit : nullptr;
+}
+
+// The n values of a columns_of literal, as bytes (a single value repeated).
+std::vector<char> column_bytes(const instruction* lit, int64_t n) {
+    const char* d = lit->lit.data();
+    const auto size = static_cast<std::size_t>(lit->lit.s.bytes());
+    if (lit->lit.s.elements() != 1) return std::vector<char>(d, d + size);
+    std::vector<char> r;
+    for (int64_t i = 0; i < n; ++i) r.insert(r.end(), d, d + size);
+    return r;
 }
 
 bool mergeable(const instruction* u, const instruction* a) {
     if ((u->op != "dot" && u->op != "fused_dot") || u->inputs[0] != a || !is_floating(u->result.type)) return false;
-    if (u->result.rank() < 2 || !constant_along(u->inputs[1], 2)) return false;
+    if (u->result.rank() < 2 || !weights_of(u)) return false;
     for (std::size_t i = 2; i < u->inputs.size(); ++i)
-        if (!constant_along(u->inputs[i], 1)) return false;
+        if (!columns_of(u, u->inputs[i])) return false;
     return true;
 }
 
@@ -64,10 +87,10 @@ void merge(module& m, std::vector<instruction*> group) {
     int64_t col = 0;
     for (auto* u : group) {
         const int64_t n = u->result.lens.back();
-        auto bytes = leading_bytes(u->inputs[1], k_len * n);
+        const char* bytes = weights_of(u)->lit.data();
         for (int64_t k = 0; k < k_len; ++k)
             std::memcpy(w.data() + static_cast<std::size_t>(k * total + col) * esize,
-                        bytes.data() + static_cast<std::size_t>(k * n) * esize, static_cast<std::size_t>(n) * esize);
+                        bytes + static_cast<std::size_t>(k * n) * esize, static_cast<std::size_t>(n) * esize);
         col += n;
     }
     auto out_lens = first->result.lens;
@@ -83,7 +106,7 @@ void merge(module& m, std::vector<instruction*> group) {
     for (std::size_t i = 2; i < first->inputs.size(); ++i) { // epilogue constants [sum N]
         std::vector<char> e;
         for (auto* u : group) {
-            auto bytes = leading_bytes(u->inputs[i], u->result.lens.back());
+            auto bytes = column_bytes(columns_of(u, u->inputs[i]), u->result.lens.back());
             e.insert(e.end(), bytes.begin(), bytes.end());
         }
         inputs.push_back(broadcast(m.insert_literal(pos, literal(shape(t, {total}), e)), out_lens));
