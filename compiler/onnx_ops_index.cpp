@@ -177,7 +177,8 @@ outputs center_crop_pad(node_context& c) {
     return {x};
 }
 
-// MaxUnpool: y (zeros of the output shape, flattened) with y[indices[i]] = x[i].
+// MaxUnpool: y (zeros of the shape inferred from kernel_shape, strides and pads, flattened)
+// with y[indices[i]] = x[i]; a given output_shape pads it with zeros at the end of each axis.
 outputs max_unpool(node_context& c) {
     auto* x = c.input(0);
     auto* idx = indices_input(c, 1);
@@ -185,28 +186,30 @@ outputs max_unpool(node_context& c) {
     if (l.size() < 3) c.fail("X must be [N, C, spatial...], got " + to_string(l));
     if (idx->result.lens != l) c.fail("I " + to_string(idx->result.lens) + " must have the lens of X " + to_string(l));
     std::size_t sp = l.size() - 2;
-    ints out;
-    if (c.has_input(2)) {
-        out = c.const_ints(2, "output_shape");
-        if (out.size() != l.size() || out[0] != l[0] || out[1] != l[1])
-            c.fail("output_shape " + to_string(out) + " must be [N, C, spatial...] for X " + to_string(l));
-    } else {
-        auto k = c.attr_ints("kernel_shape");
-        auto strides = c.attr_ints("strides", ints(sp, 1));
-        auto pads = c.attr_ints("pads", ints(2 * sp, 0));
-        if (k.size() != sp || strides.size() != sp || pads.size() != 2 * sp)
-            c.fail("kernel_shape " + to_string(k) + ", strides " + to_string(strides) + " and pads " + to_string(pads) + " do not match X " + to_string(l));
-        out = {l[0], l[1]};
-        for (std::size_t i = 0; i < sp; ++i) out.push_back((l[i + 2] - 1) * strides[i] + k[i] - pads[i] - pads[i + sp]);
-    }
+    auto k = c.attr_ints("kernel_shape");
+    auto strides = c.attr_ints("strides", ints(sp, 1));
+    auto pads = c.attr_ints("pads", ints(2 * sp, 0));
+    if (k.size() != sp || strides.size() != sp || pads.size() != 2 * sp)
+        c.fail("kernel_shape " + to_string(k) + ", strides " + to_string(strides) + " and pads " + to_string(pads) + " do not match X " + to_string(l));
+    ints inferred = {l[0], l[1]};
+    for (std::size_t i = 0; i < sp; ++i) inferred.push_back((l[i + 2] - 1) * strides[i] + k[i] - pads[i] - pads[i + sp]);
     int64_t total = 1;
-    for (auto v : out) {
-        if (v < 0) c.fail("output shape " + to_string(out) + " is negative");
+    for (auto v : inferred) {
+        if (v < 0) c.fail("the output shape " + to_string(inferred) + " from kernel_shape, strides and pads is negative");
         total = checked_mul(total, v);
     }
     auto* zeros = c.broadcast_to(c.scalar(x->result.type, 0), {total});
     auto* y = c.add("scatter_elements", {zeros, c.reshape(idx, {idx->result.elements()}), c.reshape(x, {x->result.elements()})});
-    return {c.reshape(y, out)};
+    y = c.reshape(y, inferred);
+    if (!c.has_input(2)) return {y};
+    auto out = c.const_ints(2, "output_shape");
+    if (out.size() != l.size()) c.fail("output_shape " + to_string(out) + " must have the rank of X " + to_string(l));
+    ints grow(2 * l.size(), 0);
+    for (std::size_t i = 0; i < l.size(); ++i) {
+        if (out[i] < inferred[i]) c.fail("output_shape " + to_string(out) + " is smaller than the inferred " + to_string(inferred));
+        grow[i + l.size()] = out[i] - inferred[i];
+    }
+    return {out == inferred ? y : c.add("pad", {y}, attrs({{"pads", grow}, {"mode", std::string("constant")}}))};
 }
 
 outputs col2im(node_context& c) {
