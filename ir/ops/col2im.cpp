@@ -20,7 +20,7 @@ col2im_attrs resolve(const attributes& a, const shape& x) {
     r.pads = spatial_list("col2im", "padding", a.get_ints("padding"), 2 * s, 0, 0);
     r.stride = spatial_list("col2im", "stride", a.get_ints("stride"), s, 1, 1);
     r.dilation = spatial_list("col2im", "dilation", a.get_ints("dilation"), s, 1, 1);
-    if (x.rank() != 3) throw error("col2im: input must be [N, C * prod(block_shape), L], got " + to_string(x));
+    if (x.rank() != 3) throw error("col2im: input must be [N, C * prod(block_shape), L], got " + to_string(x.lens));
     int64_t kn = 1, l = 1;
     for (std::size_t d = 0; d < s; ++d) {
         if (r.image[d] < 1) throw error("col2im: image_shape " + to_string(r.image) + " must be positive");
@@ -31,7 +31,7 @@ col2im_attrs resolve(const attributes& a, const shape& x) {
         l = checked_mul(l, r.blocks.back());
     }
     if (x.lens[1] % kn != 0 || x.lens[2] != l)
-        throw error("col2im: input " + to_string(x) + " must be [N, C * " + std::to_string(kn) + ", " + std::to_string(l) + "] for block_shape " +
+        throw error("col2im: input " + to_string(x.lens) + " must be [N, C * " + std::to_string(kn) + ", " + std::to_string(l) + "] for block_shape " +
                     to_string(r.block) + " and image_shape " + to_string(r.image));
     return r;
 }

@@ -20,7 +20,7 @@ int64_t mode_code(const attributes& a) {
 const std::vector<int64_t>& checked_pads(const attributes& a, const shape& x) {
     auto& p = a.get_ints("pads");
     if (p.size() != 2 * x.rank())
-        throw error("pad: pads " + to_string(p) + " must have 2 values per axis of " + to_string(x));
+        throw error("pad: pads " + to_string(p) + " must have 2 values per axis of " + to_string(x.lens));
     return p;
 }
 
@@ -45,12 +45,12 @@ MXC_REGISTER_OP(pad) {
             int64_t kept = x.lens[i] + std::min<int64_t>(p[i], 0) + std::min<int64_t>(p[r + i], 0);
             lens[i] = kept + std::max<int64_t>(p[i], 0) + std::max<int64_t>(p[r + i], 0);
             if (kept < 0 || lens[i] < 0)
-                throw error("pad: pads " + to_string(p) + " remove more than axis " + std::to_string(i) + " of " + to_string(x) + " holds");
+                throw error("pad: pads " + to_string(p) + " remove more than axis " + std::to_string(i) + " of " + to_string(x.lens) + " holds");
             if (mode != 0 && kept == 0 && lens[i] > 0)
-                throw error("pad: mode " + modes[static_cast<std::size_t>(mode)] + " cannot pad the empty axis " + std::to_string(i) + " of " + to_string(x));
+                throw error("pad: mode " + modes[static_cast<std::size_t>(mode)] + " cannot pad the empty axis " + std::to_string(i) + " of " + to_string(x.lens));
         }
         if (in.size() > 1 && (in[1].type != x.type || in[1].elements() != 1))
-            throw error("pad: the value " + to_string(in[1]) + " must be one element of x's type " + std::string(dtype_name(x.type)));
+            throw error("pad: the value " + to_string(in[1].lens) + " must be one element of x's type " + std::string(dtype_name(x.type)));
         return shape(x.type, lens);
     };
     d.kernel = "pad";

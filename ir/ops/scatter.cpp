@@ -39,14 +39,14 @@ MXC_REGISTER_OP(scatter_elements) {
         reduction_code("scatter_elements", a);
         int64_t axis = a.get_int("axis");
         if (axis < 0 || axis >= static_cast<int64_t>(data.rank()))
-            throw error("scatter_elements: axis " + std::to_string(axis) + " is out of range for data " + to_string(data));
+            throw error("scatter_elements: axis " + std::to_string(axis) + " is out of range for data " + to_string(data.lens));
         check_indices("scatter_elements", ind);
         if (ind.lens != upd.lens || upd.type != data.type || ind.rank() != data.rank())
-            throw error("scatter_elements: indices " + to_string(ind) + " and updates " + to_string(upd) +
-                        " must have one lens, of the rank of data " + to_string(data) + ", and updates its type");
+            throw error("scatter_elements: indices " + to_string(ind.lens) + " and updates " + to_string(upd.lens) +
+                        " must have one lens, of the rank of data " + to_string(data.lens) + ", and updates its type");
         for (std::size_t i = 0; i < data.rank(); ++i)
             if (static_cast<int64_t>(i) != axis && ind.lens[i] > data.lens[i])
-                throw error("scatter_elements: indices " + to_string(ind) + " exceed data " + to_string(data) +
+                throw error("scatter_elements: indices " + to_string(ind.lens) + " exceed data " + to_string(data.lens) +
                             " along axis " + std::to_string(i));
         return data.as_standard();
     };
@@ -71,13 +71,13 @@ MXC_REGISTER_OP(scatter_nd) {
         reduction_code("scatter_nd", a);
         check_indices("scatter_nd", ind);
         if (ind.rank() < 1 || ind.lens.back() < 1 || ind.lens.back() > static_cast<int64_t>(data.rank()))
-            throw error("scatter_nd: indices " + to_string(ind) + " must end in a length 1.." +
-                        std::to_string(data.rank()) + " (the rank of data " + to_string(data) + ")");
+            throw error("scatter_nd: indices " + to_string(ind.lens) + " must end in a length 1.." +
+                        std::to_string(data.rank()) + " (the rank of data " + to_string(data.lens) + ")");
         std::vector<int64_t> want(ind.lens.begin(), ind.lens.end() - 1);
         want.insert(want.end(), data.lens.begin() + ind.lens.back(), data.lens.end());
         if (upd.lens != want || upd.type != data.type)
-            throw error("scatter_nd: updates " + to_string(upd) + " must be " + to_string(shape(data.type, want)) +
-                        " for data " + to_string(data) + " and indices " + to_string(ind));
+            throw error("scatter_nd: updates " + to_string(upd.lens) + " must be " + to_string(want) +
+                        " for data " + to_string(data.lens) + " and indices " + to_string(ind.lens));
         return data.as_standard();
     };
     d.kernel = "scatter_nd";
@@ -101,14 +101,14 @@ MXC_REGISTER_OP(gather_nd) {
         int64_t b = a.get_int("batch_dims"), r = static_cast<int64_t>(data.rank()), m = static_cast<int64_t>(ind.rank());
         if (b < 0 || m < 1 || b >= m || b >= r)
             throw error("gather_nd: batch_dims " + std::to_string(b) + " must be below the ranks of data " +
-                        to_string(data) + " and indices " + to_string(ind));
+                        to_string(data.lens) + " and indices " + to_string(ind.lens));
         int64_t q = ind.lens.back();
         if (q < 0 || b + q > r)
-            throw error("gather_nd: indices " + to_string(ind) + " index " + std::to_string(q) + " axes past batch_dims " +
-                        std::to_string(b) + " of data " + to_string(data));
+            throw error("gather_nd: indices " + to_string(ind.lens) + " index " + std::to_string(q) + " axes past batch_dims " +
+                        std::to_string(b) + " of data " + to_string(data.lens));
         for (int64_t i = 0; i < b; ++i)
             if (ind.lens[static_cast<std::size_t>(i)] != data.lens[static_cast<std::size_t>(i)])
-                throw error("gather_nd: the batch axes of indices " + to_string(ind) + " and data " + to_string(data) +
+                throw error("gather_nd: the batch axes of indices " + to_string(ind.lens) + " and data " + to_string(data.lens) +
                             " differ");
         std::vector<int64_t> lens(ind.lens.begin(), ind.lens.end() - 1);
         lens.insert(lens.end(), data.lens.begin() + b + q, data.lens.end());
@@ -137,15 +137,15 @@ MXC_REGISTER_OP(tensor_scatter) {
         int64_t axis = a.get_int("axis"), r = static_cast<int64_t>(past.rank());
         if (axis < 1 || axis >= r)
             throw error("tensor_scatter: axis " + std::to_string(axis) + " must be 1.." + std::to_string(r - 1) +
-                        " for past " + to_string(past));
+                        " for past " + to_string(past.lens));
         bool ok = upd.rank() == past.rank() && upd.type == past.type;
         for (std::size_t i = 0; ok && i < past.rank(); ++i)
             ok = static_cast<int64_t>(i) == axis ? upd.lens[i] <= past.lens[i] : upd.lens[i] == past.lens[i];
         if (!ok)
-            throw error("tensor_scatter: update " + to_string(upd) + " must match past " + to_string(past) +
+            throw error("tensor_scatter: update " + to_string(upd.lens) + " must match past " + to_string(past.lens) +
                         " but for a length no larger along axis " + std::to_string(axis));
         if (in.size() > 2 && (in[2].type != dtype::int64_type || in[2].lens != std::vector<int64_t>{past.lens[0]}))
-            throw error("tensor_scatter: write_indices " + to_string(in[2]) + " must be int64 [" +
+            throw error("tensor_scatter: write_indices " + to_string(in[2].lens) + " must be int64 [" +
                         std::to_string(past.lens[0]) + "]");
         return past.as_standard();
     };

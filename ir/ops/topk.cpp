@@ -17,11 +17,11 @@ MXC_REGISTER_OP(top_k) {
         auto& x = in[0];
         int64_t axis = a.get_int("axis"), k = a.get_int("k");
         if (axis < 0 || axis >= static_cast<int64_t>(x.rank()))
-            throw error("top_k: axis " + std::to_string(axis) + " is out of range for " + to_string(x));
+            throw error("top_k: axis " + std::to_string(axis) + " is out of range for " + to_string(x.lens));
         auto lens = x.lens;
         if (k < 0 || k > lens[static_cast<std::size_t>(axis)])
             throw error("top_k: k " + std::to_string(k) + " must be 0.." + std::to_string(lens[static_cast<std::size_t>(axis)]) +
-                        " (the length of axis " + std::to_string(axis) + " of " + to_string(x) + ")");
+                        " (the length of axis " + std::to_string(axis) + " of " + to_string(x.lens) + ")");
         lens[static_cast<std::size_t>(axis)] = k;
         return shape(dtype::int64_type, lens);
     };
