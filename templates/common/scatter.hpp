@@ -1,7 +1,9 @@
 // Per-output-element math of scatter_elements, scatter_nd, gather_nd and tensor_scatter,
-// shared by the cpu and hip kernels. Plain C++17, every function MXC_HD. A scatter output
-// element visits every update that can land on it in the updates' row-major order, so
-// duplicate indices combine exactly as the ONNX reference does (last write wins for
+// shared by the cpu and hip kernels. Plain C++17, every function MXC_HD. Scatters come in two
+// forms computing the same thing: the cpu kernels copy data and apply the updates in their
+// row-major order (the *_target functions: where update j lands), linear time; the hip
+// kernels run one thread per output element that visits every update that can land on it in
+// that same order (the *_at functions), exact for duplicate indices (last write wins for
 // reduction none) with no atomics. Indices out of range (after wrapping negative ones) are
 // ignored: kernels cannot fail.
 #pragma once
@@ -54,6 +56,45 @@ MXC_HD inline T mxc_scatter_elements_at(const T* data, const mxc_desc& dd, const
         if (v == idx[axis]) y = mxc_scatter_combine(y, updates[uoff + j * ud.strides[axis]], ip[2]);
     }
     return y;
+}
+
+// Where update j (row-major over the indices' lens) of scatter_elements lands: the row-major
+// index into data's lens, or -1 if its index is out of range.
+MXC_HD inline int64_t mxc_scatter_elements_target(const mxc_desc& dd, const void* indices, const mxc_desc& id,
+                                                  const int64_t* ip, int64_t j) {
+    int64_t idx[MXC_MAX_RANK];
+    mxc_unravel(id, j, idx);
+    const int axis = static_cast<int>(ip[0]);
+    int64_t v = mxc_index_value(indices, ip[1] != 0, mxc_offset_at(id, idx));
+    if (v < 0) v += dd.lens[axis];
+    if (v < 0 || v >= dd.lens[axis]) return -1;
+    idx[axis] = v;
+    int64_t at = 0;
+    for (int d = 0; d < dd.rank; ++d) at = at * dd.lens[d] + idx[d];
+    return at;
+}
+
+// Where the slice of index tuple t (row-major over indices.lens[:-1]) of scatter_nd starts:
+// the row-major index into data's lens of its first element, or -1 if out of range.
+MXC_HD inline int64_t mxc_scatter_nd_target(const mxc_desc& dd, const void* indices, const mxc_desc& id,
+                                            const int64_t* ip, int64_t t) {
+    const int m = id.rank - 1;
+    int64_t ioff = 0, rest = t;
+    for (int d = m - 1; d >= 0; --d) {
+        ioff += (rest % id.lens[d]) * id.strides[d];
+        rest /= id.lens[d];
+    }
+    int64_t at = 0;
+    for (int d = 0; d < dd.rank; ++d) {
+        int64_t v = 0;
+        if (d < id.lens[m]) {
+            v = mxc_index_value(indices, ip[0] != 0, ioff + d * id.strides[m]);
+            if (v < 0) v += dd.lens[d];
+            if (v < 0 || v >= dd.lens[d]) return -1;
+        }
+        at = at * dd.lens[d] + v;
+    }
+    return at;
 }
 
 // scatter_nd: data [r dims], indices [m..., q], updates [m..., data.lens[q:]]: slice

@@ -1,5 +1,5 @@
-// top_k: the int64 index of the j-th best element along an axis (j = the output's index on
-// that axis), shared by the cpu and hip kernels. Plain C++17, every function MXC_HD.
+// top_k: the order of elements along an axis (shared by the cpu and hip kernels) and the hip
+// kernel's per-output selection of the j-th best element. Plain C++17, every function MXC_HD.
 #pragma once
 #include "templates/common/math.hpp"
 
@@ -12,7 +12,7 @@ template <class C> MXC_HD inline bool mxc_topk_before(C a, int64_t ia, C b, int6
     return largest ? b < a : a < b;
 }
 
-// top_k at output element o: x along ip[0], the (idx[axis])-th element in rank order;
+// top_k at output element o (the hip kernel; the cpu one sorts each slice): x along ip[0], the (idx[axis])-th element in rank order;
 // ip = [axis, largest]. Walks the order from its first element (k steps of one pass each).
 template <class T>
 MXC_HD inline int64_t mxc_topk_at(const T* x, const mxc_desc& xd, const mxc_desc& od, const int64_t* ip, int64_t o) {

@@ -1,6 +1,8 @@
 // Indexing, scatter and padding ops: top_k, scatter_elements, scatter_nd, gather_nd,
 // tensor_scatter, pad, col2im, max_pool_index; values worked out by hand.
 #include "test_ops_util.hpp"
+#include "templates/common/scatter.hpp"
+#include "templates/common/topk.hpp"
 
 using namespace mxc;
 using namespace mxc::test;
@@ -158,4 +160,51 @@ TEST(ops_index, shape_errors) {
                   .find("reduction must be none, add, mul, max or min"),
               std::string::npos);
     EXPECT_NE(shape_error("gather_nd", {f, shape(dtype::int64_type, {2, 3})}).find("index 3 axes"), std::string::npos);
+}
+
+// The hip kernels' per-output forms (templates/common) agree with the cpu kernels, which
+// scatter in order and sort: both computed on the host over the same inputs.
+namespace {
+mxc_desc desc_of(const literal& l) {
+    mxc_desc d{};
+    d.rank = static_cast<int32_t>(l.s.rank());
+    for (std::size_t i = 0; i < l.s.rank(); ++i) {
+        d.lens[i] = l.s.lens[i];
+        d.strides[i] = l.s.strides[i];
+    }
+    return d;
+}
+} // namespace
+
+TEST(ops_index, per_output_forms_match_the_cpu_kernels) {
+    auto data = flit({3, 4}, values(12, 3));
+    auto upd = flit({2, 4}, values(8, 5));
+    // scatter_elements along axis 0 with duplicates, every reduction.
+    auto ei = ilit({2, 4}, {1, 0, 2, -1, 1, 0, -3, 2});
+    for (int64_t r = 0; r < 5; ++r) {
+        static const char* names[] = {"none", "add", "mul", "max", "min"};
+        auto y = run_op("scatter_elements", {data, ei, upd}, attrs({{"reduction", std::string(names[r])}}));
+        int64_t ip[] = {0, 1, r};
+        for (int64_t o = 0; o < 12; ++o)
+            EXPECT_EQ(mxc_scatter_elements_at(data.as<float>(), desc_of(data), ei.data(), desc_of(ei), upd.as<float>(),
+                                              desc_of(upd), ip, o),
+                      y.to_doubles()[static_cast<std::size_t>(o)])
+                << names[r] << " at " << o;
+    }
+    // scatter_nd of rows, the same row twice.
+    auto ni = ilit({2, 1}, {2, -1});
+    auto y = run_op("scatter_nd", {data, ni, upd}, attrs({{"reduction", std::string("add")}}));
+    int64_t nip[] = {1, 1};
+    for (int64_t o = 0; o < 12; ++o)
+        EXPECT_FLOAT_EQ(mxc_scatter_nd_at(data.as<float>(), desc_of(data), ni.data(), desc_of(ni), upd.as<float>(),
+                                          desc_of(upd), nip, o),
+                        static_cast<float>(y.to_doubles()[static_cast<std::size_t>(o)]));
+    // top_k of rows with ties.
+    auto x = flit({2, 5}, {1, 3, 3, 0, 3, 2, 2, 9, 2, 1});
+    auto t = run_op("top_k", {x}, attrs({{"k", int64_t{4}}, {"axis", int64_t{1}}}));
+    EXPECT_EQ(t.to_doubles(), (doubles{1, 2, 4, 0, 2, 0, 1, 3}));
+    auto td = desc_of(t);
+    int64_t tip[] = {1, 1};
+    for (int64_t o = 0; o < 8; ++o)
+        EXPECT_EQ(mxc_topk_at(x.as<float>(), desc_of(x), td, tip, o), t.to_doubles()[static_cast<std::size_t>(o)]);
 }
