@@ -1,5 +1,5 @@
 // top_k: the order of elements along an axis (shared by the cpu and hip kernels) and the hip
-// kernel's per-output selection of the j-th best element. Plain C++17, every function MXC_HD.
+// kernel's rank of one element in its slice. Plain C++17, every function MXC_HD.
 #pragma once
 #include "templates/common/math.hpp"
 
@@ -12,34 +12,22 @@ template <class C> MXC_HD inline bool mxc_topk_before(C a, int64_t ia, C b, int6
     return largest ? b < a : a < b;
 }
 
-// top_k at output element o (the hip kernel; the cpu one sorts each slice): x along ip[0], the (idx[axis])-th element in rank order;
-// ip = [axis, largest]. Walks the order from its first element (k steps of one pass each).
+// The rank (0 = best) of element e (row-major over x's lens) among the elements of its slice
+// along ip[0]; ip = [axis, largest]. The hip kernel runs it once per element of x and writes
+// the element's index to output position rank when rank < k (ranks are distinct).
 template <class T>
-MXC_HD inline int64_t mxc_topk_at(const T* x, const mxc_desc& xd, const mxc_desc& od, const int64_t* ip, int64_t o) {
+MXC_HD inline int64_t mxc_topk_rank(const T* x, const mxc_desc& xd, const int64_t* ip, int64_t e, int64_t* idx) {
     using C = mxc_compute_t<T>;
-    int64_t idx[MXC_MAX_RANK];
-    mxc_unravel(od, o, idx);
+    mxc_unravel(xd, e, idx);
     const int axis = static_cast<int>(ip[0]);
     const bool largest = ip[1] != 0;
-    const int64_t rank = idx[axis], n = xd.lens[axis], step = xd.strides[axis];
+    const int64_t me = idx[axis], step = xd.strides[axis];
     int64_t base = 0;
     for (int d = 0; d < xd.rank; ++d)
         if (d != axis) base += idx[d] * xd.strides[d];
-    int64_t prev = -1;
-    C pv = C(0);
-    for (int64_t r = 0; r <= rank; ++r) {
-        int64_t best = -1;
-        C bv = C(0);
-        for (int64_t i = 0; i < n; ++i) {
-            C v = C(x[base + i * step]);
-            if (prev >= 0 && !mxc_topk_before(pv, prev, v, i, largest)) continue; // already ranked
-            if (best < 0 || mxc_topk_before(v, i, bv, best, largest)) {
-                best = i;
-                bv = v;
-            }
-        }
-        prev = best;
-        pv = bv;
-    }
-    return prev;
+    const C v = C(x[base + me * step]);
+    int64_t rank = 0;
+    for (int64_t i = 0; i < xd.lens[axis]; ++i)
+        if (mxc_topk_before(C(x[base + i * step]), i, v, me, largest)) ++rank;
+    return rank;
 }

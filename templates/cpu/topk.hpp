@@ -1,6 +1,6 @@
 // top_k: x -> packed int64 indices of the k best elements along an axis, in rank order. Per
 // slice a partial sort by the shared order mxc_topk_before (templates/common/topk.hpp, where
-// the hip kernel's per-output selection lives too); ip = [axis, largest].
+// the hip kernel's per-element ranking lives too); ip = [axis, largest].
 #pragma once
 #include "templates/common/topk.hpp"
 #include "templates/cpu/common.hpp"

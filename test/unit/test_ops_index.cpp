@@ -203,8 +203,14 @@ TEST(ops_index, per_output_forms_match_the_cpu_kernels) {
     auto x = flit({2, 5}, {1, 3, 3, 0, 3, 2, 2, 9, 2, 1});
     auto t = run_op("top_k", {x}, attrs({{"k", int64_t{4}}, {"axis", int64_t{1}}}));
     EXPECT_EQ(t.to_doubles(), (doubles{1, 2, 4, 0, 2, 0, 1, 3}));
-    auto td = desc_of(t);
-    int64_t tip[] = {1, 1};
-    for (int64_t o = 0; o < 8; ++o)
-        EXPECT_EQ(mxc_topk_at(x.as<float>(), desc_of(x), td, tip, o), t.to_doubles()[static_cast<std::size_t>(o)]);
+    // The hip form: each element's rank; those below k name their output slot.
+    int64_t tip[] = {1, 1}, idx[MXC_MAX_RANK];
+    int written = 0;
+    for (int64_t e = 0; e < 10; ++e) {
+        int64_t rank = mxc_topk_rank(x.as<float>(), desc_of(x), tip, e, idx);
+        if (rank >= 4) continue;
+        ++written;
+        EXPECT_EQ(t.to_doubles()[static_cast<std::size_t>(idx[0] * 4 + rank)], static_cast<double>(idx[1])) << "element " << e;
+    }
+    EXPECT_EQ(written, 8);
 }
