@@ -4,6 +4,8 @@
 #include "ir/op.hpp"
 #include "templates/cpu/pad.hpp"
 
+#include <algorithm>
+
 namespace mxc {
 namespace {
 
