@@ -192,7 +192,11 @@ outputs max_unpool(node_context& c) {
     if (k.size() != sp || strides.size() != sp || pads.size() != 2 * sp)
         c.fail("kernel_shape " + to_string(k) + ", strides " + to_string(strides) + " and pads " + to_string(pads) + " do not match X " + to_string(l));
     ints inferred = {l[0], l[1]};
-    for (std::size_t i = 0; i < sp; ++i) inferred.push_back((l[i + 2] - 1) * strides[i] + k[i] - pads[i] - pads[i + sp]);
+    for (std::size_t i = 0; i < sp; ++i) {
+        for (auto v : {strides[i], k[i], pads[i], pads[i + sp]})
+            if (v < 0 || v > (int64_t{1} << 32)) c.fail("kernel_shape " + to_string(k) + ", strides " + to_string(strides) + " and pads " + to_string(pads) + " must be non-negative and below 2^32");
+        inferred.push_back(checked_mul(l[i + 2] - 1, strides[i]) + k[i] - pads[i] - pads[i + sp]);
+    }
     int64_t total = 1;
     for (auto v : inferred) {
         if (v < 0) c.fail("the output shape " + to_string(inferred) + " from kernel_shape, strides and pads is negative");

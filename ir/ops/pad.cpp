@@ -43,6 +43,8 @@ MXC_REGISTER_OP(pad) {
         auto& p = checked_pads(a, x);
         const std::size_t r = x.rank();
         std::vector<int64_t> lens(r);
+        for (auto v : p)
+            if (v > (int64_t{1} << 48) || v < -(int64_t{1} << 48)) throw error("pad: pads " + to_string(p) + " are too large");
         for (std::size_t i = 0; i < r; ++i) {
             int64_t kept = x.lens[i] + std::min<int64_t>(p[i], 0) + std::min<int64_t>(p[r + i], 0);
             lens[i] = kept + std::max<int64_t>(p[i], 0) + std::max<int64_t>(p[r + i], 0);
