@@ -1,0 +1,389 @@
+// ONNX converters for math and attention-family ops that compose existing IR ops:
+// Einsum (diagonals, reductions, transposes and batched dots), RotaryEmbedding (gathered
+// cos/sin caches, strided slices, mul/add), SwiGLU (pointwise) and CausalConvWithState
+// (concat of the past state, then a depthwise convolution).
+#include "compiler/onnx_node.hpp"
+#include "ir/error.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace mxc::onnx_detail {
+namespace {
+
+using outputs = std::vector<instruction*>;
+using ints = std::vector<int64_t>;
+
+int64_t rank_of(instruction* x) { return static_cast<int64_t>(x->result.rank()); }
+
+ints range(int64_t from, int64_t to) {
+    ints r;
+    for (int64_t i = from; i < to; ++i) r.push_back(i);
+    return r;
+}
+
+instruction* splat(node_context& c, instruction* like, double v) {
+    return c.broadcast_to(c.scalar(like->result.type, v), like->result.lens);
+}
+
+instruction* bin(node_context& c, const std::string& op, instruction* a, instruction* b) {
+    auto [x, y] = c.broadcast(a, b);
+    return c.add(op, {x, y});
+}
+
+instruction* permute(node_context& c, instruction* x, ints perm) {
+    if (perm == range(0, rank_of(x))) return x;
+    return c.add("transpose", {x}, attrs({{"permutation", std::move(perm)}}));
+}
+
+// x[..., start : start + step * len : step] on `axis`.
+instruction* slice_axis(node_context& c, instruction* x, int64_t axis, int64_t start, int64_t step, int64_t len) {
+    auto lens = x->result.lens;
+    ints starts(lens.size(), 0), steps(lens.size(), 1);
+    starts[axis] = start;
+    steps[axis] = step;
+    if (start == 0 && step == 1 && len == lens[axis]) return x;
+    lens[axis] = len;
+    return c.add("slice", {x}, attrs({{"starts", starts}, {"steps", steps}, {"out_lens", lens}}));
+}
+
+instruction* concat(node_context& c, std::vector<instruction*> xs, int64_t axis) {
+    return c.add("concat", std::move(xs), attrs({{"axis", axis}}));
+}
+
+// --- Einsum --------------------------------------------------------------------------------
+
+// A label: a letter, or one axis of the ellipsis (ellipsis_label + its position counted
+// from the first ellipsis axis of the widest operand).
+constexpr int ellipsis_label = 1000;
+using labels = std::vector<int>;
+
+struct einsum_operand {
+    instruction* x;
+    labels l; // one per axis of x
+};
+
+struct einsum_term {
+    labels letters;      // letters before the ellipsis, then after it
+    int ellipsis_at = -1; // position of "..." among the letters, -1 if none
+};
+
+einsum_term parse_term(node_context& c, const std::string& s) {
+    einsum_term t;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        char ch = s[i];
+        if (ch == '.') {
+            if (s.compare(i, 3, "...") != 0 || t.ellipsis_at >= 0)
+                c.fail("equation term '" + s + "' has a stray '.' or more than one '...'");
+            t.ellipsis_at = static_cast<int>(t.letters.size());
+            i += 2;
+        } else if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) {
+            t.letters.push_back(ch);
+        } else {
+            c.fail("equation term '" + s + "' has the character '" + std::string(1, ch) + "'");
+        }
+    }
+    return t;
+}
+
+// The labels of a term for an operand of `rank` axes whose ellipsis spans `width` of the
+// `max_width` ellipsis axes (aligned right, as numpy broadcasting).
+labels term_labels(const einsum_term& t, int64_t width, int64_t max_width) {
+    labels l(t.letters.begin(), t.letters.end());
+    if (t.ellipsis_at < 0) return l;
+    labels e;
+    for (int64_t i = 0; i < width; ++i) e.push_back(ellipsis_label + static_cast<int>(max_width - width + i));
+    l.insert(l.begin() + t.ellipsis_at, e.begin(), e.end());
+    return l;
+}
+
+// Takes the diagonal of every label repeated within one operand.
+einsum_operand take_diagonals(node_context& c, einsum_operand o) {
+    for (;;) {
+        std::size_t i = 0, j = 0;
+        for (i = 0; i < o.l.size(); ++i) {
+            j = std::find(o.l.begin() + static_cast<long>(i) + 1, o.l.end(), o.l[i]) - o.l.begin();
+            if (j < o.l.size()) break;
+        }
+        if (i == o.l.size()) return o;
+        int64_t n = o.x->result.lens[i];
+        if (o.x->result.lens[j] != n)
+            c.fail("label '" + std::string(1, static_cast<char>(o.l[i])) + "' is repeated with lengths " +
+                   std::to_string(n) + " and " + std::to_string(o.x->result.lens[j]));
+        // Move axes i and j to the end, flatten them to n*n and take every (n+1)-th element.
+        ints perm;
+        labels rest;
+        for (std::size_t a = 0; a < o.l.size(); ++a)
+            if (a != i && a != j) {
+                perm.push_back(static_cast<int64_t>(a));
+                rest.push_back(o.l[a]);
+            }
+        perm.push_back(static_cast<int64_t>(i));
+        perm.push_back(static_cast<int64_t>(j));
+        auto* t = permute(c, o.x, perm);
+        auto lens = t->result.lens;
+        lens.pop_back();
+        lens.back() = n * n;
+        t = c.reshape(t, lens);
+        o.x = slice_axis(c, t, static_cast<int64_t>(lens.size()) - 1, 0, n + 1, n);
+        rest.push_back(o.l[i]);
+        o.l = rest;
+    }
+}
+
+// Sums the axes whose labels are not in `keep`.
+einsum_operand sum_out(node_context& c, einsum_operand o, const std::set<int>& keep) {
+    ints axes;
+    labels rest;
+    for (std::size_t a = 0; a < o.l.size(); ++a) {
+        if (keep.count(o.l[a])) rest.push_back(o.l[a]);
+        else axes.push_back(static_cast<int64_t>(a));
+    }
+    if (axes.empty()) return o;
+    auto* s = c.add("reduce_sum", {o.x}, attrs({{"axes", axes}}));
+    return {c.add("squeeze", {s}, attrs({{"axes", axes}})), rest};
+}
+
+// a * b summed over the labels they share that are not in `keep`: a batched dot of
+// [batch, a-only, summed] by [batch, summed, b-only].
+einsum_operand contract(node_context& c, einsum_operand a, einsum_operand b, const std::set<int>& keep) {
+    labels batch, summed, a_only, b_only;
+    std::map<int, int64_t> len;
+    auto note = [&](int l, int64_t n) {
+        auto [it, fresh] = len.emplace(l, n);
+        if (fresh || it->second == n || n == 1) return;
+        if (it->second != 1)
+            c.fail("label '" + (l >= ellipsis_label ? std::string("...") : std::string(1, static_cast<char>(l))) +
+                   "' has lengths " + std::to_string(it->second) + " and " + std::to_string(n));
+        it->second = n;
+    };
+    for (std::size_t i = 0; i < a.l.size(); ++i) note(a.l[i], a.x->result.lens[i]);
+    for (std::size_t i = 0; i < b.l.size(); ++i) note(b.l[i], b.x->result.lens[i]);
+    auto in = [](const labels& l, int x) { return std::find(l.begin(), l.end(), x) != l.end(); };
+    for (int l : a.l) {
+        if (!in(b.l, l)) a_only.push_back(l);
+        else if (keep.count(l)) batch.push_back(l);
+        else summed.push_back(l);
+    }
+    for (int l : b.l)
+        if (!in(a.l, l)) b_only.push_back(l);
+    // Each operand in the order given, broadcast to the common lengths, flattened to 3-D.
+    auto arrange = [&](einsum_operand& o, const std::vector<const labels*>& groups) {
+        ints perm, lens, flat;
+        for (auto* g : groups) {
+            int64_t p = 1;
+            for (int l : *g) {
+                if (in(o.l, l)) {
+                    perm.push_back(std::find(o.l.begin(), o.l.end(), l) - o.l.begin());
+                    lens.push_back(len[l]);
+                }
+                p *= len[l];
+            }
+            flat.push_back(p);
+        }
+        auto* t = permute(c, o.x, perm);
+        t = c.broadcast_to(t, lens);
+        return c.reshape(t, flat);
+    };
+    auto* ax = arrange(a, {&batch, &a_only, &summed});
+    auto* bx = arrange(b, {&batch, &summed, &b_only});
+    auto* y = c.add("dot", {ax, bx});
+    labels out = batch;
+    out.insert(out.end(), a_only.begin(), a_only.end());
+    out.insert(out.end(), b_only.begin(), b_only.end());
+    ints lens;
+    for (int l : out) lens.push_back(len[l]);
+    return {c.reshape(y, lens), out};
+}
+
+outputs einsum(node_context& c) {
+    std::string eq;
+    for (char ch : c.attr_string("equation", "")) if (ch != ' ') eq += ch;
+    if (!c.has_attr("equation")) c.fail("attribute 'equation' is required");
+    auto arrow = eq.find("->");
+    std::string lhs = eq.substr(0, arrow);
+    std::vector<einsum_term> terms;
+    for (std::size_t from = 0;;) {
+        auto comma = lhs.find(',', from);
+        terms.push_back(parse_term(c, lhs.substr(from, comma == std::string::npos ? std::string::npos : comma - from)));
+        if (comma == std::string::npos) break;
+        from = comma + 1;
+    }
+    if (terms.size() != c.num_inputs())
+        c.fail("equation '" + eq + "' has " + std::to_string(terms.size()) + " terms for " +
+               std::to_string(c.num_inputs()) + " inputs");
+    int64_t max_width = 0;
+    std::vector<int64_t> widths;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        int64_t r = rank_of(c.input(i)), n = static_cast<int64_t>(terms[i].letters.size());
+        int64_t w = terms[i].ellipsis_at >= 0 ? r - n : 0;
+        if (w < 0 || (terms[i].ellipsis_at < 0 && r != n))
+            c.fail("term " + std::to_string(i) + " of '" + eq + "' does not fit input " + std::to_string(i) + " of shape " +
+                   to_string(c.input(i)->result.lens));
+        widths.push_back(w);
+        max_width = std::max(max_width, w);
+    }
+    std::vector<einsum_operand> ops;
+    std::map<int, int> count;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+        auto o = take_diagonals(c, {c.input(i), term_labels(terms[i], widths[i], max_width)});
+        for (int l : o.l) ++count[l];
+        ops.push_back(o);
+    }
+    // The output: as written, or (implicit) the ellipsis then the letters seen once, sorted.
+    labels out;
+    if (arrow != std::string::npos) {
+        auto t = parse_term(c, eq.substr(arrow + 2));
+        out = term_labels(t, t.ellipsis_at >= 0 ? max_width : 0, max_width);
+        std::set<int> seen;
+        for (int l : out) {
+            if (!seen.insert(l).second) c.fail("output label '" + std::string(1, static_cast<char>(l)) + "' repeats");
+            if (!count.count(l) && l < ellipsis_label)
+                c.fail("output label '" + std::string(1, static_cast<char>(l)) + "' is in no input");
+        }
+    } else {
+        for (int64_t i = 0; i < max_width; ++i) out.push_back(ellipsis_label + static_cast<int>(i));
+        for (auto [l, n] : count)
+            if (n == 1 && l < ellipsis_label) out.push_back(l);
+    }
+    // Left to right: each operand keeps the labels of the output and of the operands after it.
+    auto needed_after = [&](std::size_t i) {
+        std::set<int> keep(out.begin(), out.end());
+        for (std::size_t j = i + 1; j < ops.size(); ++j) keep.insert(ops[j].l.begin(), ops[j].l.end());
+        return keep;
+    };
+    auto acc = ops[0];
+    for (std::size_t i = 1; i < ops.size(); ++i) {
+        auto keep = needed_after(i);
+        auto others = keep;
+        others.insert(ops[i].l.begin(), ops[i].l.end());
+        acc = sum_out(c, acc, others);
+        auto next = ops[i];
+        auto with_acc = keep;
+        with_acc.insert(acc.l.begin(), acc.l.end());
+        next = sum_out(c, next, with_acc);
+        acc = contract(c, acc, next, keep);
+    }
+    acc = sum_out(c, acc, std::set<int>(out.begin(), out.end()));
+    ints perm;
+    for (int l : out) {
+        auto it = std::find(acc.l.begin(), acc.l.end(), l);
+        if (it == acc.l.end()) c.fail("output label is in no input"); // an ellipsis no input had
+        perm.push_back(it - acc.l.begin());
+    }
+    return {permute(c, acc.x, perm)};
+}
+
+// --- RotaryEmbedding -----------------------------------------------------------------------
+
+outputs rotary_embedding(node_context& c) {
+    auto* x = c.input(0);
+    int64_t r = rank_of(x);
+    auto xl = x->result.lens;
+    if (r != 3 && r != 4) c.fail("input must have rank 3 or 4, got " + to_string(xl));
+    if (r == 3) { // [B, S, N*H] -> [B, N, S, H]
+        int64_t heads = c.attr_int("num_heads", 0);
+        if (heads <= 0 || xl[2] % heads != 0)
+            c.fail("a 3-D input needs num_heads dividing its hidden size " + std::to_string(xl[2]) + ", got " +
+                   std::to_string(heads));
+        x = permute(c, c.reshape(x, {xl[0], xl[1], heads, xl[2] / heads}), {0, 2, 1, 3});
+    }
+    auto l = x->result.lens; // [B, N, S, H]
+    int64_t b = l[0], n = l[1], s = l[2], h = l[3];
+    int64_t rd = c.attr_int("rotary_embedding_dim", 0);
+    if (rd == 0) rd = h;
+    if (rd < 0 || rd > h || rd % 2 != 0)
+        c.fail("rotary_embedding_dim " + std::to_string(rd) + " must be even and at most the head size " + std::to_string(h));
+    int64_t half = rd / 2;
+    // The caches as [B, S, >= rd/2], then [B, N, S, rd/2].
+    auto cache = [&](std::size_t i, const std::string& what) {
+        auto* v = c.input(i);
+        if (v->result.type != x->result.type) c.fail(what + " must have the input's element type");
+        if (c.has_input(3)) {
+            auto* p = c.input(3);
+            if (p->result.lens != ints{b, s}) c.fail("position_ids must be " + to_string(ints{b, s}) + ", got " + to_string(p->result.lens));
+            if (rank_of(v) != 2) c.fail(what + " must be 2-D with position_ids, got " + to_string(v->result.lens));
+            v = c.add("gather", {v, p}, attrs({{"axis", int64_t{0}}}));
+        }
+        if (rank_of(v) != 3 || v->result.lens[0] != b || v->result.lens[1] != s || v->result.lens[2] < half)
+            c.fail(what + " " + to_string(v->result.lens) + " does not fit batch " + std::to_string(b) + ", sequence " +
+                   std::to_string(s) + " and rotary dim " + std::to_string(rd));
+        v = slice_axis(c, v, 2, 0, 1, half);
+        return c.broadcast_to(c.add("unsqueeze", {v}, attrs({{"axes", ints{1}}})), {b, n, s, half});
+    };
+    auto* cos = cache(1, "cos_cache");
+    auto* sin = cache(2, "sin_cache");
+    bool interleaved = c.attr_int("interleaved", 0) != 0;
+    auto* x1 = interleaved ? slice_axis(c, x, 3, 0, 2, half) : slice_axis(c, x, 3, 0, 1, half);
+    auto* x2 = interleaved ? slice_axis(c, x, 3, 1, 2, half) : slice_axis(c, x, 3, half, 1, half);
+    auto* real = c.add("sub", {c.add("mul", {cos, x1}), c.add("mul", {sin, x2})});
+    auto* imag = c.add("add", {c.add("mul", {sin, x1}), c.add("mul", {cos, x2})});
+    instruction* y = nullptr;
+    if (interleaved) {
+        auto pair = [&](instruction* v) { return c.add("unsqueeze", {v}, attrs({{"axes", ints{4}}})); };
+        y = c.reshape(concat(c, {pair(real), pair(imag)}, 4), {b, n, s, rd});
+    } else {
+        y = concat(c, {real, imag}, 3);
+    }
+    if (rd < h) y = concat(c, {y, slice_axis(c, x, 3, rd, 1, h - rd)}, 3);
+    if (r == 3) y = c.reshape(permute(c, y, {0, 2, 1, 3}), xl);
+    return {y};
+}
+
+// --- SwiGLU --------------------------------------------------------------------------------
+
+outputs swiglu(node_context& c) { // a * sigmoid(alpha * a) * b
+    auto* a = c.input(0);
+    if (!is_floating(a->result.type)) c.fail("inputs must be floating point");
+    double alpha = c.attr_float("alpha", 1.0);
+    auto* z = alpha == 1.0 ? a : c.add("mul", {a, splat(c, a, alpha)});
+    auto* gate = c.add("mul", {a, c.add("sigmoid", {z})});
+    return {bin(c, "mul", gate, c.input(1))};
+}
+
+// --- CausalConvWithState -------------------------------------------------------------------
+
+// y = activation(depthwise_conv(concat(past_state, x)) + bias); present_state = the last
+// K - 1 steps of that concatenation.
+outputs causal_conv_with_state(node_context& c) {
+    auto *x = c.input(0), *w = c.input(1);
+    auto xl = x->result.lens, wl = w->result.lens;
+    if (xl.size() != 3) c.fail("input must be [batch, channels, length], got " + to_string(xl));
+    int64_t b = xl[0], ch = xl[1], k = wl.size() == 3 ? wl[2] : 0;
+    if (wl.size() != 3 || wl[0] != ch || wl[1] != 1 || k < 1)
+        c.fail("weight must be [" + std::to_string(ch) + ", 1, kernel], got " + to_string(wl));
+    if (w->result.type != x->result.type) c.fail("weight must have the input's element type");
+    instruction* past = nullptr;
+    if (c.has_input(3)) {
+        past = c.input(3);
+        if (past->result.lens != ints{b, ch, k - 1})
+            c.fail("past_state must be " + to_string(ints{b, ch, k - 1}) + ", got " + to_string(past->result.lens));
+    } else {
+        past = c.broadcast_to(c.scalar(x->result.type, 0.0), {b, ch, k - 1});
+    }
+    auto* padded = k > 1 ? concat(c, {past, x}, 2) : x;
+    auto* y = c.add("convolution", {padded, w}, attrs({{"group", ch}}));
+    if (c.has_input(2)) {
+        auto* bias = c.input(2);
+        if (bias->result.lens != ints{ch}) c.fail("bias must be {" + std::to_string(ch) + "}, got " + to_string(bias->result.lens));
+        y = c.add("add", {y, c.broadcast_to(c.add("unsqueeze", {bias}, attrs({{"axes", ints{1}}})), y->result.lens)});
+    }
+    auto act = c.attr_string("activation", "none");
+    if (act == "silu" || act == "swish") y = c.add("mul", {y, c.add("sigmoid", {y})});
+    else if (act != "none") c.fail("unknown activation '" + act + "' (none, silu or swish)");
+    int64_t total = padded->result.lens[2];
+    auto* present = k > 1 ? slice_axis(c, padded, 2, total - (k - 1), 1, k - 1) : past;
+    return {y, present};
+}
+
+} // namespace
+
+MXC_ONNX_CONVERTERS(math) {
+    add_converter("Einsum", einsum, 12);
+    add_converter("RotaryEmbedding", rotary_embedding, 23);
+    add_converter("SwiGLU", swiglu, 28);
+    add_converter("CausalConvWithState", causal_conv_with_state, 27);
+}
+
+} // namespace mxc::onnx_detail
