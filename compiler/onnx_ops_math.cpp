@@ -2,7 +2,7 @@
 // Einsum (diagonals, reductions, transposes and batched dots), RotaryEmbedding (gathered
 // cos/sin caches, strided slices, mul/add), SwiGLU (pointwise) and CausalConvWithState
 // (concat of the past state, then a depthwise convolution) and LinearAttention (its
-// recurrence unrolled over the steps).
+// recurrence unrolled over the steps), AffineGrid (a constant base grid times theta).
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 
@@ -462,6 +462,49 @@ outputs linear_attention(node_context& c) {
     return {convert_to(c, y, t_in), convert_to(c, state, t_in)};
 }
 
+
+// --- AffineGrid ----------------------------------------------------------------------------
+
+// grid[n, (d,) h, w] = theta[n] @ (x_w, y_h, (z_d,) 1): the normalised base coordinates are a
+// build-time constant [points, r + 1], multiplied by theta[n] transposed.
+outputs affine_grid(node_context& c) {
+    auto* theta = c.input(0);
+    auto size = c.const_ints(1, "size");
+    if (size.size() != 4 && size.size() != 5) c.fail("size must have 4 or 5 values, got " + to_string(size));
+    int64_t r = static_cast<int64_t>(size.size()) - 2, n = size[0];
+    if (theta->result.lens != ints{n, r, r + 1})
+        c.fail("theta must be " + to_string(ints{n, r, r + 1}) + " for size " + to_string(size) + ", got " + to_string(theta->result.lens));
+    if (!is_floating(theta->result.type)) c.fail("theta must be floating point");
+    bool align = c.attr_int("align_corners", 0) != 0;
+    ints spatial(size.begin() + 2, size.end()); // D, H, W or H, W
+    int64_t points = 1;
+    for (auto l : spatial) {
+        if (l <= 0) c.fail("size " + to_string(size) + " must be positive");
+        points *= l;
+    }
+    auto coord = [&](int64_t i, int64_t len) {
+        if (align) return len == 1 ? -1.0 : -1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(len - 1);
+        return (2.0 * static_cast<double>(i) + 1.0) / static_cast<double>(len) - 1.0;
+    };
+    std::vector<double> base;
+    for (int64_t p = 0; p < points; ++p) {
+        ints idx(static_cast<std::size_t>(r));
+        for (int64_t a = r - 1, rest = p; a >= 0; --a) {
+            idx[a] = rest % spatial[a];
+            rest /= spatial[a];
+        }
+        for (int64_t a = r - 1; a >= 0; --a) base.push_back(coord(idx[a], spatial[a])); // x (width) first
+        base.push_back(1.0);
+    }
+    auto* bl = c.lit(literal::from<double>(dtype::double_type, {1, points, r + 1}, base));
+    bl = convert_to(c, bl, theta->result.type);
+    auto* y = c.add("dot", {c.reshape(c.broadcast_to(bl, {n, points, r + 1}), {n, points, r + 1}), permute(c, theta, {0, 2, 1})});
+    ints out{n};
+    out.insert(out.end(), spatial.begin(), spatial.end());
+    out.push_back(r);
+    return {c.reshape(y, out)};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(math) {
@@ -470,6 +513,7 @@ MXC_ONNX_CONVERTERS(math) {
     add_converter("SwiGLU", swiglu, 28);
     add_converter("CausalConvWithState", causal_conv_with_state, 27);
     add_converter("LinearAttention", linear_attention, 27);
+    add_converter("AffineGrid", affine_grid, 20);
 }
 
 } // namespace mxc::onnx_detail
