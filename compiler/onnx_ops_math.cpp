@@ -2,7 +2,8 @@
 // Einsum (diagonals, reductions, transposes and batched dots), RotaryEmbedding (gathered
 // cos/sin caches, strided slices, mul/add), SwiGLU (pointwise) and CausalConvWithState
 // (concat of the past state, then a depthwise convolution) and LinearAttention (its
-// recurrence unrolled over the steps), AffineGrid (a constant base grid times theta).
+// recurrence unrolled over the steps), AffineGrid (a constant base grid times theta);
+// Det has an IR op of its own (ir/ops/linalg.cpp).
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 
@@ -505,6 +506,16 @@ outputs affine_grid(node_context& c) {
     return {c.reshape(y, out)};
 }
 
+
+// --- Det -----------------------------------------------------------------------------------
+
+outputs det(node_context& c) {
+    auto* x = c.input(0);
+    if (rank_of(x) < 2 || x->result.lens[x->result.rank() - 1] != x->result.lens[x->result.rank() - 2])
+        c.fail("X must be [..., n, n], got " + to_string(x->result.lens));
+    return {c.add("det", {x})};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(math) {
@@ -514,6 +525,7 @@ MXC_ONNX_CONVERTERS(math) {
     add_converter("CausalConvWithState", causal_conv_with_state, 27);
     add_converter("LinearAttention", linear_attention, 27);
     add_converter("AffineGrid", affine_grid, 20);
+    add_converter("Det", det, 11);
 }
 
 } // namespace mxc::onnx_detail
