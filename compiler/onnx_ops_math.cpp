@@ -230,9 +230,9 @@ outputs einsum(node_context& c) {
     std::vector<einsum_operand> ops;
     std::map<int, int> count;
     for (std::size_t i = 0; i < terms.size(); ++i) {
-        auto o = take_diagonals(c, {c.input(i), term_labels(terms[i], widths[i], max_width)});
-        for (int l : o.l) ++count[l];
-        ops.push_back(o);
+        auto l = term_labels(terms[i], widths[i], max_width);
+        for (int x : l) ++count[x]; // a letter repeated within one term counts twice ("ii" is a trace)
+        ops.push_back(take_diagonals(c, {c.input(i), l}));
     }
     // The output: as written, or (implicit) the ellipsis then the letters seen once, sorted.
     labels out;
