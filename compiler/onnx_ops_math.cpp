@@ -3,7 +3,7 @@
 // cos/sin caches, strided slices, mul/add), SwiGLU (pointwise) and CausalConvWithState
 // (concat of the past state, then a depthwise convolution) and LinearAttention (its
 // recurrence unrolled over the steps), AffineGrid (a constant base grid times theta);
-// Det has an IR op of its own (ir/ops/linalg.cpp).
+// Det and RoiAlign have IR ops of their own (ir/ops/linalg.cpp, ir/ops/roi_align.cpp).
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 
@@ -516,6 +516,23 @@ outputs det(node_context& c) {
     return {c.add("det", {x})};
 }
 
+
+// --- RoiAlign ------------------------------------------------------------------------------
+
+outputs roi_align(node_context& c) {
+    // Opset 10 knows only the legacy "output_half_pixel" coordinates; 16 adds "half_pixel", the default.
+    auto ctm = c.attr_string("coordinate_transformation_mode", c.opset >= 16 ? "half_pixel" : "output_half_pixel");
+    if (ctm != "half_pixel" && ctm != "output_half_pixel")
+        c.fail("coordinate_transformation_mode must be half_pixel or output_half_pixel, got '" + ctm + "'");
+    return {c.add("roi_align", {c.input(0), c.input(1), c.input(2)},
+                  attrs({{"mode", c.attr_string("mode", "avg")},
+                         {"half_pixel", int64_t{ctm == "half_pixel"}},
+                         {"output_height", c.attr_int("output_height", 1)},
+                         {"output_width", c.attr_int("output_width", 1)},
+                         {"sampling_ratio", c.attr_int("sampling_ratio", 0)},
+                         {"spatial_scale", c.attr_float("spatial_scale", 1.0)}}))};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(math) {
@@ -526,6 +543,7 @@ MXC_ONNX_CONVERTERS(math) {
     add_converter("LinearAttention", linear_attention, 27);
     add_converter("AffineGrid", affine_grid, 20);
     add_converter("Det", det, 11);
+    add_converter("RoiAlign", roi_align, 10);
 }
 
 } // namespace mxc::onnx_detail
