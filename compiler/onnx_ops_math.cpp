@@ -3,7 +3,8 @@
 // cos/sin caches, strided slices, mul/add), SwiGLU (pointwise) and CausalConvWithState
 // (concat of the past state, then a depthwise convolution) and LinearAttention (its
 // recurrence unrolled over the steps), AffineGrid (a constant base grid times theta);
-// Det and RoiAlign have IR ops of their own (ir/ops/linalg.cpp, ir/ops/roi_align.cpp).
+// Det, RoiAlign and DeformConv have IR ops of their own (ir/ops/linalg.cpp,
+// ir/ops/roi_align.cpp, ir/ops/deform_conv.cpp).
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 
@@ -533,6 +534,33 @@ outputs roi_align(node_context& c) {
                          {"spatial_scale", c.attr_float("spatial_scale", 1.0)}}))};
 }
 
+
+// --- DeformConv ----------------------------------------------------------------------------
+
+outputs deform_conv(node_context& c) {
+    auto *x = c.input(0), *w = c.input(1);
+    if (rank_of(x) != 4 || rank_of(w) != 4)
+        c.fail("only 2 spatial dims are supported: X " + to_string(x->result.lens) + ", W " + to_string(w->result.lens));
+    auto ks = c.attr_ints("kernel_shape", {w->result.lens[2], w->result.lens[3]});
+    if (ks != ints{w->result.lens[2], w->result.lens[3]})
+        c.fail("kernel_shape " + to_string(ks) + " does not match W " + to_string(w->result.lens));
+    std::vector<instruction*> in{x, w, c.input(2)};
+    if (c.has_input(4)) in.push_back(c.input(4));
+    auto* y = c.add("deform_conv", in,
+                    attrs({{"padding", c.attr_ints("pads", {0, 0, 0, 0})},
+                           {"stride", c.attr_ints("strides", {1, 1})},
+                           {"dilation", c.attr_ints("dilations", {1, 1})},
+                           {"group", c.attr_int("group", 1)},
+                           {"offset_group", c.attr_int("offset_group", 1)}}));
+    if (c.has_input(3)) {
+        auto* b = c.input(3);
+        int64_t m = y->result.lens[1];
+        if (b->result.lens != ints{m}) c.fail("B must be {" + std::to_string(m) + "}, got " + to_string(b->result.lens));
+        y = c.add("add", {y, c.broadcast_to(c.add("unsqueeze", {b}, attrs({{"axes", ints{1, 2}}})), y->result.lens)});
+    }
+    return {y};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(math) {
@@ -544,6 +572,7 @@ MXC_ONNX_CONVERTERS(math) {
     add_converter("AffineGrid", affine_grid, 20);
     add_converter("Det", det, 11);
     add_converter("RoiAlign", roi_align, 10);
+    add_converter("DeformConv", deform_conv, 19);
 }
 
 } // namespace mxc::onnx_detail
