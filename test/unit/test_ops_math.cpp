@@ -241,3 +241,33 @@ TEST(ops_math, det) {
     EXPECT_NE(shape_error("det", {shape(dtype::float_type, {2, 3})}).find("[..., n, n]"), std::string::npos);
     EXPECT_NE(shape_error("det", {shape(dtype::int64_type, {2, 2})}).find("floating point"), std::string::npos);
 }
+
+TEST(ops_math, roi_align_avg_max_and_half_pixel) {
+    auto x = flit({1, 1, 2, 2}, {1, 2, 3, 4});
+    auto rois = flit({1, 4}, {0, 0, 1, 1});
+    auto b = ilit({1}, {0});
+    auto roi = [&](const std::string& mode, int64_t half_pixel) {
+        return run_op("roi_align", {x, rois, b},
+                      attrs({{"mode", mode}, {"half_pixel", half_pixel}, {"sampling_ratio", int64_t{1}}}));
+    };
+    // One sample at (0.5, 0.5): the mean of the four pixels; max: the largest weighted corner 4 / 4.
+    EXPECT_EQ(roi("avg", 0).to_doubles(), (std::vector<double>{2.5}));
+    EXPECT_EQ(roi("max", 0).to_doubles(), (std::vector<double>{1}));
+    // half_pixel shifts the box by -0.5: the sample lands on pixel (0, 0).
+    EXPECT_EQ(roi("avg", 1).to_doubles(), (std::vector<double>{1}));
+    // A batch index out of range gives 0.
+    EXPECT_EQ(run_op("roi_align", {x, rois, ilit({1}, {3})}).to_doubles(), (std::vector<double>{0}));
+    EXPECT_NE(shape_error("roi_align", {x.s, shape(dtype::float_type, {1, 3}), b.s}).find("rois must be [R,4]"), std::string::npos);
+}
+
+TEST(ops_math, deform_conv_offsets_and_mask) {
+    // A 1x1 kernel of weight 1: y samples x at each output position plus its offset.
+    auto x = flit({1, 1, 2, 2}, {1, 2, 3, 4}), w = flit({1, 1, 1, 1}, {1});
+    // (0, 0) moves by (0.5, 0.5) to the centre; (1, 1) moves right off the image.
+    auto off = flit({1, 2, 2, 2}, {0.5f, 0, 0, 0, 0.5f, 0, 0, 1});
+    EXPECT_EQ(run_op("deform_conv", {x, w, off}).to_doubles(), (std::vector<double>{2.5, 2, 3, 0}));
+    auto mask = flit({1, 1, 2, 2}, {1, 1, 2, 1});
+    EXPECT_EQ(run_op("deform_conv", {x, w, off, mask}).to_doubles(), (std::vector<double>{2.5, 2, 6, 0}));
+    EXPECT_NE(shape_error("deform_conv", {x.s, w.s, shape(dtype::float_type, {1, 4, 2, 2})}).find("offset must be"),
+              std::string::npos);
+}
