@@ -4,7 +4,8 @@
 // (concat of the past state, then a depthwise convolution) and LinearAttention (its
 // recurrence unrolled over the steps), AffineGrid (a constant base grid times theta);
 // Det, RoiAlign and DeformConv have IR ops of their own (ir/ops/linalg.cpp,
-// ir/ops/roi_align.cpp, ir/ops/deform_conv.cpp).
+// ir/ops/roi_align.cpp, ir/ops/deform_conv.cpp). FlexAttention (domain ai.onnx.preview) is
+// Attention's dot/softmax/dot with its score_mod and prob_mod subgraphs converted in between.
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 
@@ -561,6 +562,59 @@ outputs deform_conv(node_context& c) {
     return {y};
 }
 
+
+// --- FlexAttention (ai.onnx.preview) -------------------------------------------------------
+
+// softmax((Q sqrt(scale)) (K sqrt(scale))^T, modified by score_mod) modified by prob_mod, times
+// V; KV heads shared by contiguous groups of query heads. Half-precision scores go through the
+// softmax in float (or in softmax_precision).
+outputs flex_attention(node_context& c) {
+    auto *q = c.input(0), *k = c.input(1), *v = c.input(2);
+    for (auto* x : {q, k, v})
+        if (rank_of(x) != 4) c.fail("Q, K and V must be 4-D, got " + to_string(x->result.lens));
+    auto ql = q->result.lens, kl = k->result.lens, vl = v->result.lens;
+    int64_t b = ql[0], hq = ql[1], hkv = kl[1];
+    if (kl[0] != b || vl[0] != b || vl[1] != hkv || kl[3] != ql[3] || vl[2] != kl[2] || hkv <= 0 || hq % hkv != 0)
+        c.fail("Q " + to_string(ql) + ", K " + to_string(kl) + " and V " + to_string(vl) + " do not fit together");
+    dtype t = q->result.type;
+    if (!is_floating(t) || k->result.type != t || v->result.type != t) c.fail("Q, K and V must share one floating type");
+    if (hq != hkv) { // [B, Hkv, S, E] -> [B, Hkv, g, S, E] -> [B, Hq, S, E]
+        auto repeat = [&](instruction* x) {
+            auto l = x->result.lens;
+            auto* e = c.broadcast_to(c.add("unsqueeze", {x}, attrs({{"axes", ints{2}}})), {l[0], l[1], hq / hkv, l[2], l[3]});
+            return c.reshape(e, {l[0], hq, l[2], l[3]});
+        };
+        k = repeat(k);
+        v = repeat(v);
+    }
+    double scale = c.has_attr("scale") ? c.attr_float("scale", 1.0) : 1.0 / std::sqrt(static_cast<double>(ql[3]));
+    double s = std::sqrt(scale);
+    auto* kt = permute(c, k, {0, 1, 3, 2});
+    auto* scores = c.add("dot", {c.add("mul", {q, splat(c, q, s)}), c.add("mul", {kt, splat(c, kt, s)})});
+    dtype st = t == dtype::half_type || t == dtype::bf16_type ? dtype::float_type : t;
+    if (c.has_attr("softmax_precision")) {
+        auto p = dtype_from_onnx(static_cast<int>(c.attr_int("softmax_precision", 1)));
+        if (!p || !is_floating(*p)) c.fail("softmax_precision must be a floating type");
+        st = *p;
+    }
+    scores = convert_to(c, scores, st);
+    // A modifier subgraph: one tensor in, one tensor of the same shape and type out.
+    auto modify = [&](const std::string& name, instruction* x) {
+        auto* a = c.attr(name);
+        if (!a) return x;
+        if (a->type() != onnx::AttributeProto::GRAPH) c.fail("attribute '" + name + "' must be a graph");
+        if (a->g().input_size() != 1 || a->g().output_size() != 1) c.fail(name + " must have one input and one output");
+        auto outs = c.run_graph(a->g(), {onnx_value::of(x)}, name);
+        auto* y = outs.at(0).tensor;
+        if (!y || y->result.lens != x->result.lens || y->result.type != x->result.type)
+            c.fail(name + " must return a tensor " + to_string(x->result.lens) + " of " + std::string(dtype_name(x->result.type)));
+        return y;
+    };
+    scores = modify("score_mod", scores);
+    auto* probs = modify("prob_mod", c.add("softmax", {scores}, attrs({{"axis", int64_t{3}}})));
+    return {convert_to(c, c.add("dot", {probs, convert_to(c, v, st)}), t)};
+}
+
 } // namespace
 
 MXC_ONNX_CONVERTERS(math) {
@@ -573,6 +627,7 @@ MXC_ONNX_CONVERTERS(math) {
     add_converter("Det", det, 11);
     add_converter("RoiAlign", roi_align, 10);
     add_converter("DeformConv", deform_conv, 19);
+    add_converter("ai.onnx.preview::FlexAttention", flex_attention);
 }
 
 } // namespace mxc::onnx_detail
