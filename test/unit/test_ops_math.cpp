@@ -271,3 +271,57 @@ TEST(ops_math, deform_conv_offsets_and_mask) {
     EXPECT_NE(shape_error("deform_conv", {x.s, w.s, shape(dtype::float_type, {1, 4, 2, 2})}).find("offset must be"),
               std::string::npos);
 }
+
+TEST(ops_math, flex_attention_score_mod) {
+    // One query, two keys with equal scores; score_mod adds [0, ln 3]: probabilities 1/4, 3/4.
+    onnx::ModelProto m;
+    m.set_ir_version(10);
+    m.add_opset_import()->set_version(26);
+    auto* preview = m.add_opset_import();
+    preview->set_domain("ai.onnx.preview");
+    preview->set_version(1);
+    auto model = [&](bool with_mod) {
+        auto* g = m.mutable_graph();
+        g->Clear();
+        g->set_name("g");
+        auto declare = [](onnx::ValueInfoProto* v, const std::string& name, std::vector<int64_t> lens) {
+            v->set_name(name);
+            auto* t = v->mutable_type()->mutable_tensor_type();
+            t->set_elem_type(onnx::TensorProto::FLOAT);
+            for (auto l : lens) t->mutable_shape()->add_dim()->set_dim_value(l);
+        };
+        declare(g->add_input(), "q", {1, 1, 1, 1});
+        declare(g->add_input(), "k", {1, 1, 2, 1});
+        declare(g->add_input(), "v", {1, 1, 2, 1});
+        declare(g->add_output(), "y", {1, 1, 1, 1});
+        auto* n = g->add_node();
+        n->set_op_type("FlexAttention");
+        n->set_domain("ai.onnx.preview");
+        for (auto* x : {"q", "k", "v"}) n->add_input(x);
+        n->add_output("y");
+        if (with_mod) {
+            auto* a = n->add_attribute();
+            a->set_name("score_mod");
+            a->set_type(onnx::AttributeProto::GRAPH);
+            auto* sg = a->mutable_g();
+            sg->set_name("mod");
+            declare(sg->add_input(), "s", {1, 1, 1, 2});
+            declare(sg->add_output(), "s2", {1, 1, 1, 2});
+            auto* bias = sg->add_initializer();
+            bias->set_name("bias");
+            bias->set_data_type(onnx::TensorProto::FLOAT);
+            for (auto l : {1, 1, 1, 2}) bias->add_dims(l);
+            bias->add_float_data(0);
+            bias->add_float_data(std::log(3.0f));
+            auto* add = sg->add_node();
+            add->set_op_type("Add");
+            add->add_input("s");
+            add->add_input("bias");
+            add->add_output("s2");
+        }
+        return m.SerializeAsString();
+    };
+    std::map<std::string, literal> feed{{"q", flit({1, 1, 1, 1}, {1})}, {"k", flit({1, 1, 2, 1}, {0, 0})}, {"v", flit({1, 1, 2, 1}, {4, 8})}};
+    expect_near(run(model(false), feed)[0].to_doubles(), {6});
+    expect_near(run(model(true), feed)[0].to_doubles(), {7});
+}
