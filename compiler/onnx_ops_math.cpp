@@ -459,7 +459,7 @@ outputs linear_attention(node_context& c) {
         auto* o = c.add("dot", {step(qc, s, {b, hkv, g, dk}), state});
         outs.push_back(c.reshape(o, {b, 1, hq * dv}));
     }
-    auto* y = outs.size() == 1 ? outs[0] : concat(c, outs, 1);
+    auto* y = outs.empty() ? c.broadcast_to(c.scalar(ct, 0.0), {b, 0, hq * dv}) : outs.size() == 1 ? outs[0] : concat(c, outs, 1);
     double scale = c.has_attr("scale") ? c.attr_float("scale", 1.0) : 1.0 / std::sqrt(static_cast<double>(dk));
     y = c.add("mul", {y, splat(c, y, scale)});
     return {convert_to(c, y, t_in), convert_to(c, state, t_in)};
@@ -605,7 +605,7 @@ outputs flex_attention(node_context& c) {
         if (a->type() != onnx::AttributeProto::GRAPH) c.fail("attribute '" + name + "' must be a graph");
         if (a->g().input_size() != 1 || a->g().output_size() != 1) c.fail(name + " must have one input and one output");
         auto outs = c.run_graph(a->g(), {onnx_value::of(x)}, name);
-        auto* y = outs.at(0).tensor;
+        auto* y = outs.empty() ? nullptr : outs[0].tensor;
         if (!y || y->result.lens != x->result.lens || y->result.type != x->result.type)
             c.fail(name + " must return a tensor " + to_string(x->result.lens) + " of " + std::string(dtype_name(x->result.type)));
         return y;

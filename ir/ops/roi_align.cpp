@@ -20,7 +20,8 @@ MXC_REGISTER_OP(roi_align) {
     d.min_inputs = d.max_inputs = 3;
     d.compute_shape = [](const attributes& a, const std::vector<shape>& in) {
         auto &x = in[0], &rois = in[1], &bi = in[2];
-        if (x.rank() != 4) throw error("roi_align: x must be [N,C,H,W], got " + to_string(x.lens));
+        if (x.rank() != 4 || x.lens[2] < 1 || x.lens[3] < 1)
+            throw error("roi_align: x must be [N,C,H,W] with H, W >= 1, got " + to_string(x.lens));
         if (!is_floating(x.type) || rois.type != x.type) throw error("roi_align: x and rois must share one floating type");
         if (rois.rank() != 2 || rois.lens[1] != 4) throw error("roi_align: rois must be [R,4], got " + to_string(rois.lens));
         if (bi.lens != std::vector<int64_t>{rois.lens[0]} || (bi.type != dtype::int64_type && bi.type != dtype::int32_type))
