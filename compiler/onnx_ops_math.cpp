@@ -1,11 +1,11 @@
-// ONNX converters for math and attention-family ops that compose existing IR ops:
+// ONNX converters for math and attention-family ops. Compositions of existing IR ops:
 // Einsum (diagonals, reductions, transposes and batched dots), RotaryEmbedding (gathered
-// cos/sin caches, strided slices, mul/add), SwiGLU (pointwise) and CausalConvWithState
-// (concat of the past state, then a depthwise convolution) and LinearAttention (its
-// recurrence unrolled over the steps), AffineGrid (a constant base grid times theta);
-// Det, RoiAlign and DeformConv have IR ops of their own (ir/ops/linalg.cpp,
-// ir/ops/roi_align.cpp, ir/ops/deform_conv.cpp). FlexAttention (domain ai.onnx.preview) is
-// Attention's dot/softmax/dot with its score_mod and prob_mod subgraphs converted in between.
+// cos/sin caches, strided slices, mul/add), SwiGLU (pointwise), CausalConvWithState (concat
+// of the past state, then a depthwise convolution), AffineGrid (a constant base grid times
+// theta) and FlexAttention (domain ai.onnx.preview: dot/softmax/dot with its score_mod and
+// prob_mod subgraphs converted in between). Det, RoiAlign, DeformConv and LinearAttention
+// have IR ops of their own (ir/ops/linalg.cpp, roi_align.cpp, deform_conv.cpp,
+// linear_attention.cpp).
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 
@@ -390,81 +390,48 @@ instruction* convert_to(node_context& c, instruction* x, dtype t) {
     return c.add("convert", {x}, attrs({{"target_type", std::string(dtype_name(t))}}));
 }
 
-// The recurrence unrolled over the T steps (T is static), per batch and KV head a state
-// S [d_k, d_v]: S = exp(g_t) * S (gated rules); w = v_t, or beta_t * (v_t - S^T k_t) (delta
-// rules); S += k_t (x) w; o_t = scale * q_t^T S for the query heads sharing that KV head.
-// Half-precision inputs compute in float.
+// The recurrence runs in the linear_attention op (ir/ops/linear_attention.cpp), one
+// (batch, KV head, value column) at a time; its packed result is taken apart with views.
 outputs linear_attention(node_context& c) {
     auto *q = c.input(0), *k = c.input(1), *v = c.input(2);
     for (auto* x : {q, k, v})
         if (rank_of(x) != 3) c.fail("query, key and value must be [batch, steps, heads * size], got " + to_string(x->result.lens));
     if (!c.has_attr("q_num_heads") || !c.has_attr("kv_num_heads")) c.fail("attributes q_num_heads and kv_num_heads are required");
     int64_t hq = c.attr_int("q_num_heads", 0), hkv = c.attr_int("kv_num_heads", 0);
-    int64_t b = q->result.lens[0], t = q->result.lens[1];
-    if (hq <= 0 || hkv <= 0 || hq % hkv != 0)
-        c.fail("q_num_heads " + std::to_string(hq) + " must be a positive multiple of kv_num_heads " + std::to_string(hkv));
-    int64_t g = hq / hkv, dk = q->result.lens[2] / hq, dv = v->result.lens[2] / hkv;
-    if (q->result.lens[2] % hq != 0 || k->result.lens != ints{b, t, hkv * dk} || v->result.lens[2] % hkv != 0 ||
-        v->result.lens[0] != b || v->result.lens[1] != t)
-        c.fail("query " + to_string(q->result.lens) + ", key " + to_string(k->result.lens) + " and value " +
-               to_string(v->result.lens) + " do not fit " + std::to_string(hq) + " query and " + std::to_string(hkv) + " KV heads");
+    if (hq <= 0 || hkv <= 0 || hq % hkv != 0 || q->result.lens[2] % hq != 0 || v->result.lens[2] % hkv != 0)
+        c.fail("query " + to_string(q->result.lens) + " and value " + to_string(v->result.lens) + " do not fit " +
+               std::to_string(hq) + " query and " + std::to_string(hkv) + " KV heads");
+    int64_t b = q->result.lens[0], t = q->result.lens[1], g = hq / hkv, dk = q->result.lens[2] / hq, dv = v->result.lens[2] / hkv;
     auto rule = c.attr_string("update_rule", "gated_delta");
     bool gated = rule == "gated" || rule == "gated_delta", delta = rule == "delta" || rule == "gated_delta";
     if (!gated && !delta && rule != "linear") c.fail("unknown update_rule '" + rule + "'");
-    dtype t_in = q->result.type;
-    dtype ct = t_in == dtype::half_type || t_in == dtype::bf16_type ? dtype::float_type : t_in;
-    if (!is_floating(t_in)) c.fail("inputs must be floating point");
-    for (std::size_t i = 1; i < c.num_inputs(); ++i)
-        if (c.has_input(i) && c.input(i)->result.type != t_in) c.fail("all inputs must have the query's element type");
-    auto packed = [&](std::size_t i, const std::string& what, ints widths) {
-        if (!c.has_input(i)) c.fail("update_rule '" + rule + "' needs the input " + what);
-        auto* x = c.input(i);
-        auto l = x->result.lens;
-        if (l.size() != 3 || l[0] != b || l[1] != t || std::find(widths.begin(), widths.end(), l[2]) == widths.end())
-            c.fail(what + " " + to_string(l) + " must be [" + std::to_string(b) + ", " + std::to_string(t) + ", " +
-                   std::to_string(widths[0]) + " or " + std::to_string(widths[1]) + "]");
-        return convert_to(c, x, ct);
-    };
-    // Step s of a [B, T, ...] tensor as lens.
-    auto step = [&](instruction* x, int64_t s, ints lens) { return c.reshape(slice_axis(c, x, 1, s, 1, 1), lens); };
-    auto *qc = convert_to(c, q, ct), *kc = convert_to(c, k, ct), *vc = convert_to(c, v, ct);
-    instruction *decay = nullptr, *beta = nullptr;
-    if (gated) decay = c.add("exp", {packed(4, "decay", {hkv * dk, hkv})});
-    if (delta) beta = packed(5, "beta", {hkv, 1});
+    std::vector<instruction*> in{q, k, v};
     ints full{b, hkv, dk, dv};
-    instruction* state = nullptr;
     if (c.has_input(3)) {
-        state = c.input(3);
-        if (state->result.lens != full) c.fail("past_state must be " + to_string(full) + ", got " + to_string(state->result.lens));
-        state = convert_to(c, state, ct);
+        if (c.input(3)->result.lens != full)
+            c.fail("past_state must be " + to_string(full) + ", got " + to_string(c.input(3)->result.lens));
+        in.push_back(c.input(3));
     } else {
-        state = c.broadcast_to(c.scalar(ct, 0.0), full);
+        in.push_back(c.broadcast_to(c.scalar(q->result.type, 0.0), full));
     }
-    std::vector<instruction*> outs;
-    for (int64_t s = 0; s < t; ++s) {
-        auto* k_row = step(kc, s, {b, hkv, 1, dk});
-        auto* write = step(vc, s, {b, hkv, 1, dv});
-        if (gated) {
-            int64_t dd = decay->result.lens[2] / hkv;
-            state = c.add("mul", {state, c.broadcast_to(step(decay, s, {b, hkv, dd, 1}), full)});
-        }
-        if (delta) {
-            auto* retrieved = c.add("dot", {k_row, state});
-            int64_t bb = beta->result.lens[2];
-            auto* bt = c.broadcast_to(step(beta, s, {b, bb, 1, 1}), {b, hkv, 1, dv});
-            write = c.add("mul", {bt, c.add("sub", {write, retrieved})});
-        }
-        auto* k_col = c.broadcast_to(c.reshape(k_row, {b, hkv, dk, 1}), full);
-        state = c.add("add", {state, c.add("mul", {k_col, c.broadcast_to(write, full)})});
-        auto* o = c.add("dot", {step(qc, s, {b, hkv, g, dk}), state});
-        outs.push_back(c.reshape(o, {b, 1, hq * dv}));
-    }
-    auto* y = outs.empty() ? c.broadcast_to(c.scalar(ct, 0.0), {b, 0, hq * dv}) : outs.size() == 1 ? outs[0] : concat(c, outs, 1);
+    if (gated && !c.has_input(4)) c.fail("update_rule '" + rule + "' needs the input decay");
+    if (delta && !c.has_input(5)) c.fail("update_rule '" + rule + "' needs the input beta");
+    if (gated) in.push_back(c.input(4));
+    if (delta) in.push_back(c.input(5));
     double scale = c.has_attr("scale") ? c.attr_float("scale", 1.0) : 1.0 / std::sqrt(static_cast<double>(dk));
-    y = c.add("mul", {y, splat(c, y, scale)});
-    return {convert_to(c, y, t_in), convert_to(c, state, t_in)};
+    auto* r = c.add("linear_attention", in,
+                    attrs({{"q_num_heads", hq}, {"kv_num_heads", hkv}, {"update_rule", rule}, {"scale", scale}}));
+    // [B, Hkv, dv, T*g] -> [B, Hkv, dv, T, g] -> [B, T, Hkv, g, dv] -> [B, T, Hq*dv]
+    instruction* y = nullptr;
+    if (t == 0) {
+        y = c.broadcast_to(c.scalar(q->result.type, 0.0), {b, 0, hq * dv});
+    } else {
+        y = c.reshape(slice_axis(c, r, 3, 0, 1, t * g), {b, hkv, dv, t, g});
+        y = c.reshape(permute(c, y, {0, 3, 1, 4, 2}), {b, t, hq * dv});
+    }
+    auto* state = permute(c, slice_axis(c, r, 3, t * g, 1, dk), {0, 1, 3, 2});
+    return {y, state};
 }
-
 
 // --- AffineGrid ----------------------------------------------------------------------------
 

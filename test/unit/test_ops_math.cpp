@@ -325,3 +325,19 @@ TEST(ops_math, flex_attention_score_mod) {
     expect_near(run(model(false), feed)[0].to_doubles(), {6});
     expect_near(run(model(true), feed)[0].to_doubles(), {7});
 }
+
+TEST(ops_math, linear_attention_op_gated_gqa_packing) {
+    // Two query heads share one KV head (d_k = d_v = 1); decay halves the state each step; past state 10.
+    auto y = run_op("linear_attention",
+                    {flit({1, 2, 2}, {1, 2, 1, 2}), flit({1, 2, 1}, {1, 1}), flit({1, 2, 1}, {2, 4}), flit({1, 1, 1, 1}, {10}),
+                     flit({1, 2, 1}, {std::log(0.5f), std::log(0.5f)})},
+                    attrs({{"q_num_heads", int64_t{2}}, {"kv_num_heads", int64_t{1}}, {"update_rule", std::string("gated")}}));
+    // S = 10/2 + 2 = 7 (outputs 7, 14), then 7/2 + 4 = 7.5 (7.5, 15); the final state 7.5 last.
+    EXPECT_EQ(y.s.lens, (std::vector<int64_t>{1, 1, 1, 5}));
+    expect_near(y.to_doubles(), {7, 14, 7.5, 15, 7.5});
+    EXPECT_NE(shape_error("linear_attention", {shape(dtype::float_type, {1, 2, 2}), shape(dtype::float_type, {1, 2, 1}),
+                                               shape(dtype::float_type, {1, 2, 1}), shape(dtype::float_type, {1, 1, 1, 1})},
+                          attrs({{"q_num_heads", int64_t{2}}, {"kv_num_heads", int64_t{1}}}))
+                  .find("takes 6 inputs"),
+              std::string::npos);
+}
