@@ -49,7 +49,8 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "Median of $RUNS runs after one warm-up, milliseconds, same inputs (bench/cpu/make_inputs.py,"
   echo "seed 0). **mxc: the generated CPU code is single-threaded** (no OpenMP, no thread pool yet),"
-  echo "plain loops compiled with \`g++ -O2\`; ORT: $THREADS intra-op threads, all graph"
+  echo "plain loops compiled with \`g++ -O2\` (no tiled/SIMD GEMM, no im2col: the baseline to improve);"
+  echo "ORT: $THREADS intra-op threads, all graph"
   echo "optimisations. ratio = ORT ms / mxc ms (above 1: mxc is faster). kernels: mxc's kernel"
   echo "launches after the default pass pipeline."
   echo
