@@ -109,12 +109,18 @@ struct converter_entry {
     converter convert;
     int64_t since_opset = 1;   // the first opset version handled
     int64_t until_opset = 0;   // the last one; 0: up to max_supported_opset
+    std::string domain;        // "" for the default domain; else the opset versions are the domain's
 };
 constexpr int64_t max_supported_opset = 28; // the newest in the ONNX 1.23 conformance data
 
 void add_converter(const std::string& op_type, converter c, int64_t since_opset = 1, int64_t until_opset = 0);
 const converter_entry* find_converter(const std::string& op_type);
-std::vector<const converter_entry*> all_converters(); // sorted by op type
+std::vector<const converter_entry*> all_converters(); // sorted by op type (other domains: by domain, op type)
+// Converters of ops in other domains (ai.onnx.preview.training, ...): since/until are versions
+// of that domain's opset, and the node_context's opset is that version.
+void add_domain_converter(const std::string& domain, const std::string& op_type, converter c, int64_t since_opset = 1,
+                          int64_t until_opset = 0);
+const converter_entry* find_converter(const std::string& domain, const std::string& op_type);
 
 } // namespace mxc::onnx_detail
 
