@@ -141,6 +141,12 @@ namespace {
 
 bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
+// The converter registry's name of a node's op: "Op" in the default domain, else "domain::Op"
+// (their opset ranges are versions of that domain).
+std::string converter_key(const onnx::NodeProto& n) {
+    return default_domain(n.domain()) ? n.op_type() : n.domain() + "::" + n.op_type();
+}
+
 // Whether a node of g or of its subgraphs is of the default domain.
 bool uses_default_domain(const onnx::GraphProto& g) {
     for (auto& n : g.node()) {
@@ -369,7 +375,7 @@ struct graph_importer {
     // The node's converter, if there is one for its domain and version.
     const converter_entry* converter_of(const onnx::NodeProto& n) const {
         int64_t v = version_of(n);
-        auto* conv = find_converter(n.domain(), n.op_type());
+        auto* conv = find_converter(converter_key(n));
         if (!conv || v < conv->since_opset || (conv->until_opset > 0 && v > conv->until_opset)) return nullptr;
         return conv;
     }

@@ -9,8 +9,6 @@ namespace {
 
 using outputs = std::vector<instruction*>;
 
-const char* const training_domain = "ai.onnx.preview.training";
-
 // Pointwise arithmetic with numpy broadcasting; constants in the element type of `like`.
 struct pw {
     node_context& c;
@@ -149,9 +147,9 @@ outputs adam(node_context& c) {
 } // namespace
 
 MXC_ONNX_CONVERTERS(training) {
-    add_domain_converter(training_domain, "Adagrad", adagrad, 1, 1);
-    add_domain_converter(training_domain, "Adam", adam, 1, 1);
-    add_domain_converter(training_domain, "Momentum", momentum, 1, 1);
+    add_converter("ai.onnx.preview.training::Adagrad", adagrad, 1, 1);
+    add_converter("ai.onnx.preview.training::Adam", adam, 1, 1);
+    add_converter("ai.onnx.preview.training::Momentum", momentum, 1, 1);
 }
 
 } // namespace mxc::onnx_detail
