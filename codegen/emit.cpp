@@ -252,7 +252,7 @@ emitted_library emit_library(const lowered_module& l, const std::string& target,
                        "#endif\n"});
     e.files.push_back({"weights.bin", std::string(l.weights.begin(), l.weights.end())});
     std::string map = "{\n  global:\n";
-    for (const char* fn : {"create", "destroy", "num_inputs", "num_outputs", "input_info", "output_info", "run",
+    for (const char* fn : {"create", "destroy", "set_num_threads", "num_inputs", "num_outputs", "input_info", "output_info", "run",
                            "workspace_bytes", "last_error", "build_info"})
         map += "    " + name + "_" + fn + ";\n";
     if (flags.profile || flags.debug_trace) map += "    " + name + "_num_kernels;\n    " + name + "_kernel_info;\n";

@@ -237,7 +237,7 @@ std::vector<std::string> compile_command(const emitted_library& lib, const build
     if (lib.target == "cpu") {
         const char* cxx = std::getenv("CXX");
         cmd = split_words(cxx && *cxx ? cxx : "g++");
-        for (const char* a : {"-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-I."}) cmd.push_back(a);
+        for (const char* a : {"-std=c++17", "-O3", "-fPIC", "-shared", "-fvisibility=hidden", "-I."}) cmd.push_back(a);
         // $MXC_CPU_CFLAGS: extra flags, e.g. "-fsanitize=address,undefined" for the sanitizer tests.
         const char* extra = std::getenv("MXC_CPU_CFLAGS");
         for (auto& w : split_words(extra ? extra : "")) cmd.push_back(w);

@@ -88,6 +88,12 @@ extern "C" {
    @NAME@_last_error and must be destroyed, or NULL when even that could not be allocated. */
 MXC_API mxc_status @NAME@_create(mxc_model** out, const mxc_options* opts);
 MXC_API void @NAME@_destroy(mxc_model* m); /* NULL is fine */
+/* cpu: the number of threads run uses (the caller's thread and threads - 1 workers that m
+   owns, started here and joined by destroy or the next call); 0: one per core. Default 1:
+   instances may run side by side on the caller's threads (one per thread), where more would
+   oversubscribe the cores; ask for more when one instance runs at a time. Results do not
+   depend on the count. Not while m runs. hip: accepted and ignored. */
+MXC_API mxc_status @NAME@_set_num_threads(mxc_model* m, int threads);
 MXC_API size_t @NAME@_num_inputs(const mxc_model* m);  /* m may be NULL */
 MXC_API size_t @NAME@_num_outputs(const mxc_model* m); /* m may be NULL */
 MXC_API mxc_status @NAME@_input_info(const mxc_model* m, size_t i, mxc_tensor_info* info);

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(MXC_TARGET_HIP)
+#include "runtime-stub/thread_pool.hpp"
+#endif
 
 struct mxc_model {
     char error[512];
@@ -23,6 +26,8 @@ struct mxc_model {
     hipStream_t stream;
     int own_stream;
     char* staged[mxc_gen::num_inputs + mxc_gen::num_outputs + 1]; // offload copy buffers
+#else
+    mxc_rt::thread_pool* pool; // NULL: one thread (set_num_threads)
 #endif
 };
 
@@ -161,6 +166,27 @@ static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* 
 #else
 static void release(mxc_model* m) {
     if (m->own_arena) free(m->arena);
+    delete m->pool;
+    m->pool = nullptr;
+}
+
+static mxc_status set_threads(mxc_model* m, int threads) {
+    if (threads < 0 || threads > 1024)
+        return fail(m, MXC_ERROR_INVALID_ARGUMENT, "set_num_threads: %d threads (want 0 for all cores, or 1 to 1024)",
+                    threads);
+    if (threads == 0) threads = static_cast<int>(std::thread::hardware_concurrency());
+    if (threads < 1) threads = 1;
+    delete m->pool;
+    m->pool = nullptr;
+    if (threads == 1) return MXC_OK;
+    m->pool = new (std::nothrow) thread_pool;
+    if (!m->pool) return fail(m, MXC_ERROR_OUT_OF_MEMORY, "set_num_threads: out of memory");
+    if (!m->pool->start(threads)) {
+        delete m->pool;
+        m->pool = nullptr;
+        return fail(m, MXC_ERROR_OUT_OF_MEMORY, "set_num_threads: cannot start %d threads (one thread is used)", threads);
+    }
+    return MXC_OK;
 }
 
 static mxc_status setup(mxc_model* m, const mxc_options& o) {
@@ -179,7 +205,12 @@ static mxc_status setup(mxc_model* m, const mxc_options& o) {
 }
 
 static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs, mxc_hooks* h) {
+    // the kernels of this run (on this thread) split their work over m's pool
+    const mxc::cpu::pool_iface*& current = mxc::cpu::current_pool();
+    const mxc::cpu::pool_iface* outer = current;
+    current = m->pool ? &m->pool->iface : nullptr;
     mxc_gen::run_kernels(m->arena, m->weights, inputs, outputs, h);
+    current = outer;
     return MXC_OK;
 }
 #endif
@@ -221,6 +252,16 @@ MXC_API void MXC_FN(destroy)(mxc_model* m) {
     if (!m) return;
     if (!m->failed) mxc_rt::release(m);
     free(m);
+}
+
+MXC_API mxc_status MXC_FN(set_num_threads)(mxc_model* m, int threads) {
+    if (mxc_status s = mxc_rt::check_model(m)) return s;
+#if defined(MXC_TARGET_HIP)
+    (void)threads;
+    return MXC_OK;
+#else
+    return mxc_rt::set_threads(m, threads);
+#endif
 }
 
 MXC_API size_t MXC_FN(num_inputs)(const mxc_model*) { return mxc_gen::num_inputs; }

@@ -2,22 +2,114 @@
 // ip = [group, pad_begin[0..s), stride[0..s), dilation[0..s)], s = rank - 2; output position p
 // reads input position p * stride - pad_begin + k * dilation (outside: zero), as
 // mxc_conv_at (templates/common/convolution.hpp), which the hip kernel uses.
-// The cpu loop accumulates one output plane per (n, m) in the compute type: for every input
-// channel and kernel offset it adds w * x along whole output rows, the innermost loop over
-// the last output dim with its valid range computed up front (no bounds checks inside).
+// float and double (not depthwise, standard weights) run as an implicit GEMM per (n, group):
+// y[m, p] = sum_(c, k) w[m, c, k] * x[c, p * stride - pad + k * dil], the blocked GEMM of
+// templates/cpu/gemm.hpp packing the im2col panel of x straight from x (nothing
+// materialised); a 1x1 / stride 1 / no padding convolution packs x as a plain matrix.
+// The direct loop (other types, depthwise) accumulates one output plane per (n, m) in the
+// compute type: for every input channel and kernel offset it adds w * x along whole output
+// rows, the innermost loop over the last output dim with its valid range computed up front
+// (no bounds checks inside).
 #pragma once
 #include "templates/common/convolution.hpp"
 #include "templates/cpu/common.hpp"
+#include "templates/cpu/gemm.hpp"
+#include "templates/cpu/parallel.hpp"
 
 #include <vector>
 
 namespace mxc {
 namespace cpu {
 
+// Packs the implicit im2col matrix B(c * kn + k, p) of one image and group: x at the group's
+// first channel, rows over (input channel, kernel offset), columns over output positions.
+template <class T> struct conv_pack_b {
+    const T* x;
+    const mxc_desc &xd, &wd, &od;
+    const int64_t *pad, *stride, *dil;
+    int64_t kn;
+    void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, T* dst) const {
+        const int s = od.rank - 2, last = s - 1;
+        const int64_t out_w = od.lens[od.rank - 1], in_w = xd.lens[xd.rank - 1], xs_w = xd.strides[xd.rank - 1];
+        for (int64_t kk = 0; kk < kc; ++kk) {
+            int64_t kidx[MXC_MAX_RANK], o[MXC_MAX_RANK], rest = (k0 + kk) % kn, at = j0;
+            for (int d = s - 1; d >= 0; --d) {
+                kidx[d] = rest % wd.lens[2 + d];
+                rest /= wd.lens[2 + d];
+                o[d] = at % od.lens[2 + d];
+                at /= od.lens[2 + d];
+            }
+            const T* xc = x + (k0 + kk) / kn * xd.strides[1];
+            const int64_t shift = kidx[last] * dil[last] - pad[last], st = stride[last];
+            for (int col = 0; col < cols;) {
+                const int run = int(out_w - o[last] < cols - col ? out_w - o[last] : cols - col);
+                bool inside = true;
+                int64_t off = 0;
+                for (int d = 0; d < last; ++d) {
+                    const int64_t pos = o[d] * stride[d] - pad[d] + kidx[d] * dil[d];
+                    inside = inside && pos >= 0 && pos < xd.lens[2 + d];
+                    off += pos * xd.strides[2 + d];
+                }
+                for (int q = 0; q < run; ++q) {
+                    const int64_t pos = (o[last] + q) * st + shift;
+                    dst[gemm_strip_at<T>(kc, kk, col + q)] = inside && pos >= 0 && pos < in_w ? xc[off + pos * xs_w] : T(0);
+                }
+                col += run;
+                o[last] += run;
+                for (int d = last; d > 0 && o[d] == od.lens[2 + d]; --d) {
+                    o[d] = 0;
+                    ++o[d - 1];
+                }
+            }
+        }
+    }
+};
+
+// The implicit GEMM; false when the direct loop is the better (or only) choice.
+template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& epi) {
+    const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
+    const int r = od.rank, s = r - 2;
+    const int64_t group = k.ip[0];
+    const int64_t* pad = k.ip + 1;
+    const int64_t* stride = k.ip + 1 + s;
+    const int64_t* dil = k.ip + 1 + 2 * s;
+    const int64_t cg = wd.lens[1], mg = od.lens[1] / group;
+    int64_t plane = 1, kn = 1;
+    bool pointwise = true; // 1x1 kernel, stride 1, no padding, x's spatial dims packed
+    int64_t packed = 1;
+    for (int d = r - 1; d >= 2; --d) {
+        plane *= od.lens[d];
+        kn *= wd.lens[d];
+        pointwise = pointwise && wd.lens[d] == 1 && stride[d - 2] == 1 && pad[d - 2] == 0 &&
+                    od.lens[d] == xd.lens[d] && (xd.lens[d] == 1 || xd.strides[d] == packed);
+        packed *= xd.lens[d];
+    }
+    if (!is_standard(wd) || cg * kn < 4 || mg < 4) return false;
+    const T* x = input<T>(k, 0);
+    const T* w = input<T>(k, 1);
+    T* y = output<T>(k);
+    const int64_t blocks = gemm_blocks<T>(mg, plane), images = od.lens[0];
+    parallel_for(images * group * blocks, [&](int64_t t) {
+        const int64_t n = t / (group * blocks), g = t / blocks % group;
+        const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
+        const gemm_pack_a_strided<T> pa{w + g * mg * wd.strides[0], wd.strides[0], 1};
+        const int64_t ybase = (n * od.lens[1] + g * mg) * plane;
+        if (pointwise)
+            gemm_block(mg, plane, cg, pa, gemm_pack_b_strided<T>{xg, xd.strides[1], 1}, y + ybase, plane, ybase, epi,
+                       t % blocks);
+        else
+            gemm_block(mg, plane, cg * kn, pa, conv_pack_b<T>{xg, xd, wd, od, pad, stride, dil, kn}, y + ybase, plane,
+                       ybase, epi, t % blocks);
+    });
+    return true;
+}
+
 // `epi(acc, e)` maps the accumulated value of output element e before the store (fused
 // epilogues, templates/cpu/fused.hpp); the plain kernel stores acc as it is.
 template <class T, class E> void convolution_epilogue(const mxc_kargs& k, E epi) {
     using C = compute_t<T>;
+    if constexpr (gemm_supported<T>)
+        if (elements(*k.out_desc) > 0 && convolution_gemm<T>(k, epi)) return;
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank, s = r - 2, last = r - 1;
     const int64_t group = k.ip[0];

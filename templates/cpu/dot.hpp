@@ -1,9 +1,13 @@
 // dot: a [..., M, K] x b [..., K, N] -> packed [..., M, N]; inputs may be strided (e.g.
-// transposed) views. No parameters. Rows of the output accumulate in the compute type with the
-// innermost loop over N (contiguous when b is).
+// transposed) views. No parameters. float and double go through the blocked GEMM
+// (templates/cpu/gemm.hpp), one work item per (batch, block of outputs) for the thread pool;
+// other types accumulate rows of the output in the compute type with the innermost loop
+// over N (contiguous when b is).
 #pragma once
 #include "templates/common/dot.hpp"
 #include "templates/cpu/common.hpp"
+#include "templates/cpu/gemm.hpp"
+#include "templates/cpu/parallel.hpp"
 
 #include <vector>
 
@@ -23,6 +27,18 @@ template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
     const T* a = input<T>(k, 0);
     const T* b = input<T>(k, 1);
     T* y = output<T>(k);
+    if constexpr (gemm_supported<T>) {
+        const int64_t blocks = gemm_blocks<T>(m_len, n_len);
+        parallel_for(batches * blocks, [&](int64_t t) {
+            const int64_t batch = t / blocks;
+            int64_t aoff, boff;
+            mxc_dot_batch_offsets(ad, bd, batch, &aoff, &boff);
+            gemm_block(m_len, n_len, k_len, gemm_pack_a_strided<T>{a + aoff, as_m, as_k},
+                       gemm_pack_b_strided<T>{b + boff, bs_k, bs_n}, y + batch * m_len * n_len, n_len,
+                       batch * m_len * n_len, epi, t % blocks);
+        });
+        return;
+    }
     std::vector<C> acc(static_cast<size_t>(n_len));
     for (int64_t batch = 0; batch < batches; ++batch) {
         int64_t aoff, boff;
