@@ -34,7 +34,7 @@ struct thread_pool {
 
     void loop() {
         std::unique_lock<std::mutex> l(mu);
-        uint64_t seen = generation;
+        uint64_t seen = 0; // not `generation`: a job may have started before this thread did
         for (;;) {
             wake.wait(l, [&] { return stop || generation != seen; });
             if (stop) return;

@@ -1,7 +1,8 @@
 /* Concurrency test of a generated cpu library (examples/cnn.onnx compiled with --name cnn):
  * several threads, each with its own instance, run different inputs at the same time, and
- * one more instance is shared by two threads under a lock (serialised use is allowed). Every
- * output must be byte-identical to a single-threaded run. Built with -fsanitize=thread by
+ * one more instance is shared by two threads under a lock (serialised use is allowed). The
+ * odd threads' instances and the shared one run with their own thread pools
+ * (cnn_set_num_threads 2 and 3). Every output must be byte-identical to a single-threaded run. Built with -fsanitize=thread by
  * test/e2e/library_sanitizers.sh. usage: threads INPUT.bin */
 #include "libcnn.h"
 
@@ -33,6 +34,11 @@ static void* worker(void* arg) {
     mxc_model* m = NULL;
     if (cnn_create(&m, NULL) != MXC_OK) {
         fprintf(stderr, "create failed: %s\n", cnn_last_error(m));
+        cnn_destroy(m);
+        return (void*)1;
+    }
+    if (id % 2 && cnn_set_num_threads(m, 2) != MXC_OK) {
+        fprintf(stderr, "set_num_threads failed: %s\n", cnn_last_error(m));
         cnn_destroy(m);
         return (void*)1;
     }
@@ -76,7 +82,11 @@ int main(int argc, char** argv) {
         fprintf(stderr, "different inputs gave the same output: the test would prove nothing\n");
         return 1;
     }
-    if (cnn_create(&shared, NULL) != MXC_OK) return 1;
+    if (cnn_set_num_threads(m, -1) == MXC_OK) {
+        fprintf(stderr, "set_num_threads accepted -1\n");
+        return 1;
+    }
+    if (cnn_create(&shared, NULL) != MXC_OK || cnn_set_num_threads(shared, 3) != MXC_OK) return 1;
     pthread_t t[THREADS];
     for (long i = 0; i < THREADS; ++i) pthread_create(&t[i], NULL, worker, (void*)i);
     long bad = 0;
