@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU latency of the zoo models: mxc (--target cpu) next to ONNX Runtime CPU (npm
 # onnxruntime-node in tools/ort), same inputs, median of RUNS runs (default 10) after one
-# warm-up; ORT with THREADS intra-op threads (default 2). Writes
+# warm-up; both with THREADS threads (default 2: mxc's <name>_set_num_threads, ORT's intra-op threads). Writes
 # bench/results/cpu-YYYY-MM-DD.md (or the file given as $1) and prints it.
 #   bash bench/cpu/run.sh [OUT.md]        (MODELS="bert-base yolo" to choose; SMALL=1: --small)
 set -euo pipefail
@@ -27,8 +27,8 @@ for name in $MODELS; do
   mapfile -t specs < <(/usr/bin/python3 bench/cpu/make_inputs.py "$f" "$work/$name/inputs")
   files=()
   for s in "${specs[@]}"; do files+=("${s##*:}"); done
-  [[ -x "$work/time_lib" ]] || cc -O2 -o "$work/time_lib" -DMXC_HEADER="\"$PWD/${lib%.so}.h\"" bench/cpu/time_lib.c -ldl
-  read -r mxc_ms mxc_min < <("$work/time_lib" "$lib" "$sym" "$RUNS" 1 "${files[@]}")
+  [[ "$work/time_lib" -nt bench/cpu/time_lib.c ]] || cc -O2 -o "$work/time_lib" -DMXC_HEADER="\"$PWD/${lib%.so}.h\"" bench/cpu/time_lib.c -ldl
+  read -r mxc_ms mxc_min < <(MXC_THREADS=$THREADS "$work/time_lib" "$lib" "$sym" "$RUNS" 1 "${files[@]}")
   read -r ort_ms ort_min < <(node bench/cpu/ort_time.js "$f" "$THREADS" "$RUNS" 1 "${specs[@]}")
   ratio=$(awk -v a="$ort_ms" -v b="$mxc_ms" 'BEGIN { printf "%.2f", a / b }')
   rows+=("| $name | $mxc_ms | $ort_ms | $ratio | $kernels |")
@@ -48,13 +48,13 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "below is inflated and noisy; compare the ratio, not the milliseconds."
   echo
   echo "Median of $RUNS runs after one warm-up, milliseconds, same inputs (bench/cpu/make_inputs.py,"
-  echo "seed 0). **mxc: the generated CPU code is single-threaded** (no OpenMP, no thread pool yet),"
-  echo "plain loops compiled with \`g++ -O2\` (no tiled/SIMD GEMM, no im2col: the baseline to improve);"
+  echo "seed 0). mxc: $THREADS threads (the instance's pool, <name>_set_num_threads), \`g++ -O3\`"
+  echo "for baseline x86-64 (SSE2; no --cpu-arch), blocked GEMM for dot and convolution;"
   echo "ORT: $THREADS intra-op threads, all graph"
   echo "optimisations. ratio = ORT ms / mxc ms (above 1: mxc is faster). kernels: mxc's kernel"
   echo "launches after the default pass pipeline."
   echo
-  echo "| model | mxc ms (1 thread) | ORT ms ($THREADS threads) | ratio ORT/mxc | kernels |"
+  echo "| model | mxc ms ($THREADS threads) | ORT ms ($THREADS threads) | ratio ORT/mxc | kernels |"
   echo "| --- | ---: | ---: | ---: | ---: |"
   printf '%s\n' "${rows[@]}"
 } > "$out"

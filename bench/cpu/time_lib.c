@@ -2,6 +2,7 @@
  * milliseconds, on inputs read from raw files (one per input, in the library's input order;
  * each must have exactly the input's byte size).
  *   time_lib LIB.so NAME RUNS WARMUP INPUT.bin...
+ * $MXC_THREADS: the instance's thread count (<name>_set_num_threads; default 1).
  * Prints "median_ms min_ms". Used by bench/cpu/run.sh. */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@ typedef size_t (*count_fn)(const mxc_model*);
 typedef mxc_status (*info_fn)(const mxc_model*, size_t, mxc_tensor_info*);
 typedef mxc_status (*run_fn)(mxc_model*, const void* const*, void* const*);
 typedef const char* (*error_fn)(const mxc_model*);
+typedef mxc_status (*threads_fn)(mxc_model*, int);
 
 static void* sym(void* lib, const char* name, const char* what) {
     char full[256];
@@ -59,6 +61,11 @@ int main(int argc, char** argv) {
         return 1;
     }
     error_fn last_error = (error_fn)sym(lib, name, "last_error");
+    const char* threads = getenv("MXC_THREADS");
+    if (threads && ((threads_fn)sym(lib, name, "set_num_threads"))(m, atoi(threads)) != MXC_OK) {
+        fprintf(stderr, "time_lib: set_num_threads: %s\n", last_error(m));
+        return 1;
+    }
     size_t ni = ((count_fn)sym(lib, name, "num_inputs"))(m), no = ((count_fn)sym(lib, name, "num_outputs"))(m);
     if ((int)ni != argc - 5) {
         fprintf(stderr, "time_lib: the library has %zu inputs, %d files given\n", ni, argc - 5);
