@@ -33,13 +33,38 @@ template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
 template <class T> void fused_pointwise(const mxc_kargs& k) { fused_pointwise_expr<T>(k, mxc_pw_program{k.ip, k.n_ip}); }
 
 // The epilogue of a conv/dot: x[0] = the accumulated value, x[j] = extra input j+1 at element e.
+// The extra inputs have the output's lens (broadcasts are stride-0 views); their offsets are
+// stepped from one element to the next (the kernels call it along runs of e), recomputed
+// only after a jump. Stateful: each thread works on its own copy.
 template <class T, class F> struct epilogue_of {
     const mxc_kargs& k;
     F f;
-    compute_t<T> operator()(compute_t<T> acc, int64_t e) const {
+    int64_t next = -1;                         // the element the cursor is at
+    int64_t idx[MXC_MAX_RANK] = {};            // its index in the output
+    int64_t off[fused_max_inputs] = {};        // its offsets in the extra inputs
+    compute_t<T> operator()(compute_t<T> acc, int64_t e) {
+        const mxc_desc& od = *k.out_desc;
+        const int last = od.rank - 1;
+        if (e != next) {
+            mxc_unravel(od, e, idx);
+            for (int j = 2; j < k.n_in; ++j) {
+                off[j] = 0;
+                for (int d = 0; d <= last; ++d) off[j] += idx[d] * k.in_desc[j].strides[d];
+            }
+        }
         compute_t<T> x[fused_max_inputs];
         x[0] = acc;
-        for (int j = 2; j < k.n_in; ++j) x[j - 1] = compute_t<T>(input<T>(k, j)[offset_of(k.in_desc[j], e)]);
+        for (int j = 2; j < k.n_in; ++j) x[j - 1] = compute_t<T>(input<T>(k, j)[off[j]]);
+        next = e + 1;
+        if (last >= 0) {
+            ++idx[last];
+            for (int j = 2; j < k.n_in; ++j) off[j] += k.in_desc[j].strides[last];
+            for (int d = last; d > 0 && idx[d] == od.lens[d]; --d) {
+                idx[d] = 0;
+                ++idx[d - 1];
+                for (int j = 2; j < k.n_in; ++j) off[j] += k.in_desc[j].strides[d - 1] - od.lens[d] * k.in_desc[j].strides[d];
+            }
+        }
         return f(x);
     }
 };

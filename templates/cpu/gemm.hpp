@@ -11,9 +11,8 @@
 // cut into blocks of mc x nc (the unit of work of the thread pool, gemm_block); for every
 // depth slice of kc a kc x nc panel of B is packed into nr-wide strips (kept in L2), then
 // every mr rows of A are packed into one strip (L1) and a register-tiled micro-kernel
-// multiplies it with each B strip: mr x nr accumulators in GCC/clang vector extensions (32
-// bytes, no intrinsics: plain SSE2 code by default, AVX code when the library is built with
-// --cpu-arch). The block accumulates in a buffer over the depth slices and the epilogue maps
+// multiplies it with each B strip: mr x nr accumulators in GCC/clang vector extensions (no
+// intrinsics: plain SSE2 code by default, AVX code when the library is built for it). The block accumulates in a buffer over the depth slices and the epilogue maps
 // it into y. Buffers live on the stack (mc * nc + kc * (nc + mr) elements, 131 KiB for
 // float): no allocation, no shared state.
 #pragma once
@@ -25,20 +24,24 @@
 namespace mxc {
 namespace cpu {
 
+// The vector of the micro-kernel: the widest the build targets without asking (16 bytes:
+// SSE2, the x86-64 baseline; 32 with AVX, e.g. --cpu-arch x86-64-v3), so that GCC keeps the
+// accumulators in registers.
+#if defined(__AVX__)
+constexpr int gemm_vec_bytes = 32;
+#else
+constexpr int gemm_vec_bytes = 16;
+#endif
 template <class C> struct gemm_vec;
-template <> struct gemm_vec<float> { typedef float type __attribute__((vector_size(32))); };
-template <> struct gemm_vec<double> { typedef double type __attribute__((vector_size(32))); };
+template <> struct gemm_vec<float> { typedef float type __attribute__((vector_size(gemm_vec_bytes))); };
+template <> struct gemm_vec<double> { typedef double type __attribute__((vector_size(gemm_vec_bytes))); };
 
 // Whether element type T takes the blocked path.
 template <class T> constexpr bool gemm_supported = std::is_same<T, float>::value || std::is_same<T, double>::value;
 
 template <class C> struct gemm_shape {
-    static constexpr int lanes = 32 / sizeof(C);
-#if defined(__AVX__)
-    static constexpr int nv = 2; // 16 vector registers: 6 x 2 accumulators
-#else
-    static constexpr int nv = 1; // SSE2: each 32-byte vector is two of the 16 xmm registers
-#endif
+    static constexpr int lanes = gemm_vec_bytes / sizeof(C);
+    static constexpr int nv = 2; // of the 16 vector registers: 6 x 2 accumulators, 2 for b, 1 for a
     static constexpr int mr = 6, nr = lanes * nv;
     static constexpr int64_t kc = 1024 / sizeof(C), mc = 240, nc = 64;
 };
@@ -56,7 +59,8 @@ template <class C> inline void gemm_micro(int64_t kc, const C* a, const C* b, C*
     V acc[S::mr][S::nv] = {};
     for (int64_t kk = 0; kk < kc; ++kk) {
         V bv[S::nv];
-        memcpy(bv, b + kk * S::nr, sizeof bv);
+#pragma GCC unroll 4
+        for (int v = 0; v < S::nv; ++v) memcpy(&bv[v], b + kk * S::nr + v * S::lanes, sizeof(V));
 #pragma GCC unroll 8
         for (int r = 0; r < S::mr; ++r) {
             const C av = a[kk * S::mr + r];
@@ -64,7 +68,10 @@ template <class C> inline void gemm_micro(int64_t kc, const C* a, const C* b, C*
             for (int v = 0; v < S::nv; ++v) acc[r][v] += av * bv[v];
         }
     }
-    memcpy(out, acc, sizeof acc);
+#pragma GCC unroll 8
+    for (int r = 0; r < S::mr; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < S::nv; ++v) memcpy(out + r * S::nr + v * S::lanes, &acc[r][v], sizeof(V));
 }
 
 // Number of blocks of mc x nc outputs (the units gemm_block takes).
@@ -104,11 +111,12 @@ void gemm_block(int64_t m, int64_t n, int64_t kdim, const PA& pack_a, const PB& 
         }
     }
     // The extra inputs of a fused epilogue may share y's storage (memory_sharing.cpp): each
-    // element is read before it is written.
+    // element is read before it is written. The epilogue may keep state (fused.hpp): a copy.
+    E ep = epi;
     for (int64_t i = 0; i < mb; ++i)
         for (int64_t j = 0; j < nb; ++j) {
             const int64_t o = (i0 + i) * ldy + j0 + j;
-            y[o] = T(epi(acc[i * S::nc + j], ebase + o));
+            y[o] = T(ep(acc[i * S::nc + j], ebase + o));
         }
 }
 
