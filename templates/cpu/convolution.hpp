@@ -29,6 +29,7 @@ template <class T> struct conv_pack_b {
     const int64_t *pad, *stride, *dil;
     int64_t kn;
     void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, T* dst) const {
+        constexpr int nr = gemm_shape<T>::nr;
         const int s = od.rank - 2, last = s - 1;
         const int64_t out_w = od.lens[od.rank - 1], in_w = xd.lens[xd.rank - 1], xs_w = xd.strides[xd.rank - 1];
         for (int64_t kk = 0; kk < kc; ++kk) {
@@ -50,10 +51,19 @@ template <class T> struct conv_pack_b {
                     inside = inside && pos >= 0 && pos < xd.lens[2 + d];
                     off += pos * xd.strides[2 + d];
                 }
-                for (int q = 0; q < run; ++q) {
-                    const int64_t pos = (o[last] + q) * st + shift;
-                    dst[gemm_strip_at<T>(kc, kk, col + q)] = inside && pos >= 0 && pos < in_w ? xc[off + pos * xs_w] : T(0);
+                // along the run, output ow reads x at ow * st + shift: valid for q in [lo, hi)
+                int64_t lo = 0, hi = 0;
+                if (inside) {
+                    const int64_t ow_lo = shift >= 0 ? 0 : (-shift + st - 1) / st;
+                    const int64_t ow_hi = in_w - shift <= 0 ? 0 : (in_w - shift + st - 1) / st;
+                    lo = ow_lo - o[last] < 0 ? 0 : ow_lo - o[last] > run ? run : ow_lo - o[last];
+                    hi = ow_hi - o[last] < lo ? lo : ow_hi - o[last] > run ? run : ow_hi - o[last];
                 }
+                T* row = dst + kk * nr;
+                const T* xr = xc + off + (o[last] * st + shift) * xs_w;
+                for (int64_t q = 0; q < lo; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = T(0);
+                for (int64_t q = lo; q < hi; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = xr[q * st * xs_w];
+                for (int64_t q = hi; q < run; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = T(0);
                 col += run;
                 o[last] += run;
                 for (int d = last; d > 0 && o[d] == od.lens[2 + d]; --d) {

@@ -5,8 +5,8 @@
 // A and B are read only through packing functors, so strided views (dot) and the implicit
 // im2col of a convolution share one kernel:
 //   pack_a(i0, rows, k0, kc, dst): dst[kk * mr + r] = A(i0 + r, k0 + kk), r < rows (rows <= mr)
-//   pack_b(k0, kc, j0, cols, dst): dst[gemm_strip_at<T>(kc, kk, c)] = B(k0 + kk, j0 + c), c < cols
-//                                  (cols <= nc; nr-wide strips, each kc x nr)
+//   pack_b(k0, kc, j0, cols, dst): dst[c / nr * kc * nr + kk * nr + c % nr] = B(k0 + kk, j0 + c),
+//                                  c < cols (cols <= nc: nr-wide strips, each kc x nr)
 // (the padding of the last strip of each panel is zeroed by the caller). Scheme (Goto/BLIS): the columns are
 // cut into blocks of mc x nc (the unit of work of the thread pool, gemm_block); for every
 // depth slice of kc a kc x nc panel of B is packed into nr-wide strips (kept in L2), then
@@ -45,12 +45,6 @@ template <class C> struct gemm_shape {
     static constexpr int mr = 6, nr = lanes * nv;
     static constexpr int64_t kc = 1024 / sizeof(C), mc = 240, nc = 64;
 };
-
-// Where element (kk, c) of a packed kc x nc panel of B goes.
-template <class T> inline int64_t gemm_strip_at(int64_t kc, int64_t kk, int64_t c) {
-    constexpr int nr = gemm_shape<T>::nr;
-    return c / nr * kc * nr + kk * nr + c % nr;
-}
 
 // out[r * nr + c] = sum_kk a[kk * mr + r] * b[kk * nr + c]
 template <class C> inline void gemm_micro(int64_t kc, const C* a, const C* b, C* out) {
