@@ -238,6 +238,7 @@ std::vector<std::string> compile_command(const emitted_library& lib, const build
         const char* cxx = std::getenv("CXX");
         cmd = split_words(cxx && *cxx ? cxx : "g++");
         for (const char* a : {"-std=c++17", "-O3", "-fPIC", "-shared", "-fvisibility=hidden", "-I."}) cmd.push_back(a);
+        if (!opts.cpu_arch.empty()) cmd.push_back("-march=" + opts.cpu_arch);
         // $MXC_CPU_CFLAGS: extra flags, e.g. "-fsanitize=address,undefined" for the sanitizer tests.
         const char* extra = std::getenv("MXC_CPU_CFLAGS");
         for (auto& w : split_words(extra ? extra : "")) cmd.push_back(w);

@@ -17,6 +17,7 @@ struct build_options {
     std::string target = "cpu";  // "cpu" or "hip"
     std::string offload_arch;    // hip: gfxNNN (clang++-15) or sm_NN (nvcc)
     std::string hip_compiler;    // overrides clang++-15 / nvcc
+    std::string cpu_arch;        // cpu: -march=<cpu_arch>; empty: the compiler's default (any x86-64)
     std::string name;            // API prefix; empty: from the output file name
     std::string emit_src;        // also keep the sources in this directory
     bool profile = false;        // --profile-hooks: time every kernel (<name>_profile)

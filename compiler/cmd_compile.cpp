@@ -8,6 +8,7 @@
 #include "passes/memory_report.hpp"
 #include "passes/pass_manager.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -68,7 +69,7 @@ private:
 };
 
 struct compile_args {
-    std::string model, output, target = "cpu", offload_arch, name, emit_src, report, passes, hip_compiler, memory_plot;
+    std::string model, output, target = "cpu", offload_arch, cpu_arch, name, emit_src, report, passes, hip_compiler, memory_plot;
     std::vector<std::vector<std::string>> input_dims;
     std::vector<std::string> const_inputs;
     std::vector<std::string> external_dirs;
@@ -170,6 +171,13 @@ void run_compile(const compile_args& a) {
     bo.target = a.target;
     bo.offload_arch = a.offload_arch;
     bo.hip_compiler = a.hip_compiler;
+    bo.cpu_arch = a.cpu_arch;
+    if (!a.cpu_arch.empty()) {
+        if (a.target != "cpu") throw error("--cpu-arch is for --target cpu (got --target " + a.target + ")");
+        for (char c : a.cpu_arch)
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+                throw error("--cpu-arch '" + a.cpu_arch + "': expected a -march name such as x86-64-v3");
+    }
     bo.name = a.name;
     bo.emit_src = a.emit_src;
     bo.profile = a.profile;
@@ -218,6 +226,9 @@ void setup_compile(CLI::App& app) {
     app.add_option("-o,--output", a->output, "the library to write (its C header goes beside it)");
     app.add_option("--target", a->target, "cpu (default), hip, or ref (the evaluator: no library)");
     app.add_option("--offload-arch", a->offload_arch, "hip: gfxNNN (AMD, clang++-15) or sm_NN (NVIDIA, nvcc)");
+    app.add_option("--cpu-arch", a->cpu_arch,
+                   "cpu: build for this -march (e.g. x86-64-v3: AVX2/FMA); the library then runs only on such "
+                   "CPUs (default: any x86-64)");
     app.add_option("--name", a->name, "prefix of every exported symbol (default: from the output name)");
     app.add_option("--emit-src", a->emit_src, "also write the generated sources (and build.sh) into this directory");
     app.add_option("--report", a->report, "write kernel counts, memory and phase timings as JSON");
