@@ -485,6 +485,7 @@ void build_objects(const emitted_library& lib, const build_options& opts, const 
         if (!identity.empty()) st.object_keys.push_back(keys[i]);
         st.objects[i] = identity.empty() ? "" : object_cache::find(opts.cache_dir, keys[i]);
         if (!st.objects[i].empty()) {
+            if (opts.log) opts.log(sources[i] + ": compiled before: " + st.objects[i]);
             ++st.objects_cached;
             continue;
         }
