@@ -6,21 +6,17 @@
 // the failing ones are found. One row per op type and dtype.
 #include "compiler/build_driver.hpp"
 #include "compiler/conformance.hpp"
-#include "compiler/object_cache.hpp"
 #include "ir/error.hpp"
 
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
+#include <functional>
 #include <set>
 #include <sstream>
-
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
