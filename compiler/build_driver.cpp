@@ -12,6 +12,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include <fcntl.h>
@@ -440,18 +442,30 @@ void check_run(const process_result& r, const std::vector<std::string>& cmd, con
                     std::to_string(r.status) + (what.empty() ? "" : " on " + what) + first_errors(r.output));
 }
 
-// What every object's cache key starts with: the embedded templates and runtime stub.
-const std::string& embedded_digest() {
-    static const std::string digest = [] {
-        object_cache::hasher h;
-        h.add("mxc object " MXC_VERSION);
-        for (auto& f : embedded_files()) {
-            h.add(f.path);
-            h.add(f.content);
-        }
-        return h.hex();
+// Adds to `h` every embedded file (templates, runtime stub) that `text` includes, directly
+// or through others, each once: an object's key changes only with what it includes. An
+// include is looked up as written and under runtime-stub/cuda/ (the nvcc shadow headers);
+// what is not embedded is a system header, covered by the compiler's identity.
+void add_includes(std::string_view text, std::set<std::string>& seen, object_cache::hasher& h) {
+    static const std::map<std::string, std::string_view> files = [] {
+        std::map<std::string, std::string_view> m;
+        for (auto& f : embedded_files()) m[std::string(f.path)] = f.content;
+        return m;
     }();
-    return digest;
+    for (std::size_t p = text.find("#include"); p != std::string_view::npos; p = text.find("#include", p + 8)) {
+        std::size_t open = text.find_first_of("\"<\n", p + 8);
+        if (open == std::string_view::npos || text[open] == '\n') continue;
+        std::size_t close = text.find_first_of("\">\n", open + 1);
+        if (close == std::string_view::npos) break;
+        std::string name(text.substr(open + 1, close - open - 1));
+        for (const std::string& path : {name, "runtime-stub/cuda/" + name}) {
+            auto it = files.find(path);
+            if (it == files.end() || !seen.insert(path).second) continue;
+            h.add(path);
+            h.add(it->second);
+            add_includes(it->second, seen, h);
+        }
+    }
 }
 
 // Compiles every translation unit of `lib` into an object (in parallel, skipping those in
@@ -475,11 +489,13 @@ void build_objects(const emitted_library& lib, const build_options& opts, const 
         std::string object = fs::path(sources[i]).stem().string() + ".o";
         auto cmd = object_command(lib, opts, sources[i], object);
         object_cache::hasher h;
-        h.add(embedded_digest());
+        h.add("mxc object " MXC_VERSION);
         h.add(identity);
         for (auto& a : cmd) h.add(a);
         h.add(content(sources[i]));
         h.add(content(lib.header));
+        std::set<std::string> seen;
+        add_includes(content(sources[i]), seen, h);
         if (sources[i] == lib.weights_source) h.add(content("weights.bin"));
         keys[i] = h.hex();
         if (!identity.empty()) st.object_keys.push_back(keys[i]);

@@ -5,6 +5,7 @@
 // mxc conformance DIR... --markdown FILE --results TARGET=FILE...: writes docs/conformance.md
 // from earlier runs' results.
 #include "compiler/build_driver.hpp"
+#include "compiler/cleanup.hpp"
 #include "compiler/commands.hpp"
 #include "compiler/conformance.hpp"
 #include "compiler/object_cache.hpp"
@@ -95,13 +96,15 @@ std::vector<conformance::result> compile_only(const conformance_args& a, const s
     std::string tmpl = std::string(base && *base ? base : "/tmp") + "/mxc-compile-check-XXXXXX";
     if (!mkdtemp(tmpl.data())) throw error("cannot create a temporary directory in " + tmpl);
     co.work_dir = tmpl;
-    struct remove_dir {
+    struct remove_dir { // also on Ctrl-C (compiler/cleanup.hpp)
         std::string path;
+        int slot;
         ~remove_dir() {
             std::error_code ec;
             std::filesystem::remove_all(path, ec);
+            cleanup::remove(slot);
         }
-    } guard{tmpl};
+    } guard{tmpl, cleanup::add(tmpl, true)};
     return conformance::compile_check(picked, co, std::cerr);
 }
 
