@@ -17,8 +17,10 @@ MXC_REGISTER_OP(quantize_linear) {
     d.min_inputs = d.max_inputs = 3;
     d.compute_shape = [](const attributes&, const std::vector<shape>& in) {
         auto &x = in[0], &s = in[1], &zp = in[2];
-        if (!is_floating(x.type) || s.type != x.type)
-            throw error("quantize_linear: x and scale must have one floating type, got " + std::string(dtype_name(x.type)) +
+        const bool wide_float = x.type == dtype::float_type || x.type == dtype::double_type ||
+                                x.type == dtype::half_type || x.type == dtype::bf16_type;
+        if (!wide_float || s.type != x.type)
+            throw error("quantize_linear: x and scale must have one type of float, double, half or bf16, got " + std::string(dtype_name(x.type)) +
                         " and " + std::string(dtype_name(s.type)));
         if (s.lens != x.lens || zp.lens != x.lens)
             throw error("quantize_linear: scale " + to_string(s.lens) + " and zero_point " + to_string(zp.lens) +
