@@ -21,9 +21,13 @@ instruction* convert_to(node_context& c, instruction* x, dtype t) {
     return c.add("convert", {x}, attrs({{"target_type", name_of(t)}}));
 }
 
+// The quantized types: 8- and 16-bit integers, the 4- and 2-bit integers, float8 (not e8m0)
+// and float4e2m1.
 bool is_quant_type(dtype t) {
-    return t == dtype::int8_type || t == dtype::uint8_type || t == dtype::int16_type || t == dtype::uint16_type;
+    if (t == dtype::int8_type || t == dtype::uint8_type || t == dtype::int16_type || t == dtype::uint16_type) return true;
+    return is_low_precision(t) && t != dtype::float8e8m0_type;
 }
+const char* quant_types = "int8, uint8, int16, uint16, int4, uint4, int2, uint2, float8e4m3fn(uz), float8e5m2(fnuz), float4e2m1";
 
 // A scale or zero point of QuantizeLinear / DequantizeLinear as a view with x's lens: a
 // scalar (or one element) is per-tensor, a 1-D tensor is per-axis, a tensor of x's rank is
@@ -59,6 +63,12 @@ instruction* expand_granular(node_context& c, instruction* v, const ints& lens, 
     return c.add("slice", {f}, attrs({{"starts", ints(lens.size(), 0)}, {"steps", ints(lens.size(), 1)}, {"out_lens", lens}}));
 }
 
+// A zero point goes with its scale: the same shape, or one element each ({} and {1} mix in
+// the ONNX tests).
+bool same_granularity(instruction* zp, instruction* scale) {
+    return zp->result.lens == scale->result.lens || (zp->result.elements() == 1 && scale->result.elements() == 1);
+}
+
 // The floating type the division / multiplication of a (de)quantization runs in: double if
 // either side is double, else float (half and bfloat16 compute in float in mxc).
 dtype compute_type(dtype a, dtype b) {
@@ -66,8 +76,9 @@ dtype compute_type(dtype a, dtype b) {
 }
 
 // quantize_linear of x (floating) with scale and zero point already of x's lens.
-instruction* quantize(node_context& c, instruction* x, instruction* scale, instruction* zp, dtype f) {
-    return c.add("quantize_linear", {convert_to(c, x, f), convert_to(c, scale, f), zp});
+instruction* quantize(node_context& c, instruction* x, instruction* scale, instruction* zp, dtype f, bool saturate = true) {
+    return c.add("quantize_linear", {convert_to(c, x, f), convert_to(c, scale, f), zp},
+                 attrs({{"saturate", int64_t{saturate ? 1 : 0}}}));
 }
 
 outputs quantize_linear(node_context& c) {
@@ -93,10 +104,10 @@ outputs quantize_linear(node_context& c) {
         out = zt;
     }
     dtype t = out.value_or(dtype::uint8_type);
-    if (!is_quant_type(t)) c.fail("quantizing to " + name_of(t) + " is not supported (int8, uint8, int16, uint16)");
+    if (!is_quant_type(t)) c.fail("quantizing to " + name_of(t) + " is not supported (" + quant_types + ")");
     auto& lens = x->result.lens;
     auto* zp = c.has_input(2) ? c.input(2) : c.scalar(t, 0);
-    if (c.has_input(2) && zp->result.lens != scale->result.lens)
+    if (c.has_input(2) && !same_granularity(zp, scale))
         c.fail("y_zero_point " + to_string(zp->result.lens) + " must have y_scale's shape " + to_string(scale->result.lens));
     dtype f = compute_type(x->result.type, scale->result.type);
     if (c.opset >= 23 && c.attr_int("precision", 0) != 0) {
@@ -105,7 +116,8 @@ outputs quantize_linear(node_context& c) {
         f = *p == dtype::double_type ? dtype::double_type : dtype::float_type;
     }
     return {quantize(c, x, expand_granular(c, scale, lens, axis, block, "y_scale"),
-                     expand_granular(c, zp, lens, axis, block, "y_zero_point"), f)};
+                     expand_granular(c, zp, lens, axis, block, "y_zero_point"), f,
+                     c.opset < 19 || c.attr_int("saturate", 1) != 0)};
 }
 
 outputs dequantize_linear(node_context& c) {
@@ -113,7 +125,7 @@ outputs dequantize_linear(node_context& c) {
     auto* scale = c.input(1);
     dtype xt = x->result.type;
     if (!is_quant_type(xt) && xt != dtype::int32_type)
-        c.fail("dequantizing " + name_of(xt) + " is not supported (int8, uint8, int16, uint16, int32)");
+        c.fail("dequantizing " + name_of(xt) + " is not supported (int32, " + quant_types + ")");
     if (!is_floating(scale->result.type)) c.fail("x_scale must be floating, got " + name_of(scale->result.type));
     const int64_t axis = c.opset >= 13 ? c.attr_int("axis", 1) : 1;
     const int64_t block = c.opset >= 21 ? c.attr_int("block_size", 0) : 0;
@@ -130,7 +142,7 @@ outputs dequantize_linear(node_context& c) {
     if (c.has_input(2)) {
         auto* zp = c.input(2);
         if (zp->result.type != xt) c.fail("x_zero_point's type " + name_of(zp->result.type) + " differs from x's " + name_of(xt));
-        if (zp->result.lens != scale->result.lens)
+        if (!same_granularity(zp, scale))
             c.fail("x_zero_point " + to_string(zp->result.lens) + " must have x_scale's shape " + to_string(scale->result.lens));
         y = c.add("sub", {y, convert_to(c, expand_granular(c, zp, lens, axis, block, "x_zero_point"), f)});
     }

@@ -102,11 +102,13 @@ std::string node_error(const std::string& op, int64_t opset, const std::vector<t
 constexpr int F32 = onnx::TensorProto::FLOAT, U8 = onnx::TensorProto::UINT8, I8 = onnx::TensorProto::INT8,
               I16 = onnx::TensorProto::INT16, I32 = onnx::TensorProto::INT32;
 
-std::vector<double> quantize_op(const std::vector<float>& x, float scale, dtype zt, double zp) {
+std::vector<double> quantize_op(const std::vector<float>& x, float scale, dtype zt, double zp, int64_t saturate = 1) {
     int64_t n = static_cast<int64_t>(x.size());
     auto z = run_op("convert", {literal::from<double>(dtype::double_type, {n}, std::vector<double>(x.size(), zp))},
                     attrs({{"target_type", std::string(dtype_name(zt))}}));
-    return run_op("quantize_linear", {flit({n}, x), flit({n}, std::vector<float>(x.size(), scale)), z}).to_doubles();
+    return run_op("quantize_linear", {flit({n}, x), flit({n}, std::vector<float>(x.size(), scale)), z},
+                  attrs({{"saturate", saturate}}))
+        .to_doubles();
 }
 
 } // namespace
@@ -124,11 +126,41 @@ TEST(quantize, op_rounds_half_to_even_and_saturates) {
     expect_near(quantize_op({70000.f, -3.f, 13.5f}, 1.f, dtype::uint16_type, 0), {65535, 0, 14});
 }
 
+TEST(quantize, op_sub_byte_integers_saturate_to_their_range) {
+    // int4 [-8, 7]: 7.5 -> 8 -> 7, -9 -> -8, 2.5 -> 2, -8.5 -> -8 (even)
+    expect_near(quantize_op({7.5f, -9.f, 2.5f, -8.5f}, 1.f, dtype::int4_type, 0), {7, -8, 2, -8});
+    // uint4 [0, 15] with zero point 3: 12.5 -> 12 + 3 = 15, 13 + 3 -> 15, -3.5 -> -4 + 3 -> 0
+    expect_near(quantize_op({12.5f, 13.f, -3.5f}, 1.f, dtype::uint4_type, 3), {15, 15, 0});
+    // int2 [-2, 1], uint2 [0, 3]
+    expect_near(quantize_op({1.5f, -3.f, 0.5f}, 1.f, dtype::int2_type, 0), {1, -2, 0});
+    expect_near(quantize_op({2.5f, 5.f, 3.5f}, 1.f, dtype::uint2_type, 0), {2, 3, 3});
+}
+
+TEST(quantize, op_float8_and_float4_round_to_nearest_even) {
+    const double inf = std::numeric_limits<double>::infinity();
+    // e4m3fn near 1 has steps of 1/8: 1.0625 is a tie -> 1 (even), 1.1875 -> 1.25 (even);
+    // 0.6 -> 0.625 (steps of 1/16 in [0.5, 1)); 0.6 / 2 = 0.3 -> 0.3125 (steps of 1/32);
+    // 1000 saturates at 448.
+    expect_near(quantize_op({1.0625f, 1.1875f, 0.6f, 1000.f, -1000.f}, 1.f, dtype::float8e4m3fn_type, 0),
+                {1, 1.25, 0.625, 448, -448});
+    expect_near(quantize_op({0.6f}, 2.f, dtype::float8e4m3fn_type, 0), {0.3125});
+    // without saturation e4m3fn has no inf: NaN; e5m2 overflows to inf (its max is 57344)
+    auto nosat = quantize_op({1000.f}, 1.f, dtype::float8e4m3fn_type, 0, 0);
+    EXPECT_TRUE(std::isnan(nosat[0]));
+    expect_near(quantize_op({1e6f, 1e6f}, 1.f, dtype::float8e5m2_type, 0, 1), {57344, 57344});
+    EXPECT_EQ(quantize_op({1e6f, -1e6f}, 1.f, dtype::float8e5m2_type, 0, 0), (std::vector<double>{inf, -inf}));
+    // float4e2m1 {0, 0.5, 1, 1.5, 2, 3, 4, 6}: 5 -> 4 and 2.5 -> 2 (ties to even), 100 -> 6
+    // even without saturate (it has no inf)
+    expect_near(quantize_op({5.f, 2.5f, 100.f, -0.75f}, 1.f, dtype::float4e2m1_type, 0, 0), {4, 2, 6, -1});
+}
+
 TEST(quantize, op_rejects_bad_inputs) {
     shape x(dtype::float_type, {2}), u8(dtype::uint8_type, {2});
     EXPECT_NE(shape_error("quantize_linear", {x, shape(dtype::double_type, {2}), u8}).find("one type of float, double, half or bf16"), std::string::npos);
     EXPECT_NE(shape_error("quantize_linear", {x, x, shape(dtype::uint8_type, {3})}).find("must have x's lens"), std::string::npos);
-    EXPECT_NE(shape_error("quantize_linear", {x, x, x}).find("integer type"), std::string::npos);
+    EXPECT_NE(shape_error("quantize_linear", {x, x, x}).find("zero_point must be an integer"), std::string::npos);
+    EXPECT_NE(shape_error("quantize_linear", {x, x, shape(dtype::float8e8m0_type, {2})}).find("float4e2m1, got float8e8m0"),
+              std::string::npos);
 }
 
 TEST(quantize, quantize_linear_per_tensor_default_zero_point) {
@@ -172,8 +204,22 @@ TEST(quantize, quantize_linear_bad_granularity_is_one_line_error) {
     e = node_error("QuantizeLinear", 21, {{"x", F32, {1, 5}, {1, 2, 3, 4, 5}}, {"s", F32, {1, 2}, {1, 2}}},
                    {{"axis", 1}, {"block_size", 2}});
     EXPECT_NE(e.find("must be {1, 3} for block_size 2"), std::string::npos) << e;
+    e = node_error("QuantizeLinear", 25, {{"x", F32, {2}, {1, 2}}, {"s", F32, {}, {1}}}, {{"output_dtype", 24}}); // e8m0
+    EXPECT_NE(e.find("quantizing to float8e8m0_type is not supported"), std::string::npos) << e;
     e = node_error("QuantizeLinear", 21, {{"x", F32, {2}, {1, 2}}, {"s", F32, {}, {1}}, {"z", I32, {}, {0}}});
     EXPECT_NE(e.find("quantizing to int32_type is not supported"), std::string::npos) << e;
+}
+
+TEST(quantize, quantize_linear_to_int4_and_float8_by_output_dtype) {
+    // output_dtype INT4 (22), no zero point: per-axis scales {1, 4} on axis 0
+    auto y = run_node("QuantizeLinear", 21, {{"x", F32, {2, 2}, {7.5, -20, 6, 10}}, {"s", F32, {2}, {1, 4}}},
+                      {{"axis", 0}, {"output_dtype", 22}});
+    expect_near(y[0], {7, -8, 2, 2}); // 7.5 -> 8 -> 7; -20 -> -8; 1.5 -> 2; 2.5 -> 2
+    // FLOAT8E4M3FN (17) with saturate 0 (opset 19+): 1000 is NaN, 1.0625 -> 1
+    y = run_node("QuantizeLinear", 21, {{"x", F32, {2}, {1.0625, 1000}}, {"s", F32, {}, {1}}},
+                 {{"output_dtype", 17}, {"saturate", 0}});
+    EXPECT_EQ(y[0][0], 1.0);
+    EXPECT_TRUE(std::isnan(y[0][1]));
 }
 
 TEST(quantize, dequantize_linear) {
