@@ -77,13 +77,6 @@ converter logical(std::string op) {
     };
 }
 
-outputs cast_like(node_context& c) {
-    auto* x = c.input(0);
-    dtype t = c.input(1)->result.type;
-    if (t == x->result.type) return {x};
-    return {c.add("convert", {x}, attrs({{"target_type", std::string(dtype_name(t))}}))};
-}
-
 outputs mod(node_context& c) {
     auto* a = c.input(0);
     auto* b = same_type(c, a, c.input(1));
@@ -312,7 +305,6 @@ MXC_ONNX_CONVERTERS(elementwise) {
     add_converter("Not", logical("bitwise_not"));
     add_converter("Mod", mod);
     add_converter("Where", where);
-    add_converter("CastLike", cast_like);
     add_converter("IsNaN", is_nan);
     add_converter("IsInf", is_inf);
     add_converter("Mean", mean);

@@ -65,11 +65,14 @@ dtype dtype_from_name(const std::string& n, const std::string& what) {
         {"double", dtype::double_type}, {"int8", dtype::int8_type},      {"int16", dtype::int16_type},
         {"int32", dtype::int32_type},   {"int64", dtype::int64_type},    {"uint8", dtype::uint8_type},
         {"uint16", dtype::uint16_type}, {"uint32", dtype::uint32_type},  {"uint64", dtype::uint64_type},
-        {"bool", dtype::bool_type}};
+        {"bool", dtype::bool_type},     {"float8e4m3fn", dtype::float8e4m3fn_type}, {"float8e4m3fnuz", dtype::float8e4m3fnuz_type},
+        {"float8e5m2", dtype::float8e5m2_type}, {"float8e5m2fnuz", dtype::float8e5m2fnuz_type},
+        {"float8e8m0", dtype::float8e8m0_type}, {"float4e2m1", dtype::float4e2m1_type}, {"int4", dtype::int4_type},
+        {"uint4", dtype::uint4_type}, {"int2", dtype::int2_type}, {"uint2", dtype::uint2_type}};
     for (auto& [s, t] : names)
         if (n == s) return t;
     if (auto t = parse_dtype(n)) return *t;
-    throw error(what + ": unknown type '" + n + "' (expected float32, float16, float64, int8..int64, uint8..uint64 or bool)");
+    throw error(what + ": unknown type '" + n + "' (expected float32, float16, float64, int8..int64, uint8..uint64, bool, float8e4m3fn, float8e4m3fnuz, float8e5m2, float8e5m2fnuz, float8e8m0, float4e2m1, int4, uint4, int2 or uint2)");
 }
 
 literal literal_from_doubles(dtype t, std::vector<int64_t> lens, const std::vector<double>& values) {
