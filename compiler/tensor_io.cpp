@@ -130,6 +130,11 @@ literal read_npy(const std::string& path) {
 }
 
 void write_npy(const std::string& path, const literal& l) {
+    if (is_low_precision(l.s.type)) {
+        // numpy has no such types: the exact values as int8 / uint8 (sub-byte integers) or float32
+        dtype wide = is_floating(l.s.type) ? dtype::float_type : is_signed(l.s.type) ? dtype::int8_type : dtype::uint8_type;
+        return write_npy(path, literal_from_doubles(wide, l.s.lens, l.to_doubles()));
+    }
     const char* descr = nullptr;
     for (auto& t : npy_types)
         if (t.t == l.s.type) descr = t.descr;

@@ -21,6 +21,8 @@ literal read_json_tensor(const std::string& path, const std::string& name);
 // A nested array of numbers; its nesting gives the lens.
 literal parse_inline_array(const std::string& text, dtype t);
 
+// Low-precision types are written as their exact values in float32 (float8, float4) or
+// int8/uint8 (int4, uint4, int2, uint2): numpy has no such types.
 void write_npy(const std::string& path, const literal& l);
 // "float_type {2, 3}\n" then the values, one per line (mxc run --io-dump-format text).
 std::string tensor_text(const literal& l);
