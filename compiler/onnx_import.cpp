@@ -140,6 +140,12 @@ namespace {
 
 bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
+// The converter registry's name of a node's op: "Op" in the default domain, else "domain::Op"
+// (converters of other domains take any opset of the default one).
+std::string converter_key(const onnx::NodeProto& n) {
+    return default_domain(n.domain()) ? n.op_type() : n.domain() + "::" + n.op_type();
+}
+
 std::string node_label(const onnx::NodeProto& n, std::size_t index, int64_t opset) {
     std::string who = n.name().empty() ? "#" + std::to_string(index) : "'" + n.name() + "'";
     return "node " + who + " (" + n.op_type() + ", opset " + std::to_string(opset) + ")";
@@ -349,11 +355,11 @@ struct graph_importer {
             auto& n = g.node(i);
             auto label = node_label(n, static_cast<std::size_t>(i), opset);
             std::string why;
-            if (!default_domain(n.domain()))
+            if (!default_domain(n.domain()) && !find_converter(converter_key(n)))
                 why = label.substr(0, label.find(" (")) + " (" + n.op_type() + " in " +
                       (domains.count(n.domain()) ? "domain '" : "unknown domain '") + n.domain() + "')";
-            else if (auto* conv = find_converter(n.op_type()); !conv || opset < conv->since_opset ||
-                     (conv->until_opset > 0 && opset > conv->until_opset))
+            else if (auto* conv = find_converter(n.op_type()); default_domain(n.domain()) && (!conv || opset < conv->since_opset ||
+                     (conv->until_opset > 0 && opset > conv->until_opset)))
                 why = label;
             if (!why.empty()) list += (list.empty() ? "" : ", ") + why;
             for (auto& a : n.attribute()) {
@@ -415,7 +421,7 @@ struct graph_importer {
                 for (int k = 0; k < g.input_size(); ++k) child.values[g.input(k).name()] = inputs[static_cast<std::size_t>(k)];
                 return convert_graph(g, child, what + " of " + label.substr(0, label.find(" (")));
             };
-            auto outs = find_converter(n.op_type())->convert(ctx);
+            auto outs = find_converter(converter_key(n))->convert(ctx);
             for (int k = 0; k < n.output_size(); ++k) {
                 if (n.output(k).empty()) continue;
                 auto uk = static_cast<std::size_t>(k);

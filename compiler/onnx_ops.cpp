@@ -191,15 +191,18 @@ converter pool(std::string mode) {
         auto dil = spatial_attr(c, "dilations", sp, 1);
         ints in(x->result.lens.begin() + 2, x->result.lens.end());
         auto pads = explicit_pads(c, in, k, strides, dil);
-        if (mode == "max" && c.attr_int("storage_order", 0) != 0 && c.node.output_size() > 1)
-            c.fail("storage_order=1 is not supported");
-        return {c.add("pooling", {x}, attrs({{"mode", mode},
-                                             {"padding", pads},
-                                             {"stride", strides},
-                                             {"lengths", k},
-                                             {"dilation", dil},
-                                             {"ceil_mode", c.attr_int("ceil_mode", 0)},
-                                             {"count_include_pad", c.attr_int("count_include_pad", 0)}}))};
+        auto* y = c.add("pooling", {x}, attrs({{"mode", mode},
+                                               {"padding", pads},
+                                               {"stride", strides},
+                                               {"lengths", k},
+                                               {"dilation", dil},
+                                               {"ceil_mode", c.attr_int("ceil_mode", 0)},
+                                               {"count_include_pad", c.attr_int("count_include_pad", 0)}}));
+        if (mode != "max" || c.node.output_size() < 2 || c.node.output(1).empty()) return {y};
+        // MaxPool's Indices output (templates/common/pool_index.hpp).
+        ints out(y->result.lens.begin() + 2, y->result.lens.end());
+        return {y, c.add("max_pool_index", {x}, attrs({{"padding", pads}, {"stride", strides}, {"lengths", k}, {"dilation", dil},
+                                                       {"out_lens", out}, {"storage_order", c.attr_int("storage_order", 0)}}))};
     };
 }
 

@@ -320,9 +320,7 @@ outputs non_zero(node_context& c) {
 // Compress: a constant condition makes it a gather of the selected positions.
 outputs compress(node_context& c) {
     auto* x = c.input(0);
-    if (!c.has_input(1) || !c.input(1)->is_literal())
-        c.fail("the output shape depends on the condition's values: not supported unless the condition is constant");
-    auto cond = c.input(1)->lit.to_doubles();
+    auto cond = c.const_input(1, "condition").to_doubles(); // decides the output shape
     if (!c.has_attr("axis")) x = c.reshape(x, {x->result.elements()});
     int64_t axis = c.axis(c.attr_int("axis", 0), static_cast<int64_t>(x->result.rank()));
     int64_t dim = x->result.lens[static_cast<std::size_t>(axis)];
