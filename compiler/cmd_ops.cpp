@@ -5,6 +5,7 @@
 #include "ir/error.hpp"
 #include "ir/op.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -31,13 +32,22 @@ void add_ops(CLI::App& app) {
             return;
         }
         auto ops = supported_onnx_ops();
-        std::cout << "# " << ops.size() << " ONNX ops (default domain); opsets: the model opset range accepted\n";
-        for (auto& op : ops) {
+        auto in_default = [](const onnx_op_support& op) { return op.domain.empty(); };
+        auto defaults = std::count_if(ops.begin(), ops.end(), in_default);
+        std::cout << "# " << defaults << " ONNX ops (default domain); opsets: the model opset range accepted\n";
+        auto print = [](const std::string& name, const onnx_op_support& op) {
             std::string range = std::to_string(op.min_opset) + "-" + std::to_string(op.max_opset);
-            char line[160];
-            std::snprintf(line, sizeof line, "%-24s %s\n", op.op_type.c_str(), range.c_str());
+            char line[200];
+            std::snprintf(line, sizeof line, "%-24s %s\n", name.c_str(), range.c_str());
             std::cout << line;
-        }
+        };
+        for (auto& op : ops)
+            if (in_default(op)) print(op.op_type, op);
+        if (defaults < static_cast<std::ptrdiff_t>(ops.size()))
+            std::cout << "# " << ops.size() - static_cast<std::size_t>(defaults)
+                      << " ops of other domains (domain::op); opsets: versions of that domain\n";
+        for (auto& op : ops)
+            if (!in_default(op)) print(op.domain + "::" + op.op_type, op);
         std::cout.flush();
         if (!std::cout) throw error("cannot write the output");
     });

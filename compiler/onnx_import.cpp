@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <queue>
 #include <set>
 #include <sstream>
@@ -141,9 +142,22 @@ namespace {
 bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
 // The converter registry's name of a node's op: "Op" in the default domain, else "domain::Op"
-// (converters of other domains take any opset of the default one).
+// (their opset ranges are versions of that domain).
 std::string converter_key(const onnx::NodeProto& n) {
     return default_domain(n.domain()) ? n.op_type() : n.domain() + "::" + n.op_type();
+}
+
+// Whether a node of g or of its subgraphs is of the default domain.
+bool uses_default_domain(const onnx::GraphProto& g) {
+    for (auto& n : g.node()) {
+        if (default_domain(n.domain())) return true;
+        for (auto& a : n.attribute()) {
+            if (a.has_g() && uses_default_domain(a.g())) return true;
+            for (auto& sg : a.graphs())
+                if (uses_default_domain(sg)) return true;
+        }
+    }
+    return false;
 }
 
 std::string node_label(const onnx::NodeProto& n, std::size_t index, int64_t opset) {
@@ -348,6 +362,23 @@ struct graph_importer {
     module& m;
     int64_t opset;
     std::set<std::string> domains;
+    std::map<std::string, int64_t> domain_opsets; // the imported version of each other domain
+
+    // The opset version a node is converted at: the model's default opset, or the version of
+    // the node's domain (-1 when the model does not import it).
+    int64_t version_of(const onnx::NodeProto& n) const {
+        if (default_domain(n.domain())) return opset;
+        auto it = domain_opsets.find(n.domain());
+        return it == domain_opsets.end() ? -1 : it->second;
+    }
+
+    // The node's converter, if there is one for its domain and version.
+    const converter_entry* converter_of(const onnx::NodeProto& n) const {
+        int64_t v = version_of(n);
+        auto* conv = find_converter(converter_key(n));
+        if (!conv || v < conv->since_opset || (conv->until_opset > 0 && v > conv->until_opset)) return nullptr;
+        return conv;
+    }
 
     // The nodes of g and of its subgraphs that mxc cannot convert, as a list for a message.
     void find_unsupported(const onnx::GraphProto& g, std::string& list) const {
@@ -355,12 +386,11 @@ struct graph_importer {
             auto& n = g.node(i);
             auto label = node_label(n, static_cast<std::size_t>(i), opset);
             std::string why;
-            if (!default_domain(n.domain()) && !find_converter(converter_key(n)))
-                why = label.substr(0, label.find(" (")) + " (" + n.op_type() + " in " +
-                      (domains.count(n.domain()) ? "domain '" : "unknown domain '") + n.domain() + "')";
-            else if (auto* conv = find_converter(n.op_type()); default_domain(n.domain()) && (!conv || opset < conv->since_opset ||
-                     (conv->until_opset > 0 && opset > conv->until_opset)))
-                why = label;
+            if (!converter_of(n))
+                why = default_domain(n.domain()) ? label
+                                                 : label.substr(0, label.find(" (")) + " (" + n.op_type() + " in " +
+                                                       (domains.count(n.domain()) ? "domain '" : "unknown domain '") +
+                                                       n.domain() + "')";
             if (!why.empty()) list += (list.empty() ? "" : ", ") + why;
             for (auto& a : n.attribute()) {
                 if (a.has_g()) find_unsupported(a.g(), list);
@@ -384,7 +414,7 @@ struct graph_importer {
         }
         std::vector<std::string> labels;
         for (int i = 0; i < g.node_size(); ++i)
-            labels.push_back(node_label(g.node(i), static_cast<std::size_t>(i), opset) +
+            labels.push_back(node_label(g.node(i), static_cast<std::size_t>(i), version_of(g.node(i))) +
                              (where.empty() ? "" : " in " + where));
         auto outer = [&](const std::string& name) { return s.parent && s.parent->has(name); };
         for (auto i : topological_order(g, own, outer, labels)) convert_node(g.node(static_cast<int>(i)), i, labels[i], s);
@@ -400,7 +430,7 @@ struct graph_importer {
     }
 
     void convert_node(const onnx::NodeProto& n, std::size_t index, const std::string& label, scope& s) {
-        node_context ctx{m, n, opset, label, node_origin(n, index), {}, {}, {}, {}};
+        node_context ctx{m, n, version_of(n), label, node_origin(n, index), {}, {}, {}, {}};
         try {
             for (auto& in : n.input()) {
                 onnx_value v;
@@ -421,7 +451,7 @@ struct graph_importer {
                 for (int k = 0; k < g.input_size(); ++k) child.values[g.input(k).name()] = inputs[static_cast<std::size_t>(k)];
                 return convert_graph(g, child, what + " of " + label.substr(0, label.find(" (")));
             };
-            auto outs = find_converter(converter_key(n))->convert(ctx);
+            auto outs = converter_of(n)->convert(ctx);
             for (int k = 0; k < n.output_size(); ++k) {
                 if (n.output(k).empty()) continue;
                 auto uk = static_cast<std::size_t>(k);
@@ -487,8 +517,11 @@ program import_model(onnx::ModelProto& model, const std::string& what, const imp
     for (auto& o : model.opset_import())
         if (default_domain(o.domain())) opset = o.version();
     if (opset < 0) {
-        if (model.opset_import_size() > 0) throw error(what + " imports no opset of the default ONNX domain");
-        opset = 1; // IR version < 3 models have no opset_import
+        // IR version < 3 models have no opset_import; a model of other domains only (training
+        // ops) needs no default opset.
+        if (model.opset_import_size() > 0 && uses_default_domain(model.graph()))
+            throw error(what + " imports no opset of the default ONNX domain");
+        opset = 1;
     }
     if (opset > max_supported_opset) {
         throw error(what + " uses ONNX opset " + std::to_string(opset) + ", newer than the newest mxc supports (" +
@@ -498,8 +531,11 @@ program import_model(onnx::ModelProto& model, const std::string& what, const imp
 
     program p;
     module& m = p.main();
-    graph_importer gi{m, opset, {}};
-    for (auto& o : model.opset_import()) gi.domains.insert(o.domain());
+    graph_importer gi{m, opset, {}, {}};
+    for (auto& o : model.opset_import()) {
+        gi.domains.insert(o.domain());
+        if (!default_domain(o.domain())) gi.domain_opsets[o.domain()] = o.version();
+    }
     auto& g = model.graph();
     if (g.sparse_initializer_size() > 0)
         throw error(what + ": sparse initializer '" + g.sparse_initializer(0).values().name() +
@@ -599,7 +635,8 @@ namespace mxc {
 std::vector<onnx_op_support> supported_onnx_ops() {
     std::vector<onnx_op_support> r;
     for (auto* c : onnx_detail::all_converters())
-        r.push_back({c->op_type, c->since_opset, c->until_opset > 0 ? c->until_opset : onnx_detail::max_supported_opset});
+        r.push_back({c->op_type, c->since_opset, c->until_opset > 0 ? c->until_opset : onnx_detail::max_supported_opset,
+                     c->domain});
     return r;
 }
 

@@ -41,11 +41,12 @@ program import_onnx(const std::string& path, const import_options& opts = {});
 // The same, from the bytes of a model already in memory (`what` names it in messages).
 program import_onnx_bytes(const std::string& bytes, const std::string& what, const import_options& opts = {});
 
-// The ONNX op types (default domain) the importer converts, sorted, with the range of model
-// opsets it accepts them at (from the converter registry).
+// The ONNX op types the importer converts, sorted (the default domain first), with the range of
+// model opsets it accepts them at (from the converter registry).
 struct onnx_op_support {
     std::string op_type;
     int64_t min_opset = 1, max_opset = 1;
+    std::string domain; // "" for the default domain; else the opsets are that domain's
 };
 std::vector<onnx_op_support> supported_onnx_ops();
 

@@ -101,20 +101,24 @@ inline attributes attrs(std::initializer_list<std::pair<std::string, attr_value>
 
 using converter = std::function<std::vector<instruction*>(node_context&)>;
 
-// Converters register themselves at static-init time, one ONNX op type (default domain)
-// each, with the opset range they implement; any compiler/onnx_ops*.cpp file may add some:
+// Converters register themselves at static-init time, one ONNX op type each, with the opset
+// range they implement; any compiler/onnx_ops*.cpp file may add some:
 //   MXC_ONNX_CONVERTERS(math) { add_converter("Abs", unary("abs")); ... }
+// An op of another domain is registered as "domain::Op" (add_converter("ai.onnx.preview.training::Adam",
+// ...)); its opset range is in versions of that domain, and its node_context's opset is the
+// version of that domain the model imports.
 struct converter_entry {
-    std::string op_type;
+    std::string op_type;       // without the domain
     converter convert;
     int64_t since_opset = 1;   // the first opset version handled
-    int64_t until_opset = 0;   // the last one; 0: up to max_supported_opset
+    int64_t until_opset = 0;   // the last one; 0: up to max_supported_opset (other domains: no limit)
+    std::string domain;        // "" for the default domain
 };
 constexpr int64_t max_supported_opset = 28; // the newest in the ONNX 1.23 conformance data
 
 void add_converter(const std::string& op_type, converter c, int64_t since_opset = 1, int64_t until_opset = 0);
-const converter_entry* find_converter(const std::string& op_type);
-std::vector<const converter_entry*> all_converters(); // sorted by op type
+const converter_entry* find_converter(const std::string& op_type); // "Op" or "domain::Op"
+std::vector<const converter_entry*> all_converters(); // the default domain's by op type, then the others by domain
 
 } // namespace mxc::onnx_detail
 

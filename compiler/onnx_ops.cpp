@@ -213,9 +213,43 @@ converter global_pool(std::string op) {
     };
 }
 
+// Training mode (opset 14+): normalise with the batch's mean and population variance over every
+// axis but 1; also outputs the running statistics, input * momentum + batch * (1 - momentum).
+outputs batch_norm_training(node_context& c, instruction* x) {
+    auto& l = x->result.lens;
+    std::vector<int64_t> axes, per_channel(l.size(), 1);
+    for (std::size_t i = 0; i < l.size(); ++i)
+        if (i != 1) axes.push_back(static_cast<int64_t>(i));
+    per_channel[1] = l[1];
+    std::vector<instruction*> p; // scale, bias, mean, var as [1, C, 1...]
+    for (std::size_t i = 1; i < 5; ++i) {
+        auto* v = c.input(i);
+        if (v->result.lens != std::vector<int64_t>{l[1]} || v->result.type != x->result.type)
+            c.fail("input " + std::to_string(i) + " must be " + std::string(dtype_name(x->result.type)) + " [" +
+                   std::to_string(l[1]) + "], got " + to_string(v->result));
+        p.push_back(c.reshape(v, per_channel));
+    }
+    auto full = [&](instruction* v) { return c.broadcast_to(v, l); };
+    auto k = [&](double v) { return c.broadcast_to(c.scalar(x->result.type, v), per_channel); };
+    auto* mean = c.add("reduce_mean", {x}, attrs({{"axes", axes}}));
+    auto* d = c.add("sub", {x, full(mean)});
+    auto* var = c.add("reduce_mean", {c.add("mul", {d, d})}, attrs({{"axes", axes}}));
+    auto* inv = c.add("div", {p[0], c.add("sqrt", {c.add("add", {var, k(c.attr_float("epsilon", 1e-5))})})});
+    auto* y = c.add("add", {c.add("mul", {d, full(inv)}), full(p[1])});
+    double mom = c.attr_float("momentum", 0.9);
+    auto running = [&](instruction* old, instruction* batch) {
+        auto* r = c.add("add", {c.add("mul", {old, k(mom)}), c.add("mul", {batch, k(1 - mom)})});
+        return c.reshape(r, {l[1]});
+    };
+    return {y, running(p[2], mean), running(p[3], var)};
+}
+
 outputs batch_norm(node_context& c) {
     auto* x = rank_at_least(c, 0, 2, "X");
-    if (c.attr_int("training_mode", 0) != 0) c.fail("training_mode=1 is not supported (inference only)");
+    if (c.attr_int("training_mode", 0) != 0) {
+        if (c.opset < 14) c.fail("training_mode is an attribute of opset 14 and later");
+        return batch_norm_training(c, x);
+    }
     if (c.opset < 9 && c.attr_int("spatial", 1) != 1) c.fail("spatial=0 is not supported");
     return {c.add("batch_norm_inference", {x, c.input(1), c.input(2), c.input(3), c.input(4)},
                   attrs({{"epsilon", c.attr_float("epsilon", 1e-5)}}))};
@@ -439,7 +473,18 @@ outputs dropout(node_context& c) {
     auto* x = c.input(0);
     if (c.opset >= 12 && c.has_input(2)) {
         auto v = c.const_input(2, "training_mode").to_ints();
-        if (!v.empty() && v[0] != 0) c.fail("training_mode=true is not supported (inference only)");
+        if (!v.empty() && v[0] != 0) {
+            // Training with ratio 0 drops nothing; any other ratio draws a random mask.
+            double ratio = 0.5;
+            if (c.has_input(1)) {
+                auto r = c.const_input(1, "ratio").to_doubles();
+                if (r.size() != 1) c.fail("the ratio must be a scalar");
+                ratio = r[0];
+            }
+            if (ratio != 0)
+                c.fail("training_mode=true with ratio " + std::to_string(ratio) +
+                       " drops elements at random (a seed-dependent mask): not supported");
+        }
     }
     if (c.opset < 7 && c.attr_int("is_test", 0) == 0 && c.node.output_size() > 1 && !c.node.output(1).empty())
         c.fail("the mask of a training-mode Dropout is not supported");

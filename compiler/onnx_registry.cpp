@@ -12,7 +12,10 @@ std::map<std::string, converter_entry>& registry() {
 } // namespace
 
 void add_converter(const std::string& op_type, converter c, int64_t since_opset, int64_t until_opset) {
-    registry().insert_or_assign(op_type, converter_entry{op_type, std::move(c), since_opset, until_opset});
+    auto sep = op_type.rfind("::");
+    std::string domain = sep == std::string::npos ? "" : op_type.substr(0, sep);
+    std::string op = sep == std::string::npos ? op_type : op_type.substr(sep + 2);
+    registry().insert_or_assign(op_type, converter_entry{op, std::move(c), since_opset, until_opset, domain});
 }
 
 const converter_entry* find_converter(const std::string& op_type) {
@@ -22,7 +25,10 @@ const converter_entry* find_converter(const std::string& op_type) {
 
 std::vector<const converter_entry*> all_converters() {
     std::vector<const converter_entry*> r;
-    for (auto& [name, e] : registry()) r.push_back(&e);
+    for (auto& [name, e] : registry())
+        if (e.domain.empty()) r.push_back(&e);
+    for (auto& [name, e] : registry())
+        if (!e.domain.empty()) r.push_back(&e);
     return r;
 }
 

@@ -84,7 +84,7 @@ void run_passes(program& prog, const std::vector<std::string>& names, const pass
 
 std::vector<std::string> default_pipeline() {
     return {"eliminate-identity", "simplify-algebra", "constant-propagate", "cse", "dce", "fold-batchnorm",
-            "constant-propagate", "dce", "fuse-pointwise", "fuse-epilogue", "dce"};
+            "constant-propagate", "dce", "fuse-reduce", "eliminate-contiguous", "fuse-pointwise", "fuse-epilogue", "merge-parallel-dots", "dce"};
 }
 
 } // namespace mxc

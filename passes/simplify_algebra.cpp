@@ -54,7 +54,7 @@ void simplify_algebra(module& m) {
             auto* x = in->inputs[0];
             auto* r = ident ? x : m.insert(it, "transpose", {x}, [&] { attributes a; a.set("permutation", p); return a; }());
             if (r->result == ins.result) m.replace_uses(&ins, r);
-        } else if (ins.op == "reshape" && in->op == "reshape") {
+        } else if (ins.op == "reshape" && in->op == "reshape" && in->inputs[0]->result.standard()) {
             auto* r = m.insert(it, "reshape", {in->inputs[0]}, ins.attrs);
             m.replace_uses(&ins, r);
         }

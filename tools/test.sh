@@ -63,6 +63,22 @@ for target in ref cpu; do
   summary "conformance-$target" "$cp" "$cr"
 done
 
+# HIP compile gate (test/conformance/compile_check.sh): one test per op type and dtype that
+# passes on cpu, merged into one library, built for gfx90a (clang++-15) and sm_90 (nvcc);
+# skipped with a message when the compiler is missing. Objects are cached (~/.cache/mxc/objects).
+for arch in gfx90a sm_90; do
+  out=$(bash test/conformance/compile_check.sh "$arch" --build "$BUILD" -j "$JOBS" 2>&1); rc=$?
+  echo "$out" | tail -40
+  last=$(echo "$out" | tail -1)
+  hp=$(echo "$last" | grep -oP ': \K[0-9]+(?= passed)'); hp=${hp:-0}
+  hf=$(echo "$last" | grep -oP ', \K[0-9]+(?= failed)'); hf=${hf:-0}
+  case $rc in
+    0|77) ;;
+    *) [ "$hf" -gt 0 ] || hf=1 ;;
+  esac
+  summary "hip-compile-$arch" "$hp" "$hf"
+done
+
 # The sanitizer flavour (tools/test-sanitize.sh): ASan+UBSan build of mxc and the fuzz harnesses
 # (clang-14), a lit subset, the example end to end, and each fuzz harness for MXC_FUZZ_SECONDS
 # (30). On by default in its CI scope (build-asan-ci, -O0, no unit tests: see

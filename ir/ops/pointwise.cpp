@@ -58,6 +58,14 @@ MXC_REGISTER_OP(sqrt) {
 MXC_REGISTER_OP(erf) {
     return pointwise("erf", 1, MXC_CPU_KERNELS(erf, MXC_FLOAT_TYPES), "mxc_pw_erf{}(x0)", "y = erf(x)");
 }
+MXC_REGISTER_OP(gelu) {
+    return pointwise("gelu", 1, MXC_CPU_KERNELS(gelu, MXC_FLOAT_TYPES), "mxc_pw_gelu{}(x0)",
+                     "y = 0.5 x (1 + erf(x / sqrt(2))) (made by fuse-reduce)");
+}
+MXC_REGISTER_OP(gelu_tanh) {
+    return pointwise("gelu_tanh", 1, MXC_CPU_KERNELS(gelu_tanh, MXC_FLOAT_TYPES), "mxc_pw_gelu_tanh{}(x0)",
+                     "y = 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) (made by fuse-reduce)");
+}
 MXC_REGISTER_OP(add) {
     return pointwise("add", 2, MXC_CPU_KERNELS(add, MXC_NUMERIC_TYPES), "mxc_pw_add{}(x0, x1)", "y = a + b");
 }

@@ -29,6 +29,36 @@ void check_axes(const std::string& op, const std::vector<int64_t>& axes, int64_t
             throw error(op + ": axes " + to_string(axes) + " must be sorted and unique");
     }
 }
+// Strides that show the elements of non-standard x, in row-major order, with lens `dims` (the
+// same count): dims group into chunks with equal products on both sides; the old dims of a
+// chunk must be packed among themselves. Empty when no such view exists.
+std::vector<int64_t> reshape_view_strides(const shape& x, const std::vector<int64_t>& dims) {
+    std::vector<int64_t> ol, os; // x without its size-1 dims
+    for (std::size_t i = 0; i < x.rank(); ++i)
+        if (x.lens[i] != 1) ol.push_back(x.lens[i]), os.push_back(x.strides[i]);
+    std::vector<int64_t> ns(dims.size(), 1);
+    std::size_t oi = 0, ni = 0;
+    while (oi < ol.size() && ni < dims.size()) {
+        std::size_t oj = oi + 1, nj = ni + 1;
+        int64_t op = ol[oi], np = dims[ni];
+        while (np != op) {
+            if (np < op) {
+                if (nj >= dims.size()) return {};
+                np *= dims[nj++];
+            } else {
+                if (oj >= ol.size()) return {};
+                op *= ol[oj++];
+            }
+        }
+        for (std::size_t k = oi; k + 1 < oj; ++k)
+            if (os[k] != ol[k + 1] * os[k + 1]) return {};
+        ns[nj - 1] = os[oj - 1];
+        for (std::size_t k = nj - 1; k > ni; --k) ns[k - 1] = ns[k] * dims[k];
+        oi = oj;
+        ni = nj;
+    }
+    return ns; // trailing size-1 dims keep stride 1
+}
 } // namespace
 
 MXC_REGISTER_OP(transpose) {
@@ -75,13 +105,11 @@ MXC_REGISTER_OP(multibroadcast) {
 }
 
 MXC_REGISTER_OP(reshape) {
-    return view("reshape", "same elements (x must be standard) with lens dims and standard strides",
+    return view("reshape", "same elements in row-major order with lens dims: standard strides for a standard x, else "
+                           "the strides that view x (only dims packed among themselves merge)",
                 {{"dims", std::vector<int64_t>{}}}, [](const attributes& a, const std::vector<shape>& in) {
                     auto& dims = a.get_ints("dims");
                     auto& x = in[0];
-                    if (!x.standard())
-                        throw error("reshape: input must be standard (packed), got " + to_string(x) +
-                                    "; put a contiguous in front");
                     int64_t n = 1;
                     for (auto d : dims) {
                         if (d < 0)
@@ -91,7 +119,12 @@ MXC_REGISTER_OP(reshape) {
                     if (n != x.elements())
                         throw error("reshape: cannot reshape " + to_string(x.lens) + " (" + std::to_string(x.elements()) +
                                     " elements) to " + to_string(dims) + " (" + std::to_string(n) + " elements)");
-                    return shape(x.type, dims);
+                    if (x.standard() || n == 0) return shape(x.type, dims);
+                    auto strides = reshape_view_strides(x, dims);
+                    if (strides.empty())
+                        throw error("reshape: " + to_string(x) + " cannot be viewed as " + to_string(dims) +
+                                    " (the dims it merges are not packed); put a contiguous in front");
+                    return shape(x.type, dims, strides);
                 });
 }
 

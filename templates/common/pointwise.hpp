@@ -31,6 +31,16 @@ struct mxc_pw_sqrt {
 struct mxc_pw_erf {
     template <class C> MXC_HD C operator()(C x) const { return mxc_erf(x); }
 };
+// GELU, exact (erf) form: x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2))).
+struct mxc_pw_gelu {
+    template <class C> MXC_HD C operator()(C x) const { return C(C(0.5) * x * (C(1) + mxc_erf(C(x * C(0.70710678118654752440))))); }
+};
+// GELU, tanh approximation: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+struct mxc_pw_gelu_tanh {
+    template <class C> MXC_HD C operator()(C x) const {
+        return C(C(0.5) * x * (C(1) + mxc_tanh(C(C(0.79788456080286535588) * (x + C(0.044715) * x * x * x)))));
+    }
+};
 struct mxc_pw_copy {
     template <class C> MXC_HD C operator()(C x) const { return x; }
 };

@@ -10,7 +10,8 @@
 // name, arity: the ops a fused body may use (same names as the IR ops).
 #define MXC_PW_OPS(X)                                                                                 \
     X(relu, 1) X(sigmoid, 1) X(tanh, 1) X(neg, 1) X(abs, 1) X(exp, 1) X(log, 1) X(sqrt, 1) X(erf, 1) \
-    X(add, 2) X(sub, 2) X(mul, 2) X(div, 2) X(max, 2) X(min, 2) X(pow, 2) X(clip, 3)
+    X(add, 2) X(sub, 2) X(mul, 2) X(div, 2) X(max, 2) X(min, 2) X(pow, 2) X(clip, 3) \
+    X(gelu, 1) X(gelu_tanh, 1)
 
 enum mxc_pw_code {
 #define MXC_PW_ENUM(n, a) mxc_pw_code_##n,
@@ -49,6 +50,8 @@ template <class C> MXC_HD inline C mxc_pw_apply(int64_t op, const C* a) {
     case mxc_pw_code_min: return mxc_pw_min{}(a[0], a[1]);
     case mxc_pw_code_pow: return mxc_pw_pow{}(a[0], a[1]);
     case mxc_pw_code_clip: return mxc_pw_clip{}(a[0], a[1], a[2]);
+    case mxc_pw_code_gelu: return mxc_pw_gelu{}(a[0]);
+    case mxc_pw_code_gelu_tanh: return mxc_pw_gelu_tanh{}(a[0]);
     }
     return C(0);
 }

@@ -43,6 +43,8 @@ template <class T> void exp(const mxc_kargs& k) { unary<T>(k, mxc_pw_exp{}); }
 template <class T> void log(const mxc_kargs& k) { unary<T>(k, mxc_pw_log{}); }
 template <class T> void sqrt(const mxc_kargs& k) { unary<T>(k, mxc_pw_sqrt{}); }
 template <class T> void erf(const mxc_kargs& k) { unary<T>(k, mxc_pw_erf{}); }
+template <class T> void gelu(const mxc_kargs& k) { unary<T>(k, mxc_pw_gelu{}); }
+template <class T> void gelu_tanh(const mxc_kargs& k) { unary<T>(k, mxc_pw_gelu_tanh{}); }
 template <class T> void add(const mxc_kargs& k) { binary<T>(k, mxc_pw_add{}); }
 template <class T> void sub(const mxc_kargs& k) { binary<T>(k, mxc_pw_sub{}); }
 template <class T> void mul(const mxc_kargs& k) { binary<T>(k, mxc_pw_mul{}); }

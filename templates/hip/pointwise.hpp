@@ -33,6 +33,8 @@ template <class T> void exp(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>
 template <class T> void log(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_log{}); }
 template <class T> void sqrt(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_sqrt{}); }
 template <class T> void erf(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_erf{}); }
+template <class T> void gelu(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_gelu{}); }
+template <class T> void gelu_tanh(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_gelu_tanh{}); }
 template <class T> void add(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_add{}); }
 template <class T> void sub(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_sub{}); }
 template <class T> void mul(const mxc_kargs& k, hipStream_t s) { pointwise<T, 2>(k, s, mxc_pw_mul{}); }

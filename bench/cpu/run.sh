@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# CPU latency of the zoo models: mxc (--target cpu) next to ONNX Runtime CPU (npm
+# onnxruntime-node in tools/ort), same inputs, median of RUNS runs (default 10) after one
+# warm-up; ORT with THREADS intra-op threads (default 2). Writes
+# bench/results/cpu-YYYY-MM-DD.md (or the file given as $1) and prints it.
+#   bash bench/cpu/run.sh [OUT.md]        (MODELS="bert-base yolo" to choose; SMALL=1: --small)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+MXC=${MXC:-build/mxc}
+RUNS=${RUNS:-10}
+THREADS=${THREADS:-2}
+MODELS=${MODELS:-resnet50 mobilenetv2 bert-base yolo unet}
+out=${1:-bench/results/cpu-$(date +%F).md}
+work=build/bench-cpu
+mkdir -p "$work" build/zoo "$(dirname "$out")"
+[[ -d tools/ort/node_modules/onnxruntime-node ]] || { echo "run.sh: tools/ort is missing: bash tools/setup.sh" >&2; exit 1; }
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+rows=()
+for name in $MODELS; do
+  f=build/zoo/$name${SMALL:+-small}.onnx
+  [[ -f "$f" ]] || /usr/bin/python3 tools/models/zoo.py "$name" ${SMALL:+--small} -o "$f" >&2
+  lib=$work/$name/lib${name//-/_}.so
+  sym=${name//-/_}
+  mkdir -p "$work/$name"
+  "$MXC" "$f" -o "$lib" --name "$sym" --target cpu --report "$work/$name/report.json" -q
+  kernels=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['kernels'])" "$work/$name/report.json")
+  mapfile -t specs < <(/usr/bin/python3 bench/cpu/make_inputs.py "$f" "$work/$name/inputs")
+  files=()
+  for s in "${specs[@]}"; do files+=("${s##*:}"); done
+  [[ -x "$work/time_lib" ]] || cc -O2 -o "$work/time_lib" -DMXC_HEADER="\"$PWD/${lib%.so}.h\"" bench/cpu/time_lib.c -ldl
+  read -r mxc_ms mxc_min < <("$work/time_lib" "$lib" "$sym" "$RUNS" 1 "${files[@]}")
+  read -r ort_ms ort_min < <(node bench/cpu/ort_time.js "$f" "$THREADS" "$RUNS" 1 "${specs[@]}")
+  ratio=$(awk -v a="$ort_ms" -v b="$mxc_ms" 'BEGIN { printf "%.2f", a / b }')
+  rows+=("| $name | $mxc_ms | $ort_ms | $ratio | $kernels |")
+  echo "$name: mxc $mxc_ms ms, ORT $ort_ms ms, ratio $ratio, $kernels kernels" >&2
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+  echo "# CPU latency: mxc vs ONNX Runtime"
+  echo
+  echo "Made by \`bash bench/cpu/run.sh\` on $(date -u '+%F %H:%M UTC'), mxc $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "(\`$MXC --version\`: $("$MXC" --version 2>&1 | head -1)), onnxruntime-node $(node -p "require('./tools/ort/node_modules/onnxruntime-node/package.json').version"),"
+  echo "node $(node --version), $(cc --version | head -1)."
+  echo
+  echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores,"
+  echo "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo). Load average (1, 5, 15 min) before: $load_before,"
+  echo "after: $load_after. The machine was shared: with a load above the core count every number"
+  echo "below is inflated and noisy; compare the ratio, not the milliseconds."
+  echo
+  echo "Median of $RUNS runs after one warm-up, milliseconds, same inputs (bench/cpu/make_inputs.py,"
+  echo "seed 0). **mxc: the generated CPU code is single-threaded** (no OpenMP, no thread pool yet),"
+  echo "plain loops compiled with \`g++ -O2\` (no tiled/SIMD GEMM, no im2col: the baseline to improve);"
+  echo "ORT: $THREADS intra-op threads, all graph"
+  echo "optimisations. ratio = ORT ms / mxc ms (above 1: mxc is faster). kernels: mxc's kernel"
+  echo "launches after the default pass pipeline."
+  echo
+  echo "| model | mxc ms (1 thread) | ORT ms ($THREADS threads) | ratio ORT/mxc | kernels |"
+  echo "| --- | ---: | ---: | ---: | ---: |"
+  printf '%s\n' "${rows[@]}"
+} > "$out"
+cat "$out"

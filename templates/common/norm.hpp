@@ -1,0 +1,79 @@
+// layer_norm / rms_norm over the trailing dims from axis ip[0] (one "row" = the elements of
+// those dims), epsilon fp[0]. Inputs: x, then optional scale and bias with x's lens (usually
+// broadcast views of a [row] vector). One row at a time:
+//   layer_norm: mean and variance in one pass (Welford), then y = (x - mean) / sqrt(var + eps) * scale + bias
+//   rms_norm:   mean of squares in one pass, then y = x / sqrt(ms + eps) * scale
+// The row is read twice.
+#pragma once
+#include "templates/common/math.hpp"
+
+// Elements of one row (the product of lens[axis..]).
+MXC_HD inline int64_t mxc_norm_row_len(const mxc_desc& d, int64_t axis) {
+    int64_t n = 1;
+    for (int i = static_cast<int>(axis); i < d.rank; ++i) n *= d.lens[i];
+    return n;
+}
+
+MXC_HD inline int64_t mxc_norm_rows(const mxc_desc& od, int64_t axis) {
+    const int64_t len = mxc_norm_row_len(od, axis);
+    return len == 0 ? 0 : mxc_elements(od) / len;
+}
+
+// True when dims axis.. of d are packed with the last stride 1 (or broadcast along the whole
+// row: all zero), so element i of a row is at base + i * step.
+MXC_HD inline bool mxc_norm_row_step(const mxc_desc& d, int64_t axis, int64_t* step) {
+    bool packed = true, zero = true;
+    int64_t acc = 1;
+    for (int i = d.rank - 1; i >= static_cast<int>(axis); --i) {
+        if (d.lens[i] != 1 && d.strides[i] != acc) packed = false;
+        if (d.lens[i] != 1 && d.strides[i] != 0) zero = false;
+        acc *= d.lens[i];
+    }
+    *step = packed ? 1 : 0;
+    return packed || zero;
+}
+
+// Reads element i of the row whose first element has row-major index `first`.
+template <class T> struct mxc_norm_reader {
+    const T* p;
+    mxc_desc d;
+    int64_t base, step;
+    bool fast;
+    MXC_HD mxc_norm_reader(const T* ptr, const mxc_desc& desc, int64_t axis, int64_t first) : p(ptr), d(desc) {
+        fast = mxc_norm_row_step(d, axis, &step);
+        base = mxc_offset_of(d, first);
+    }
+    MXC_HD mxc_compute_t<T> operator()(int64_t first, int64_t i) const {
+        using C = mxc_compute_t<T>;
+        return fast ? C(p[base + i * step]) : C(p[mxc_offset_of(d, first + i)]);
+    }
+};
+
+template <class T, bool Rms>
+MXC_HD inline void mxc_norm_row(const T* const* in, const mxc_desc* in_desc, int n_in, T* y, const mxc_desc& od,
+                                int64_t axis, double eps, int64_t row) {
+    using C = mxc_compute_t<T>;
+    const int64_t len = mxc_norm_row_len(od, axis), first = row * len;
+    mxc_norm_reader<T> x(in[0], in_desc[0], axis, first);
+    C mean = C(0), m2 = C(0);
+    for (int64_t i = 0; i < len; ++i) {
+        const C v = x(first, i);
+        if (Rms) {
+            m2 += v * v;
+        } else {
+            const C delta = v - mean;
+            mean += delta / C(i + 1);
+            m2 += delta * (v - mean);
+        }
+    }
+    const C inv = C(1) / mxc_sqrt(C(m2 / C(len) + C(eps)));
+    const bool has_scale = n_in > 1, has_bias = n_in > 2;
+    mxc_norm_reader<T> g(in[has_scale ? 1 : 0], in_desc[has_scale ? 1 : 0], axis, first);
+    mxc_norm_reader<T> b(in[has_bias ? 2 : 0], in_desc[has_bias ? 2 : 0], axis, first);
+    for (int64_t i = 0; i < len; ++i) {
+        C v = (x(first, i) - mean) * inv;
+        if (has_scale) v *= g(first, i);
+        if (has_bias) v += b(first, i);
+        y[first + i] = T(v);
+    }
+}
