@@ -31,7 +31,7 @@ literal read_tensor_text(const std::string& path);
 // Uniform values in [-1, 1) (integers: 0..9, bools: 0/1) from a fixed seed.
 literal random_tensor(const shape& s, uint64_t seed);
 
-// Values of any dtype from doubles (rounded / converted as a C++ cast does).
+// Values of any dtype from doubles (converted as a C++ cast does; to integers they saturate, NaN -> 0).
 literal literal_from_doubles(dtype t, std::vector<int64_t> lens, const std::vector<double>& values);
 
 // "float32" / "float" / "int64" ... (numpy and ONNX spellings) -> dtype.

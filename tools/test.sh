@@ -79,11 +79,14 @@ for arch in gfx90a sm_90; do
   summary "hip-compile-$arch" "$hp" "$hf"
 done
 
-# The sanitizer flavour: ASan+UBSan build of mxc (clang-14, build-asan), unit tests, a lit
-# subset, the example end to end, and each fuzz harness for MXC_FUZZ_SECONDS (30).
-# Opt-in for now (MXC_SANITIZE_TESTS=1): not yet measured against the CI budget on a cold cache.
-if [ "${MXC_SANITIZE_TESTS:-0}" != 0 ]; then
-  out=$(MXC_JOBS="$JOBS" bash tools/test-sanitize.sh 2>&1)
+# The sanitizer flavour (tools/test-sanitize.sh): ASan+UBSan build of mxc and the fuzz harnesses
+# (clang-14), a lit subset, the example end to end, and each fuzz harness for MXC_FUZZ_SECONDS
+# (30). On by default in its CI scope (build-asan-ci, -O0, no unit tests: see
+# docs/robustness.md for its cost); MXC_SANITIZE_TESTS=0 turns it off, =full also builds and
+# runs the unit tests under the sanitizers (build-asan, -O2 -g).
+if [ "${MXC_SANITIZE_TESTS:-1}" != 0 ]; then
+  scope=ci; [ "${MXC_SANITIZE_TESTS:-1}" = full ] && scope=full
+  out=$(MXC_JOBS="$JOBS" MXC_SANITIZE_SCOPE=$scope bash tools/test-sanitize.sh 2>&1)
   echo "$out" | grep -vE '^(asan-[a-z]+|fuzz): [0-9]+ passed, [0-9]+ failed$|^[0-9]+ passed, [0-9]+ failed$'
   lines=$(echo "$out" | grep -E '^(asan-[a-z]+|fuzz): [0-9]+ passed, [0-9]+ failed$')
   [ -n "$lines" ] || summary sanitize 0 1
