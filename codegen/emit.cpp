@@ -3,10 +3,12 @@
 #include "codegen/embedded.hpp"
 #include "ir/error.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -98,31 +100,158 @@ std::string c_string(const std::string& s) {
     return r + "\"";
 }
 
-std::vector<std::string> kernel_headers(const lowered_module& l, const std::string& target) {
-    std::set<std::string> wanted, found, headers;
-    for (auto& k : l.kernels) wanted.insert(k.kernel);
+namespace {
+// The kernel templates each templates/<target>/ header defines: "name(const mxc_kargs&".
+const std::map<std::string, std::set<std::string>>& template_definitions(const std::string& target) {
+    static std::map<std::string, std::map<std::string, std::set<std::string>>> cache; // target -> header -> names
+    auto& defs = cache[target];
+    if (!defs.empty()) return defs;
+    static const std::regex def("\\b([A-Za-z_][A-Za-z0-9_]*)\\s*\\(\\s*const\\s+mxc_kargs\\s*&");
     std::string dir = "templates/" + target + "/";
     for (auto& f : embedded_files()) {
         std::string path(f.path);
         if (path.rfind(dir, 0) != 0 || path.size() < 4 || path.substr(path.size() - 4) != ".hpp") continue;
         std::string text(f.content);
-        for (auto& k : wanted) {
-            std::regex def("\\b" + k + "\\s*\\(\\s*const\\s+mxc_kargs\\s*&");
-            if (std::regex_search(text, def)) {
-                headers.insert(path);
-                found.insert(k);
-            }
-        }
+        auto& names = defs[path];
+        for (std::sregex_iterator it(text.begin(), text.end(), def), e; it != e; ++it) names.insert((*it)[1].str());
     }
-    for (auto& k : l.kernels)
-        if (!found.count(k.kernel))
+    return defs;
+}
+
+// The headers that define the kernels of `kernels` (indices into l.kernels), sorted.
+std::vector<std::string> headers_for(const lowered_module& l, const std::vector<std::size_t>& kernels,
+                                     const std::string& target) {
+    auto& defs = template_definitions(target);
+    std::set<std::string> headers;
+    for (std::size_t i : kernels) {
+        auto& k = l.kernels[i];
+        bool found = false;
+        for (auto& [path, names] : defs)
+            if (names.count(k.kernel)) {
+                headers.insert(path);
+                found = true;
+            }
+        if (!found)
             throw error("emit: no " + target + " kernel template '" + k.kernel + "' (for op " + k.ins->op +
-                        (k.ins->origin.empty() ? "" : " from " + k.ins->origin) + ") in " + dir);
+                        (k.ins->origin.empty() ? "" : " from " + k.ins->origin) + ") in templates/" + target + "/");
+    }
     return {headers.begin(), headers.end()};
+}
+
+// Which translation unit defines each kernel (0: the model source). Kernels that instantiate
+// the same template (name and type) share a unit, since the instantiation is most of a unit's
+// compile time; a fused kernel is an instantiation of its own. The groups go, largest first,
+// to the least loaded of ceil(groups / groups_per_unit) units (at most max_units). Depends only
+// on the module, so the sources are the same on every machine.
+std::vector<int> assign_units(const lowered_module& l, int groups_per_unit, int max_units) {
+    std::vector<int> unit(l.kernels.size(), 0);
+    if (groups_per_unit <= 0) return unit;
+    std::map<std::string, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < l.kernels.size(); ++i) {
+        auto& k = l.kernels[i];
+        groups[is_fused_kernel(k) ? "#" + std::to_string(i) : k.kernel + "<" + std::string(dtype_c_name(k.type)) + ">"].push_back(i);
+    }
+    int n = static_cast<int>(std::min<std::size_t>((groups.size() + groups_per_unit - 1) / groups_per_unit,
+                                                   static_cast<std::size_t>(std::max(1, max_units))));
+    if (n <= 1) return unit;
+    std::vector<const std::vector<std::size_t>*> order;
+    for (auto& g : groups) order.push_back(&g.second);
+    std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->size() > b->size(); });
+    std::vector<std::size_t> load(static_cast<std::size_t>(n), 0);
+    for (auto* g : order) {
+        auto u = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+        load[u] += 4 + g->size(); // an instantiation costs more than a call
+        for (std::size_t i : *g) unit[i] = static_cast<int>(u);
+    }
+    return unit;
+}
+
+// The signature of the function that runs one kernel.
+std::string kernel_fn(std::size_t i, const target_style& st) {
+    return "void kernel_" + std::to_string(i) + "(char* arena, const char* w, const void* const* in, void* const* out" +
+           st.run_extra_param + ")";
+}
+
+// Kernel i's descriptors, parameters and the function that calls its template.
+void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const target_style& st) {
+    auto& k = l.kernels[i];
+    std::string id = "k" + std::to_string(i);
+    o << "// " << i << ": " << k.ins->op;
+    if (!k.ins->attrs.items.empty()) {
+        o << "[";
+        for (std::size_t a = 0; a < k.ins->attrs.items.size(); ++a)
+            o << (a ? "," : "") << k.ins->attrs.items[a].first << "=" << one_line(to_string(k.ins->attrs.items[a].second));
+        o << "]";
+    }
+    o << " -> " << to_string(k.out_shape);
+    if (!k.ins->origin.empty()) o << " (" << one_line(k.ins->origin) << ")";
+    if (!k.note.empty()) o << " [" << k.note << "]";
+    o << "\n";
+    o << "static const mxc_desc " << id << "_in[] = {";
+    for (std::size_t j = 0; j < k.in_shapes.size(); ++j) o << (j ? ", " : "") << desc(k.in_shapes[j]);
+    if (k.in_shapes.empty()) o << "{0, {0}, {0}}";
+    o << "};\n";
+    o << "static const mxc_desc " << id << "_out = " << desc(k.out_shape) << ";\n";
+    if (!k.params.ip.empty()) o << "static const int64_t " << id << "_ip[] = " << braced(k.params.ip, int_literal) << ";\n";
+    if (!k.params.fp.empty()) o << "static const double " << id << "_fp[] = " << braced(k.params.fp, double_literal) << ";\n";
+    if (is_fused_kernel(k)) o << fused_body_functor(k, id);
+    o << kernel_fn(i, st) << " {\n";
+    o << "    (void)arena; (void)w; (void)in; (void)out;\n";
+    o << "    const void* p[] = {";
+    for (std::size_t j = 0; j < k.in.size(); ++j) o << (j ? ", " : "") << pointer(k.in[j], false);
+    if (k.in.empty()) o << "nullptr";
+    o << "};\n";
+    o << "    const mxc_kargs k = {" << k.in.size() << ", p, " << id << "_in, " << pointer(k.out, true) << ", &" << id
+      << "_out, " << (k.params.ip.empty() ? "nullptr" : id + "_ip") << ", " << k.params.ip.size() << ", "
+      << (k.params.fp.empty() ? "nullptr" : id + "_fp") << ", " << k.params.fp.size() << "};\n";
+    if (is_fused_kernel(k)) o << "    " << fused_call(k, id, st) << "\n";
+    else o << "    mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << ">(k" << st.call_suffix << ");\n";
+    o << "}\n";
+}
+
+// The kernels unit `u` defines.
+std::vector<std::size_t> unit_kernels(const std::vector<int>& unit, int u) {
+    std::vector<std::size_t> r;
+    for (std::size_t i = 0; i < unit.size(); ++i)
+        if (unit[i] == u) r.push_back(i);
+    return r;
+}
+
+// A translation unit besides the model source: the kernels assigned to it.
+std::string emit_kernel_unit(const lowered_module& l, const std::string& name, const target_style& st,
+                             const std::vector<std::size_t>& kernels, int u) {
+    std::ostringstream o;
+    o << "// Generated by mxc: model '" << name << "' for target " << st.target << ", kernel unit " << u
+      << ". Do not edit.\n";
+    o << st.prologue;
+    o << "#include \"mxc_model.h\"\n";
+    for (auto& h : headers_for(l, kernels, st.target)) o << "#include \"" << h << "\"\n";
+    o << "\nnamespace mxc_gen {\n";
+    for (std::size_t i : kernels) emit_kernel(o, l, i, st);
+    o << "} // namespace mxc_gen\n";
+    return o.str();
+}
+
+std::string unit_path(const target_style& st, int u) {
+    std::string ext = st.source_name.substr(st.source_name.find('.'));
+    return "kernels" + std::to_string(u) + ext;
+}
+} // namespace
+
+std::vector<std::string> kernel_headers(const lowered_module& l, const std::string& target) {
+    std::vector<std::size_t> all(l.kernels.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    return headers_for(l, all, target);
 }
 
 std::string emit_model_source(const lowered_module& l, const std::string& name, const target_style& st,
                               const emit_flags& flags) {
+    return emit_model_source(l, name, st, flags, std::vector<int>(l.kernels.size(), 0));
+}
+
+std::string emit_model_source(const lowered_module& l, const std::string& name, const target_style& st,
+                              const emit_flags& flags, const std::vector<int>& unit) {
+    auto own = unit_kernels(unit, 0);
     std::ostringstream o;
     o << "// Generated by mxc: model '" << name << "' for target " << st.target << ". Do not edit.\n";
     o << st.prologue;
@@ -130,7 +259,7 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
     if (flags.debug_trace) o << "#define MXC_DEBUG_TRACE 1\n";
     o << "#include \"mxc_model.h\"\n";
     o << "#include \"runtime-stub/hooks.hpp\"\n";
-    for (auto& h : kernel_headers(l, st.target)) o << "#include \"" << h << "\"\n";
+    for (auto& h : headers_for(l, own, st.target)) o << "#include \"" << h << "\"\n";
     o << "\n#define MXC_FN(x) " << name << "_##x\n\n";
     o << "extern \"C\" __attribute__((visibility(\"hidden\"))) const char " << name << "_mxc_weights[];\n\n";
     o << "namespace mxc_gen {\n";
@@ -158,49 +287,18 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
     infos("output_infos", l.outputs, false);
     o << "\n";
 
-    for (std::size_t i = 0; i < l.kernels.size(); ++i) {
-        auto& k = l.kernels[i];
-        std::string id = "k" + std::to_string(i);
-        o << "// " << i << ": " << k.ins->op;
-        if (!k.ins->attrs.items.empty()) {
-            o << "[";
-            for (std::size_t a = 0; a < k.ins->attrs.items.size(); ++a)
-                o << (a ? "," : "") << k.ins->attrs.items[a].first << "=" << one_line(to_string(k.ins->attrs.items[a].second));
-            o << "]";
-        }
-        o << " -> " << to_string(k.out_shape);
-        if (!k.ins->origin.empty()) o << " (" << one_line(k.ins->origin) << ")";
-        if (!k.note.empty()) o << " [" << k.note << "]";
-        o << "\n";
-        o << "static const mxc_desc " << id << "_in[] = {";
-        for (std::size_t j = 0; j < k.in_shapes.size(); ++j) o << (j ? ", " : "") << desc(k.in_shapes[j]);
-        if (k.in_shapes.empty()) o << "{0, {0}, {0}}";
-        o << "};\n";
-        o << "static const mxc_desc " << id << "_out = " << desc(k.out_shape) << ";\n";
-        if (!k.params.ip.empty()) o << "static const int64_t " << id << "_ip[] = " << braced(k.params.ip, int_literal) << ";\n";
-        if (!k.params.fp.empty()) o << "static const double " << id << "_fp[] = " << braced(k.params.fp, double_literal) << ";\n";
-        if (is_fused_kernel(k)) o << fused_body_functor(k, id);
-    }
+    for (std::size_t i = 0; i < l.kernels.size(); ++i)
+        if (unit[i] != 0) o << kernel_fn(i, st) << "; // in " << unit_path(st, unit[i]) << "\n";
+    for (std::size_t i : own) emit_kernel(o, l, i, st);
 
     o << "\nstatic void run_kernels(char* arena, const char* w, const void* const* in, void* const* out, mxc_hooks* h"
       << st.run_extra_param << ") {\n";
     o << "    (void)arena; (void)w; (void)in; (void)out; (void)h;\n";
+    std::string extra = st.call_suffix; // ", stream"
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
-        auto& k = l.kernels[i];
-        std::string id = "k" + std::to_string(i);
         o << "    MXC_KERNEL_BEGIN(" << i << ");\n";
-        o << "    {\n        const void* p[] = {";
-        for (std::size_t j = 0; j < k.in.size(); ++j) o << (j ? ", " : "") << pointer(k.in[j], false);
-        if (k.in.empty()) o << "nullptr";
-        o << "};\n";
-        o << "        const mxc_kargs k = {" << k.in.size() << ", p, " << id << "_in, " << pointer(k.out, true) << ", &"
-          << id << "_out, " << (k.params.ip.empty() ? "nullptr" : id + "_ip") << ", " << k.params.ip.size() << ", "
-          << (k.params.fp.empty() ? "nullptr" : id + "_fp") << ", " << k.params.fp.size() << "};\n";
-        if (is_fused_kernel(k)) o << "        " << fused_call(k, id, st) << "\n    }\n";
-        else
-            o << "        mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << ">(k" << st.call_suffix
-              << ");\n    }\n";
-        o << "    MXC_KERNEL_END(" << i << ", " << pointer(k.out, true) << ");\n";
+        o << "    kernel_" << i << "(arena, w, in, out" << extra << ");\n";
+        o << "    MXC_KERNEL_END(" << i << ", " << pointer(l.kernels[i].out, true) << ");\n";
     }
     o << "}\n} // namespace mxc_gen\n\n#include \"runtime-stub/runtime.hpp\"\n";
     return o.str();
@@ -219,13 +317,17 @@ std::string emit_header(const lowered_module& l, const std::string& name, const 
     return h;
 }
 
-emitted_library emit_library(const lowered_module& l, const std::string& target, const std::string& name,
-                             const emit_flags& flags) {
-    target_style st;
-    if (target == "cpu") st = cpu_style();
-    else if (target == "hip") st = hip_style();
-    else throw error("emit: unknown target '" + target + "' (expected cpu or hip)");
+namespace {
+target_style style_for(const std::string& target) {
+    if (target == "cpu") return cpu_style();
+    if (target == "hip") return hip_style();
+    throw error("emit: unknown target '" + target + "' (expected cpu or hip)");
+}
+} // namespace
 
+emitted_library library_layout(const lowered_module& l, const std::string& target, const std::string& name,
+                               const emit_flags& flags) {
+    target_style st = style_for(target);
     emitted_library e;
     e.name = name;
     e.target = target;
@@ -233,8 +335,22 @@ emitted_library emit_library(const lowered_module& l, const std::string& target,
     e.weights_source = "weights.cpp";
     e.header = "mxc_model.h";
     e.exports = "exports.map";
+    std::vector<int> unit = assign_units(l, flags.groups_per_unit, flags.max_units);
+    int units = unit.empty() ? 1 : *std::max_element(unit.begin(), unit.end()) + 1;
+    for (int u = 1; u < units; ++u) e.units.push_back(unit_path(st, u));
+    return e;
+}
+
+emitted_library emit_library(const lowered_module& l, const std::string& target, const std::string& name,
+                             const emit_flags& flags) {
+    target_style st = style_for(target);
+    emitted_library e = library_layout(l, target, name, flags);
     e.files.push_back({e.header, emit_header(l, name, target)});
-    e.files.push_back({e.model_source, emit_model_source(l, name, st, flags)});
+    std::vector<int> unit = assign_units(l, flags.groups_per_unit, flags.max_units);
+    e.files.push_back({e.model_source, emit_model_source(l, name, st, flags, unit)});
+    for (std::size_t u = 1; u <= e.units.size(); ++u)
+        e.files.push_back({e.units[u - 1], emit_kernel_unit(l, name, st, unit_kernels(unit, static_cast<int>(u)),
+                                                            static_cast<int>(u))});
     // The weights: one blob, embedded by the assembler (never a giant C array). Host code only.
     e.files.push_back({e.weights_source,
                        "// Generated by mxc: the weights of model '" + name + "', embedded from weights.bin.\n"
@@ -250,7 +366,7 @@ emitted_library emit_library(const lowered_module& l, const std::string& target,
                        "        \".size " + name + "_mxc_weights, . - " + name + "_mxc_weights\\n\"\n"
                        "        \".previous\\n\");\n"
                        "#endif\n"});
-    e.files.push_back({"weights.bin", std::string(l.weights.begin(), l.weights.end())});
+    e.files.push_back({"weights.bin", std::string(l.weights.data(), l.weights.size())});
     std::string map = "{\n  global:\n";
     for (const char* fn : {"create", "destroy", "set_num_threads", "num_inputs", "num_outputs", "input_info", "output_info", "run",
                            "workspace_bytes", "last_error", "build_info"})

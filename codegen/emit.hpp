@@ -20,6 +20,7 @@ struct emitted_library {
     std::string name;               // the API prefix
     std::string target;             // "cpu" or "hip"
     std::string model_source;       // path of the translation unit to compile
+    std::vector<std::string> units; // further translation units (kernels), compiled like it
     std::string weights_source;     // path of the host file embedding weights.bin
     std::string header;             // path of the C header
     std::string exports;            // path of the linker version script
@@ -41,11 +42,20 @@ struct emit_flags {
     bool debug_trace = false;   // MXC_DEBUG_TRACE: MXC_TRACE_EVAL and <name>_debug_run
     std::string build_info;     // returned by <name>_build_info(): what built the library
     std::vector<kernel_note> notes; // one per kernel, needed when profile or debug_trace
+    // Splitting the kernels into several translation units that compile in parallel: about
+    // this many distinct template instantiations per unit (0: one unit), at most max_units.
+    int groups_per_unit = 0;
+    int max_units = 8;
 };
 
 // target: "cpu" or "hip"; name: the C identifier prefixing every exported symbol.
 emitted_library emit_library(const lowered_module& l, const std::string& target, const std::string& name,
                              const emit_flags& flags = {});
+
+// The names emit_library gives the files (model source, units, weights, header, exports)
+// without generating them.
+emitted_library library_layout(const lowered_module& l, const std::string& target, const std::string& name,
+                               const emit_flags& flags = {});
 
 // How a target spells its part of the model source (emit_cpu.cpp, emit_hip.cpp).
 struct target_style {
@@ -58,9 +68,13 @@ struct target_style {
 target_style cpu_style();
 target_style hip_style();
 
-// The model source for a style (shared by both targets).
+// The model source for a style (shared by both targets), with every kernel in it; or with
+// only the kernels whose unit[i] is 0 (the others are declared: emit_library writes them to
+// kernels<unit>.cpp/.hip).
 std::string emit_model_source(const lowered_module& l, const std::string& name, const target_style& style,
                               const emit_flags& flags = {});
+std::string emit_model_source(const lowered_module& l, const std::string& name, const target_style& style,
+                              const emit_flags& flags, const std::vector<int>& unit);
 
 // Tool builds (emit_hooks.cpp): the kernel notes of a lowered module, the kernel table, and
 // each kernel's FLOPs and bytes.

@@ -109,6 +109,11 @@ lowered_module lower_planned(const module& m, memory_plan plan) {
         if (ins.is_builtin() || is_view(ins)) continue;
         auto& def = get_op(ins.op);
         if (def.kernel.empty()) throw error("lower: op " + describe(ins) + " has no kernel");
+        dtype kt = def.type_from_input >= 0 ? ins.inputs.at(static_cast<std::size_t>(def.type_from_input))->result.type
+                                            : ins.result.type;
+        if (is_low_precision(kt) && !def.cpu[static_cast<std::size_t>(kt)])
+            throw error("lower: op " + describe(ins) + " does not support " + std::string(dtype_name(kt)) +
+                        " (low-precision types take only casts and data movement)");
         if (has_slices.count(&ins)) {
             // Copy the inputs that were not produced in their slices.
             location out = own_location(&ins);

@@ -1,5 +1,6 @@
 #include "compiler/build_driver.hpp"
 #include "compiler/cleanup.hpp"
+#include "compiler/object_cache.hpp"
 #include "codegen/embedded.hpp"
 #include "ir/error.hpp"
 
@@ -11,6 +12,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include <fcntl.h>
@@ -70,6 +73,103 @@ process_result run_process(const std::vector<std::string>& args, const std::stri
     cleanup::set_child(cleanup_slot, 0);
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     return r;
+}
+
+// Runs the commands in `cwd`, at most `jobs` at once (each child registered with the cleanup
+// slot). Stops the others after the first failure. The results in the order of `cmds`; the
+// ones never started keep status -1.
+std::vector<process_result> run_parallel(const std::vector<std::vector<std::string>>& cmds, const std::string& cwd,
+                                         int cleanup_slot, int jobs) {
+    jobs = std::clamp(jobs, 1, cleanup::max_children);
+    std::vector<process_result> results(cmds.size());
+    std::vector<pid_t> killed; // stopped after another failed: not a result of their own
+    struct running {
+        pid_t pid;
+        std::size_t index;
+        int k;           // the cleanup child number
+        std::string log; // stdout and stderr
+    };
+    std::vector<running> run;
+    std::vector<bool> k_used(static_cast<std::size_t>(jobs), false);
+    auto start = [&](std::size_t i) {
+        int k = static_cast<int>(std::find(k_used.begin(), k_used.end(), false) - k_used.begin());
+        std::string log = (fs::path(cwd) / (".mxc-log-" + std::to_string(i))).string();
+        int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd < 0) throw error("cannot write " + log + ": " + std::strerror(errno));
+        std::vector<char*> argv;
+        for (auto& a : cmds[i]) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        pid_t pid = fork();
+        if (pid < 0) {
+            close(fd);
+            throw error(std::string("cannot start a process: ") + std::strerror(errno));
+        }
+        if (pid == 0) { // the child: only async-signal-safe calls until exec
+            dup2(fd, 1);
+            dup2(fd, 2);
+            if (chdir(cwd.c_str()) != 0) _exit(126);
+            execvp(argv[0], argv.data());
+            const char msg[] = "mxc: exec failed\n";
+            ssize_t ignored = write(2, msg, sizeof msg - 1);
+            (void)ignored;
+            _exit(127);
+        }
+        close(fd);
+        k_used[static_cast<std::size_t>(k)] = true;
+        cleanup::set_child(cleanup_slot, pid, k);
+        run.push_back({pid, i, k, log});
+    };
+    auto finish = [&](std::size_t r, int st) {
+        auto& p = run[r];
+        cleanup::set_child(cleanup_slot, 0, p.k);
+        k_used[static_cast<std::size_t>(p.k)] = false;
+        auto& res = results[p.index];
+        res.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        if (std::find(killed.begin(), killed.end(), p.pid) != killed.end()) res.status = -1;
+        std::ifstream f(p.log, std::ios::binary);
+        std::ostringstream text;
+        text << f.rdbuf();
+        res.output = text.str();
+        ::unlink(p.log.c_str());
+        run.erase(run.begin() + static_cast<std::ptrdiff_t>(r));
+    };
+    std::size_t next = 0;
+    bool failed = false;
+    try {
+        while (next < cmds.size() || !run.empty()) {
+            while (!failed && next < cmds.size() && static_cast<int>(run.size()) < jobs) start(next++);
+            if (failed && next < cmds.size()) next = cmds.size();
+            bool any = false;
+            for (std::size_t r = 0; r < run.size();) {
+                int st = 0;
+                pid_t w = waitpid(run[r].pid, &st, WNOHANG);
+                if (w == run[r].pid) {
+                    std::size_t index = run[r].index;
+                    finish(r, st);
+                    failed |= results[index].status > 0;
+                    any = true;
+                } else {
+                    ++r;
+                }
+            }
+            if (failed)
+                for (auto& p : run)
+                    if (std::find(killed.begin(), killed.end(), p.pid) == killed.end()) {
+                        kill(p.pid, SIGKILL);
+                        killed.push_back(p.pid);
+                    }
+            if (!any && !run.empty()) usleep(5000);
+        }
+    } catch (...) {
+        for (auto& p : run) {
+            kill(p.pid, SIGKILL);
+            int st = 0;
+            waitpid(p.pid, &st, 0);
+            cleanup::set_child(cleanup_slot, 0, p.k);
+        }
+        throw;
+    }
+    return results;
 }
 
 // The first error lines of a compiler's output (or its first lines when none says "error").
@@ -171,6 +271,16 @@ void check_arch(const std::string& arch) {
         throw error("unknown --offload-arch '" + arch + "' (expected gfxNNN for AMD, e.g. gfx90a, or sm_NN for NVIDIA, e.g. sm_90)");
 }
 
+std::string host_cxx() {
+    const char* cxx = std::getenv("CXX");
+    return cxx && *cxx ? cxx : "g++";
+}
+// $MXC_CPU_CFLAGS: extra flags, e.g. "-fsanitize=address,undefined" for the sanitizer tests.
+std::vector<std::string> cpu_cflags() {
+    const char* extra = std::getenv("MXC_CPU_CFLAGS");
+    return split_words(extra ? extra : "");
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -235,14 +345,13 @@ std::string detect_offload_arch() {
 std::vector<std::string> compile_command(const emitted_library& lib, const build_options& opts, const std::string& out) {
     std::vector<std::string> cmd;
     if (lib.target == "cpu") {
-        const char* cxx = std::getenv("CXX");
-        cmd = split_words(cxx && *cxx ? cxx : "g++");
+        cmd = split_words(host_cxx());
         for (const char* a : {"-std=c++17", "-O3", "-fPIC", "-shared", "-fvisibility=hidden", "-I."}) cmd.push_back(a);
         if (!opts.cpu_arch.empty()) cmd.push_back("-march=" + opts.cpu_arch);
-        // $MXC_CPU_CFLAGS: extra flags, e.g. "-fsanitize=address,undefined" for the sanitizer tests.
-        const char* extra = std::getenv("MXC_CPU_CFLAGS");
-        for (auto& w : split_words(extra ? extra : "")) cmd.push_back(w);
-        cmd.insert(cmd.end(), {lib.model_source, lib.weights_source, "-Wl,--version-script=" + lib.exports, "-o", out});
+        for (auto& w : cpu_cflags()) cmd.push_back(w);
+        cmd.push_back(lib.model_source);
+        cmd.insert(cmd.end(), lib.units.begin(), lib.units.end());
+        cmd.insert(cmd.end(), {lib.weights_source, "-Wl,--version-script=" + lib.exports, "-o", out});
         return cmd;
     }
     check_arch(opts.offload_arch);
@@ -250,14 +359,66 @@ std::vector<std::string> compile_command(const emitted_library& lib, const build
         cmd = {opts.hip_compiler.empty() ? default_hip_clang : opts.hip_compiler, "-x", "hip", "-std=c++17",
                "--rocm-path=/usr", "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
                "--offload-arch=" + opts.offload_arch, "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-I.",
-               lib.model_source, "-x", "c++", lib.weights_source, "-Wl,--version-script=" + lib.exports,
-               "-lamdhip64", "-o", out};
+               lib.model_source};
+        cmd.insert(cmd.end(), lib.units.begin(), lib.units.end());
+        cmd.insert(cmd.end(), {"-x", "c++", lib.weights_source, "-Wl,--version-script=" + lib.exports, "-lamdhip64", "-o", out});
     } else {
         // runtime-stub/cuda shadows <hip/hip_runtime.h> with the HIP->CUDA compatibility header.
         std::string sm = opts.offload_arch;
         cmd = {opts.hip_compiler.empty() ? default_nvcc : opts.hip_compiler, "-x", "cu", "-std=c++17", "-arch=" + sm,
                "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-shared", "-Iruntime-stub/cuda", "-I.",
-               lib.model_source, lib.weights_source, "-Xlinker", "--version-script=" + lib.exports, "-o", out};
+               lib.model_source};
+        cmd.insert(cmd.end(), lib.units.begin(), lib.units.end());
+        cmd.insert(cmd.end(), {lib.weights_source, "-Xlinker", "--version-script=" + lib.exports, "-o", out});
+    }
+    return cmd;
+}
+
+std::vector<std::string> object_command(const emitted_library& lib, const build_options& opts, const std::string& source,
+                                        const std::string& object) {
+    std::vector<std::string> cmd;
+    bool weights = source == lib.weights_source;
+    if (lib.target == "cpu") {
+        cmd = split_words(host_cxx());
+        for (const char* a : {"-std=c++17", "-O3", "-fPIC", "-fvisibility=hidden", "-I."}) cmd.push_back(a);
+        if (!opts.cpu_arch.empty()) cmd.push_back("-march=" + opts.cpu_arch);
+        for (auto& w : cpu_cflags()) cmd.push_back(w);
+    } else {
+        check_arch(opts.offload_arch);
+        if (is_amd_arch(opts.offload_arch)) {
+            cmd = {opts.hip_compiler.empty() ? default_hip_clang : opts.hip_compiler};
+            if (weights) cmd.insert(cmd.end(), {"-x", "c++", "-std=c++17"});
+            else
+                cmd.insert(cmd.end(), {"-x", "hip", "-std=c++17", "--rocm-path=/usr",
+                                       "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                                       "--offload-arch=" + opts.offload_arch});
+            cmd.insert(cmd.end(), {"-O2", "-fPIC", "-fvisibility=hidden", "-I."});
+        } else {
+            cmd = {opts.hip_compiler.empty() ? default_nvcc : opts.hip_compiler, "-x", "cu", "-std=c++17",
+                   "-arch=" + opts.offload_arch, "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-Iruntime-stub/cuda", "-I."};
+        }
+    }
+    cmd.insert(cmd.end(), {"-c", source, "-o", object});
+    return cmd;
+}
+
+std::vector<std::string> link_command(const emitted_library& lib, const build_options& opts,
+                                      const std::vector<std::string>& objects, const std::string& out) {
+    std::vector<std::string> cmd;
+    if (lib.target == "cpu") {
+        cmd = split_words(host_cxx());
+        for (const char* a : {"-fPIC", "-shared"}) cmd.push_back(a);
+        for (auto& w : cpu_cflags()) cmd.push_back(w);
+        cmd.insert(cmd.end(), objects.begin(), objects.end());
+        cmd.insert(cmd.end(), {"-Wl,--version-script=" + lib.exports, "-o", out});
+    } else if (is_amd_arch(opts.offload_arch)) {
+        cmd = {opts.hip_compiler.empty() ? default_hip_clang : opts.hip_compiler, "-fPIC", "-shared"};
+        cmd.insert(cmd.end(), objects.begin(), objects.end());
+        cmd.insert(cmd.end(), {"-Wl,--version-script=" + lib.exports, "-L/usr/lib/x86_64-linux-gnu", "-lamdhip64", "-o", out});
+    } else {
+        cmd = {opts.hip_compiler.empty() ? default_nvcc : opts.hip_compiler, "-shared", "-arch=" + opts.offload_arch};
+        cmd.insert(cmd.end(), objects.begin(), objects.end());
+        cmd.insert(cmd.end(), {"-Xlinker", "--version-script=" + lib.exports, "-o", out});
     }
     return cmd;
 }
@@ -270,6 +431,116 @@ void write_sources(const emitted_library& lib, const build_options& opts, const 
     write_file(root / "build.sh", "#!/bin/sh\n# Builds the library from these sources (what mxc ran).\ncd \"$(dirname \"$0\")\" && " +
                                       join_command(cmd) + "\n");
 }
+
+namespace {
+// Throws the compiler's first errors unless it succeeded.
+void check_run(const process_result& r, const std::vector<std::string>& cmd, const build_options& opts,
+               const std::string& what = "") {
+    if (r.status == 127 && r.output.find("mxc: exec failed") != std::string::npos)
+        throw error("cannot run '" + cmd[0] + "': not found" +
+                    (opts.target == "hip" ? " (install hipcc / CUDA, or pass --hip-compiler PATH)" : " (set $CXX)"));
+    if (r.status != 0)
+        throw error("building the " + opts.target + " library failed: " + cmd[0] + " exited with status " +
+                    std::to_string(r.status) + (what.empty() ? "" : " on " + what) + first_errors(r.output));
+}
+
+// Adds to `h` every embedded file (templates, runtime stub) that `text` includes, directly
+// or through others, each once: an object's key changes only with what it includes. An
+// include is looked up as written and under runtime-stub/cuda/ (the nvcc shadow headers);
+// what is not embedded is a system header, covered by the compiler's identity.
+void add_includes(std::string_view text, std::set<std::string>& seen, object_cache::hasher& h) {
+    static const std::map<std::string, std::string_view> files = [] {
+        std::map<std::string, std::string_view> m;
+        for (auto& f : embedded_files()) m[std::string(f.path)] = f.content;
+        return m;
+    }();
+    for (std::size_t p = text.find("#include"); p != std::string_view::npos; p = text.find("#include", p + 8)) {
+        std::size_t open = text.find_first_of("\"<\n", p + 8);
+        if (open == std::string_view::npos || text[open] == '\n') continue;
+        std::size_t close = text.find_first_of("\">\n", open + 1);
+        if (close == std::string_view::npos) break;
+        std::string name(text.substr(open + 1, close - open - 1));
+        for (const std::string& path : {name, "runtime-stub/cuda/" + name}) {
+            auto it = files.find(path);
+            if (it == files.end() || !seen.insert(path).second) continue;
+            h.add(path);
+            h.add(it->second);
+            add_includes(it->second, seen, h);
+        }
+    }
+}
+
+// Compiles every translation unit of `lib` into an object (in parallel, skipping those in
+// the cache); their paths in st.objects, in link order.
+void build_objects(const emitted_library& lib, const build_options& opts, const temp_dir& dir, build_stats& st) {
+    std::vector<std::string> sources = {lib.model_source};
+    sources.insert(sources.end(), lib.units.begin(), lib.units.end());
+    sources.push_back(lib.weights_source);
+    auto content = [&](const std::string& path) -> const std::string& {
+        for (auto& f : lib.files)
+            if (f.path == path) return f.content;
+        throw error("internal: no generated file " + path);
+    };
+    std::string compiler = object_command(lib, opts, lib.model_source, "x.o")[0];
+    std::string identity = object_cache::compiler_identity(compiler);
+    std::vector<std::vector<std::string>> cmds;
+    std::vector<std::size_t> missing; // indices into sources
+    std::vector<std::string> keys(sources.size());
+    st.objects.assign(sources.size(), "");
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        std::string object = fs::path(sources[i]).stem().string() + ".o";
+        auto cmd = object_command(lib, opts, sources[i], object);
+        object_cache::hasher h;
+        h.add("mxc object " MXC_VERSION);
+        h.add(identity);
+        for (auto& a : cmd) h.add(a);
+        h.add(content(sources[i]));
+        h.add(content(lib.header));
+        std::set<std::string> seen;
+        add_includes(content(sources[i]), seen, h);
+        if (sources[i] == lib.weights_source) h.add(content("weights.bin"));
+        keys[i] = h.hex();
+        if (!identity.empty()) st.object_keys.push_back(keys[i]);
+        st.objects[i] = identity.empty() ? "" : object_cache::find(opts.cache_dir, keys[i]);
+        if (!st.objects[i].empty()) {
+            if (opts.log) opts.log(sources[i] + ": compiled before: " + st.objects[i]);
+            ++st.objects_cached;
+            continue;
+        }
+        st.objects[i] = object;
+        missing.push_back(i);
+        cmds.push_back(cmd);
+    }
+    if (missing.empty()) {
+        write_file(fs::path(dir.path) / lib.exports, content(lib.exports));
+        return;
+    }
+    write_sources(lib, opts, dir.path);
+    // The biggest sources first: they decide when the last one ends.
+    std::vector<std::size_t> order(missing.size());
+    for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return content(sources[missing[a]]).size() > content(sources[missing[b]]).size();
+    });
+    std::vector<std::vector<std::string>> sorted;
+    for (std::size_t j : order) {
+        sorted.push_back(cmds[j]);
+        if (opts.log) opts.log("cd " + dir.path + " && " + join_command(cmds[j]));
+    }
+    int jobs = opts.jobs > 0 ? opts.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    auto results = run_parallel(sorted, dir.path, dir.slot, jobs);
+    for (std::size_t j = 0; j < order.size(); ++j)
+        if (results[j].status > 0) check_run(results[j], sorted[j], opts, sources[missing[order[j]]]);
+    for (std::size_t j = 0; j < order.size(); ++j) {
+        std::size_t i = missing[order[j]];
+        ++st.objects_built;
+        std::string local = (fs::path(dir.path) / st.objects[i]).string();
+        std::string kept = object_cache::store(opts.cache_dir, keys[i], local);
+        st.objects[i] = kept.empty() ? local : kept;
+    }
+    object_cache::prune(opts.cache_dir);
+}
+} // namespace
 
 build_stats compile_module(module& m, const std::string& output, const build_options& opts_in) {
     build_options opts = opts_in;
@@ -304,8 +575,9 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
     emit_flags flags;
     flags.profile = opts.profile;
     flags.debug_trace = opts.debug_trace;
+    flags.groups_per_unit = 4;
     if (flags.profile || flags.debug_trace) flags.notes = kernel_notes(m, l);
-    emitted_library lib = emit_library(l, opts.target, opts.name, flags);
+    emitted_library lib = library_layout(l, opts.target, opts.name, flags);
     flags.build_info = "mxc " MXC_VERSION "; abi " + std::to_string(abi_version) + "; target " + opts.target +
                        (opts.target == "hip" ? " " + opts.offload_arch : "") + (opts.profile ? "; profile-hooks" : "") +
                        (opts.debug_trace ? "; debug-trace" : "") + "; built by: " +
@@ -315,20 +587,33 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
     st.seconds.push_back({"emit", seconds_since(t)});
 
     t = std::chrono::steady_clock::now();
-    if (opts.progress) opts.progress("build: " + std::to_string(l.kernels.size()) + " kernels in one " + opts.target + " library");
+    if (opts.progress)
+        opts.progress("build: " + std::to_string(l.kernels.size()) + " kernels in " + std::to_string(lib.units.size() + 1) +
+                      " " + opts.target + " units");
     {
         temp_dir dir;
-        write_sources(lib, opts, dir.path);
         file_guard lib_tmp(temp_beside(out_abs.string()));
-        auto cmd = compile_command(lib, opts, lib_tmp.path);
-        if (opts.log) opts.log("cd " + dir.path + " && " + join_command(cmd));
-        auto r = run_process(cmd, dir.path, dir.slot);
-        if (r.status == 127 && r.output.find("mxc: exec failed") != std::string::npos)
-            throw error("cannot run '" + cmd[0] + "': not found" +
-                        (opts.target == "hip" ? " (install hipcc / CUDA, or pass --hip-compiler PATH)" : " (set $CXX)"));
-        if (r.status != 0)
-            throw error("building the " + opts.target + " library failed: " + cmd[0] + " exited with status " +
-                        std::to_string(r.status) + first_errors(r.output));
+        build_objects(lib, opts, dir, st);
+        st.seconds.push_back({"compile", seconds_since(t)});
+
+        t = std::chrono::steady_clock::now();
+        if (opts.progress) opts.progress("link");
+        // The library itself is cached under its objects' keys and the link command.
+        object_cache::hasher h;
+        for (auto& k : st.object_keys) h.add(k);
+        for (auto& a : link_command(lib, opts, {}, "lib.so")) h.add(a);
+        h.add(lib.exports);
+        std::string key = h.hex(), cached = object_cache::find(opts.cache_dir, key, ".so");
+        std::error_code ec;
+        if (!cached.empty()) fs::copy_file(cached, lib_tmp.path, fs::copy_options::overwrite_existing, ec);
+        if (cached.empty() || ec) {
+            auto cmd = link_command(lib, opts, st.objects, lib_tmp.path);
+            if (opts.log) opts.log("cd " + dir.path + " && " + join_command(cmd));
+            check_run(run_process(cmd, dir.path, dir.slot), cmd, opts);
+            if (!st.object_keys.empty()) object_cache::store(opts.cache_dir, key, lib_tmp.path, ".so");
+        } else if (opts.log) {
+            opts.log("cp " + cached + " " + lib_tmp.path + " (the library was linked before from the same objects)");
+        }
         st.header_path = header_path(output);
         std::string header_abs = header_path(out_abs.string());
         file_guard header_tmp(temp_beside(header_abs));
@@ -336,7 +621,6 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
             if (f.path == lib.header) write_file(header_tmp.path, f.content);
         ::chmod(header_tmp.path.c_str(), 0644);
         ::chmod(lib_tmp.path.c_str(), 0755);
-        std::error_code ec;
         fs::rename(header_tmp.path, header_abs, ec);
         if (ec) throw error("cannot write " + st.header_path + ": " + ec.message());
         header_tmp.path.clear();
@@ -344,7 +628,7 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
         if (ec) throw error("cannot write " + output + ": " + ec.message());
         lib_tmp.path.clear();
     }
-    st.seconds.push_back({"build", seconds_since(t)});
+    st.seconds.push_back({"link", seconds_since(t)});
 
     record_lowering(st, m, l);
     return st;

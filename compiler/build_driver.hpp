@@ -22,6 +22,8 @@ struct build_options {
     std::string emit_src;        // also keep the sources in this directory
     bool profile = false;        // --profile-hooks: time every kernel (<name>_profile)
     bool debug_trace = false;    // --debug-trace: MXC_TRACE_EVAL and <name>_debug_run
+    int jobs = 0;                // compiler processes at once (0: one per CPU)
+    std::string cache_dir;       // the object cache (compiler/object_cache.hpp); "" = none
     std::function<void(const std::string&)> log; // -v: the commands as they run
     std::function<void(const std::string&)> progress; // the phase starting ("build: 57 kernels")
 };
@@ -30,12 +32,17 @@ struct build_stats {
     int64_t kernels = 0, instructions = 0;
     int64_t arena_bytes = 0, arena_lower_bound_bytes = 0, arena_naive_bytes = 0, weights_bytes = 0;
     std::vector<std::pair<std::string, double>> seconds; // phase -> seconds, in order
+    int64_t objects_built = 0, objects_cached = 0;       // translation units compiled / found in the cache
+    std::vector<std::string> objects;                    // what was linked
+    std::vector<std::string> object_keys;                // their cache keys
     std::string header_path;                             // where the C header was written
     memory_plan plan;                                    // the validated plan (points into the module)
 };
 
 // Lowers, plans, emits and builds `m` into the library `output` (and its header beside it).
-// Adds "lower", "plan", "emit" and "build" to stats.seconds. Throws mxc::error.
+// The kernels are split into several translation units, compiled to objects in parallel
+// (opts.jobs at once) or found in the object cache, then linked.
+// Adds "lower", "plan", "emit", "compile" and "link" to stats.seconds. Throws mxc::error.
 build_stats compile_module(module& m, const std::string& output, const build_options& opts);
 
 // The counts and the memory plan of a lowered module, as --report gives them.
@@ -51,9 +58,15 @@ std::string header_path(const std::string& output);
 // The offload architecture of the first GPU found here (gfx90a, sm_90), or "" if none.
 std::string detect_offload_arch();
 
-// The compiler command for an emitted library, run in the build directory, writing `out`.
+// The compiler command for an emitted library, run in the build directory, writing `out`
+// (every source in one command: what build.sh runs).
 std::vector<std::string> compile_command(const emitted_library& lib, const build_options& opts,
                                          const std::string& out);
+// The two halves of a parallel build: one source to an object, and the objects to `out`.
+std::vector<std::string> object_command(const emitted_library& lib, const build_options& opts,
+                                        const std::string& source, const std::string& object);
+std::vector<std::string> link_command(const emitted_library& lib, const build_options& opts,
+                                      const std::vector<std::string>& objects, const std::string& out);
 
 // Writes every embedded file, the generated files and build.sh into `dir` (created).
 void write_sources(const emitted_library& lib, const build_options& opts, const std::string& dir);

@@ -18,7 +18,7 @@ constexpr std::size_t path_max = 4096;
 struct entry {
     volatile sig_atomic_t used = 0;
     volatile sig_atomic_t directory = 0;
-    volatile sig_atomic_t child = 0; // the compiler process working in it
+    volatile sig_atomic_t child[max_children] = {}; // the compiler processes working in it
     char path[path_max] = {};
 };
 // The one piece of process-wide mutable state in mxc: what a signal handler must remove.
@@ -66,7 +66,8 @@ void remove_tree_at(int fd, int depth) {
 
 void on_signal(int sig) {
     for (auto& e : entries)
-        if (e.used && e.child > 0) kill(static_cast<pid_t>(e.child), SIGKILL);
+        for (auto& c : e.child)
+            if (e.used && c > 0) kill(static_cast<pid_t>(c), SIGKILL);
     for (auto& e : entries) {
         if (!e.used) continue;
         if (e.directory) {
@@ -118,7 +119,7 @@ int add(const std::string& path, bool directory) {
         if (!entries[i].used) {
             std::memcpy(entries[i].path, path.c_str(), path.size() + 1);
             entries[i].directory = directory;
-            entries[i].child = 0;
+            for (auto& c : entries[i].child) c = 0;
             entries[i].used = 1;
             return i;
         }
@@ -131,8 +132,8 @@ void remove(int slot) {
     if (slot >= 0 && slot < slots) entries[slot].used = 0;
 }
 
-void set_child(int slot, pid_t pid) {
-    if (slot >= 0 && slot < slots) entries[slot].child = pid;
+void set_child(int slot, pid_t pid, int k) {
+    if (slot >= 0 && slot < slots && k >= 0 && k < max_children) entries[slot].child[k] = pid;
 }
 
 } // namespace mxc::cleanup

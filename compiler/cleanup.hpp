@@ -11,6 +11,8 @@ namespace mxc::cleanup {
 // Registers a path to remove on a signal (a directory: with everything in it); returns a slot.
 int add(const std::string& path, bool directory);
 void remove(int slot);               // forgets the slot (the owner removed the path or kept it)
-void set_child(int slot, pid_t pid); // the compiler running in slot's directory (0: none)
+// The compilers running in slot's directory: child k of at most max_children (pid 0: none).
+constexpr int max_children = 16;
+void set_child(int slot, pid_t pid, int k = 0);
 
 } // namespace mxc::cleanup

@@ -2,6 +2,7 @@
 // run the pass pipeline, then lower, plan, emit and build (compiler/build_driver.hpp).
 #include "compiler/build_driver.hpp"
 #include "compiler/commands.hpp"
+#include "compiler/object_cache.hpp"
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
 #include "codegen/lower.hpp"
@@ -74,8 +75,9 @@ struct compile_args {
     std::vector<std::string> const_inputs;
     std::vector<std::string> external_dirs;
     int64_t batch = 0;
+    int jobs = 0;
     bool passes_given = false, quiet = false, verbose = false, memory_report = false, profile = false,
-         debug_trace = false;
+         debug_trace = false, no_cache = false;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -138,7 +140,8 @@ void write_text(const std::string& path, const std::string& text, const char* wh
 void write_report(const std::string& path, const module& m, const build_stats& st) {
     std::ostringstream o;
     o << "{\n  \"kernels\": " << st.kernels << ",\n  \"instructions\": " << st.instructions << ",\n"
-      << memory_report_json(m, st.plan, st.weights_bytes) << ",\n  \"seconds\": {";
+      << memory_report_json(m, st.plan, st.weights_bytes) << ",\n  \"objects\": {\"built\": " << st.objects_built
+      << ", \"cached\": " << st.objects_cached << "},\n  \"seconds\": {";
     for (std::size_t i = 0; i < st.seconds.size(); ++i) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.6f", st.seconds[i].second);
@@ -182,6 +185,9 @@ void run_compile(const compile_args& a) {
     bo.emit_src = a.emit_src;
     bo.profile = a.profile;
     bo.debug_trace = a.debug_trace;
+    if (a.jobs < 0) throw error("-j must be positive");
+    bo.jobs = a.jobs;
+    bo.cache_dir = a.no_cache ? "" : object_cache::default_dir();
     if (!a.name.empty()) check_name(a.name);
     if (a.target == "hip" && bo.offload_arch.empty()) {
         bo.offload_arch = detect_offload_arch();
@@ -248,6 +254,9 @@ void setup_compile(CLI::App& app) {
     app.add_flag("--memory-report", a->memory_report,
                  "print the memory plan: arena, lower bound, naive sum, weights, biggest buffers (no -o: build nothing)");
     app.add_option("--memory-plot", a->memory_plot, "draw the memory plan as SVG (x: instruction, y: offset)");
+    app.add_option("-j,--jobs", a->jobs, "compiler processes at once (default: one per CPU)");
+    app.add_flag("--no-cache", a->no_cache,
+                 "compile every kernel source afresh (default: reuse objects from $MXC_CACHE_DIR or ~/.cache/mxc/objects)");
     app.add_flag("-q,--quiet", a->quiet, "print nothing on success");
     app.add_flag("-v,--verbose", a->verbose, "print each pass with its time and the compiler commands");
     app.add_flag("--profile-hooks", a->profile, "time every kernel (for mxc perf / run --profile); off: no cost");

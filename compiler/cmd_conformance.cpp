@@ -5,12 +5,15 @@
 // mxc conformance DIR... --markdown FILE --results TARGET=FILE...: writes docs/conformance.md
 // from earlier runs' results.
 #include "compiler/build_driver.hpp"
+#include "compiler/cleanup.hpp"
 #include "compiler/commands.hpp"
 #include "compiler/conformance.hpp"
+#include "compiler/object_cache.hpp"
 #include "ir/error.hpp"
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -22,8 +25,9 @@ namespace mxc::cli {
 namespace {
 struct conformance_args {
     std::vector<std::string> dirs, results;
-    std::string target = "ref", filter, out, cache, markdown, offload_arch;
+    std::string target = "ref", filter, out, cache, markdown, offload_arch, passing;
     int jobs = 0, timeout = 60;
+    bool compile_only = false;
 };
 
 std::string today() {
@@ -71,6 +75,39 @@ void write_markdown(const conformance_args& a, const std::vector<conformance::te
     write_text(a.markdown, conformance::markdown_report(tests, targets));
 }
 
+// --compile-only: the tests that --passing records as passing (all when not given), one build.
+std::vector<conformance::result> compile_only(const conformance_args& a, const std::vector<conformance::test_case>& tests,
+                                              const conformance::run_options& o) {
+    if (o.target == "ref") throw error("--compile-only builds libraries: use --target cpu or hip");
+    std::vector<conformance::test_case> picked;
+    if (a.passing.empty()) {
+        picked = tests;
+    } else {
+        auto rows = conformance::read_results(a.passing);
+        for (auto& t : tests)
+            if (auto it = rows.find(t.name); it != rows.end() && it->second.status == "pass") picked.push_back(t);
+    }
+    conformance::compile_check_options co;
+    co.build.target = o.target;
+    co.build.offload_arch = o.offload_arch;
+    co.build.jobs = o.jobs;
+    co.build.cache_dir = object_cache::default_dir();
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/mxc-compile-check-XXXXXX";
+    if (!mkdtemp(tmpl.data())) throw error("cannot create a temporary directory in " + tmpl);
+    co.work_dir = tmpl;
+    struct remove_dir { // also on Ctrl-C (compiler/cleanup.hpp)
+        std::string path;
+        int slot;
+        ~remove_dir() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+            cleanup::remove(slot);
+        }
+    } guard{tmpl, cleanup::add(tmpl, true)};
+    return conformance::compile_check(picked, co, std::cerr);
+}
+
 void run_conformance(const conformance_args& a) {
     if (a.dirs.empty()) throw error("conformance: no test directories given");
     auto tests = conformance::find_tests(a.dirs, a.filter);
@@ -87,6 +124,8 @@ void run_conformance(const conformance_args& a) {
     o.cache_dir = a.cache.empty() ? default_cache() : a.cache;
     o.offload_arch = a.offload_arch;
     o.progress = isatty(2);
+    if (a.compile_only && o.target == "hip" && o.offload_arch.empty())
+        throw error("--compile-only --target hip needs --offload-arch (e.g. gfx90a or sm_90)");
     if (o.target == "hip" && o.offload_arch.empty()) {
         o.offload_arch = detect_offload_arch();
         if (o.offload_arch.empty()) {
@@ -95,7 +134,13 @@ void run_conformance(const conformance_args& a) {
             return;
         }
     }
-    auto results = conformance::run_tests(tests, o);
+    std::vector<conformance::result> results;
+    if (a.compile_only) {
+        results = compile_only(a, tests, o);
+    } else {
+        if (!a.passing.empty()) throw error("--passing is only read with --compile-only");
+        results = conformance::run_tests(tests, o);
+    }
     std::string rows = conformance::results_tsv(results), last = conformance::summary_line(results);
     if (!a.out.empty())
         write_text(a.out, "# mxc conformance target=" + o.target + " date=" + today() + " mxc=" + MXC_VERSION + "\n" + rows);
@@ -115,6 +160,10 @@ void add_conformance(CLI::App& app) {
     sub->add_option("--timeout", a->timeout, "seconds per test before it is killed (default 60)");
     sub->add_option("--cache", a->cache, "where built libraries are kept (default ~/.cache/mxc/conformance)");
     sub->add_option("--offload-arch", a->offload_arch, "hip: the GPU to build for (default: the one found)");
+    sub->add_flag("--compile-only", a->compile_only,
+                  "only build: one test per op type and dtype, merged into one library (rows: OpType:dtype)");
+    sub->add_option("--passing", a->passing,
+                    "--compile-only: take only the tests this results file records as passing (e.g. expected-cpu.tsv)");
     sub->add_option("--markdown", a->markdown, "write the per-op report (docs/conformance.md) from --results; runs nothing");
     sub->add_option("--results", a->results, "TARGET=FILE: a run's --out file, for --markdown (repeatable; TARGET= : not run yet)");
     sub->callback([a] { run_conformance(*a); });

@@ -18,17 +18,18 @@ void add_verify(CLI::App& app) {
     auto a = std::make_shared<model_args>();
     auto per_instruction = std::make_shared<bool>(false);
     auto inputs = std::make_shared<std::vector<std::string>>();
-    auto tolerance = std::make_shared<double>(0);
+    auto tolerance = std::make_shared<double>(-1); // -1: the default for the precision
     auto* sub = app.add_subcommand("verify", "Run a target and the reference on the same inputs and compare (normalised RMS)");
     add_model_options(sub, *a, true, true);
     sub->add_option("--input", *inputs, "NAME:VALUE as for mxc run (default: random, fixed seed)");
-    sub->add_option("--tolerance", *tolerance, "the largest normalised RMS error that passes (default 1e-3, 8e-2 with --fp16)");
+    sub->add_option("--tolerance", *tolerance, "the largest normalised RMS error that passes (default 1e-3, 8e-2 with --fp16)")
+        ->check(CLI::NonNegativeNumber);
     sub->add_flag("--per-instruction", *per_instruction, "also find the first instruction whose output diverges");
     sub->callback([a, per_instruction, inputs, tolerance] {
         if (is_library_path(a->model)) throw error("verify needs the model (.onnx) to run the reference on, not " + a->model);
         if (a->target.empty()) a->target = "cpu";
         if (a->target == "ref") throw error("verify: --target ref is the reference itself; use cpu or hip");
-        double tol = *tolerance > 0 ? *tolerance : a->fp16 ? 8e-2 : 1e-3;
+        double tol = *tolerance >= 0 ? *tolerance : a->fp16 ? 8e-2 : 1e-3;
         session_options o = session_opts(*a);
         o.debug_trace = *per_instruction;
         auto target = open_session(a->model, o);

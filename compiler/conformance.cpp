@@ -258,6 +258,34 @@ bool check_outputs(const std::vector<literal>& got, const data_set& ds, const st
     return true;
 }
 
+// Imports a model with every graph input's shape fixed from `inputs` (data set 0), as
+// --input-dim would. The importer needs some inputs as constants (a Reshape's shape, a Loop's
+// trip count): it names them (mxc::needs_constant_inputs); they are bound to the test's values
+// (import_options::constant_inputs, as --const-input would), listed in `bound`, and the import
+// retried. Throws the importer's error.
+program import_with_bindings(const std::string& model_bytes, const std::vector<std::string>& names,
+                             const std::vector<literal>& inputs, std::vector<std::string>& bound) {
+    import_options io;
+    for (std::size_t k = 0; k < names.size() && k < inputs.size(); ++k) io.input_dims[names[k]] = inputs[k].s.lens;
+    for (;;) {
+        try {
+            return import_onnx_bytes(model_bytes, "model.onnx", io);
+        } catch (const error& e) {
+            bool retry = false;
+            if (auto* nc = dynamic_cast<const needs_constant_inputs*>(&e))
+                for (auto& name : nc->inputs) {
+                    auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+                    if (k >= inputs.size() || io.constant_inputs.count(name)) continue;
+                    io.constant_inputs[name] = inputs[k];
+                    io.input_dims.erase(name);
+                    bound.push_back(name);
+                    retry = true;
+                }
+            if (!retry) throw;
+        }
+    }
+}
+
 // Import failures that say mxc lacks something (an op, a dtype, a domain) are `unsupported`.
 bool import_unsupported(const std::string& msg) {
     return msg.find("support") != std::string::npos || msg.find("imports no opset of the default ONNX domain") != std::string::npos;
@@ -308,6 +336,7 @@ std::vector<std::string> model_op_types(const std::string& model_path) {
 }
 
 tolerance tolerance_for(dtype t) {
+    if (is_low_precision(t)) return {0, 0}; // casts to float8/float4 round exactly as the spec says
     switch (t) {
     case dtype::half_type: return {2e-3, 1e-5};  // ~2 ulp of float16's 11-bit significand
     case dtype::bf16_type: return {1.6e-2, 1e-5}; // ~2 ulp of bfloat16's 8-bit significand
@@ -372,6 +401,17 @@ comparison compare(const literal& got, const literal& expected, const std::strin
     return c;
 }
 
+program import_test(const test_case& t) {
+    fs::path dir(t.dir);
+    std::string model_bytes = read_file(dir / "model.onnx");
+    auto names = graph_names(model_bytes).inputs;
+    auto sets = read_data_sets(dir);
+    std::vector<std::string> bound;
+    program p = import_with_bindings(model_bytes, names, sets[0].inputs, bound);
+    run_passes(p, default_pipeline());
+    return p;
+}
+
 result run_test(const test_case& t, const run_options& o) {
     result r{t.name, "error", ""};
     try {
@@ -392,40 +432,19 @@ result run_test(const test_case& t, const run_options& o) {
             return r;
         }
 
-        // Fix every graph input's shape from data set 0, as --input-dim would.
-        import_options io;
         auto& names = io_names.inputs;
         if (sets[0].inputs.size() != names.size())
             throw error("the model has " + std::to_string(names.size()) + " graph inputs, " + sets[0].name + " has " +
                         std::to_string(sets[0].inputs.size()) + " input_K.pb");
-        for (std::size_t k = 0; k < names.size(); ++k) io.input_dims[names[k]] = sets[0].inputs[k].s.lens;
-
-        // The importer needs some inputs as constants (a Reshape's shape, a Loop's trip count): it
-        // names them (mxc::needs_constant_inputs); they are bound to the test's values
-        // (import_options::constant_inputs, as --const-input would) and the import retried.
         program p;
         std::vector<std::string> bound;
-        for (;;) {
-            try {
-                p = import_onnx_bytes(model_bytes, "model.onnx", io);
-                break;
-            } catch (const error& e) {
-                std::string msg = e.what();
-                bool retry = false;
-                if (auto* nc = dynamic_cast<const needs_constant_inputs*>(&e))
-                    for (auto& name : nc->inputs) {
-                        auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-                        if (k == names.size() || io.constant_inputs.count(name)) continue;
-                        io.constant_inputs[name] = sets[0].inputs[k];
-                        io.input_dims.erase(name);
-                        bound.push_back(name);
-                        retry = true;
-                    }
-                if (retry) continue;
-                r.status = import_unsupported(msg) ? "unsupported" : "error";
-                r.detail = cell(msg);
-                return r;
-            }
+        try {
+            p = import_with_bindings(model_bytes, names, sets[0].inputs, bound);
+        } catch (const error& e) {
+            std::string msg = e.what();
+            r.status = import_unsupported(msg) ? "unsupported" : "error";
+            r.detail = cell(msg);
+            return r;
         }
         for (auto& ds : sets)
             for (std::size_t k = 0; k < names.size(); ++k) {

@@ -5,11 +5,14 @@
 //   conformance_build.cpp   cached builds of the generated cpu/hip libraries
 //   conformance_runner.cpp  each test in a forked child with a time limit, -j at once
 //   conformance_report.cpp  the results TSV and docs/conformance.md
+//   conformance_compile.cpp --compile-only: one build of one test per op type and dtype
 #pragma once
+#include "compiler/build_driver.hpp"
 #include "ir/literal.hpp"
 #include "ir/module.hpp"
 
 #include <functional>
+#include <ostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -71,6 +74,20 @@ void prepare_builds(const run_options& o);
 // The cpu/hip library of a lowered, emitted module, built (or found) in the cache; returns
 // its path. Throws mxc::error with the compiler's first errors.
 std::string build_cached(module& m, const run_options& o);
+
+// A test's model imported as the runner imports it (input shapes from data set 0, inputs the
+// importer needs as constants bound to its values), after the default passes. Throws mxc::error.
+program import_test(const test_case& t);
+
+// --compile-only (conformance_compile.cpp): one test per (op type, dtype) of `tests`, merged
+// into one module and built once for o.build's target (halving on failure to find the failing
+// tests). One row per pair: name "OpType:dtype", status pass / fail (the compiler's first
+// error in the detail) / error (import or lowering).
+struct compile_check_options {
+    build_options build;  // target, offload_arch, jobs, cache_dir
+    std::string work_dir; // where the library is written (a private directory)
+};
+std::vector<result> compile_check(const std::vector<test_case>& tests, const compile_check_options& o, std::ostream& log);
 
 // The results as TSV rows "name\tstatus\tdetail".
 std::string results_tsv(const std::vector<result>& results);

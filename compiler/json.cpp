@@ -90,7 +90,7 @@ struct reader {
                     ws();
                     std::string k = string_value();
                     expect(':');
-                    v.obj.emplace_back(std::move(k), value());
+                    v.obj.push_back({std::move(k), value()});
                 } while (eat(','));
                 expect('}');
             }

@@ -2,20 +2,25 @@
 // and trace files (mxc profile). Numbers are doubles.
 #pragma once
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace mxc {
 
 struct json {
+    struct member; // {key, value}: std::pair<std::string, json> would need json complete here (clang refuses)
     enum kind_t { null, boolean, number, string, array, object } kind = null;
     bool b = false;
     double num = 0;
     std::string str;
     std::vector<json> arr;
-    std::vector<std::pair<std::string, json>> obj;
+    std::vector<member> obj; // in file order
 
     const json* find(const std::string& key) const; // objects: the member, or null
+};
+
+struct json::member {
+    std::string key;
+    json value;
 };
 
 // Throws mxc::error "<what>: JSON error at line L column C: ...".

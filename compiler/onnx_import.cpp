@@ -72,10 +72,22 @@ literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
     auto type_name = std::string(onnx_type_name(t.data_type()));
     if (t.has_raw_data()) {
         auto& raw = t.raw_data();
-        if (static_cast<int64_t>(raw.size()) != bytes)
+        auto packed = static_cast<int64_t>(onnx_packed_bytes(s.type, n)); // sub-byte types arrive packed
+        if (static_cast<int64_t>(raw.size()) != packed)
             throw error(what + " has " + std::to_string(raw.size()) + " bytes of raw data, but " + type_name + " " +
-                        to_string(lens) + " needs " + std::to_string(bytes));
-        return literal(s, std::vector<char>(raw.begin(), raw.end()));
+                        to_string(lens) + " needs " + std::to_string(packed));
+        if (packed == bytes) return literal(s, std::vector<char>(raw.begin(), raw.end()));
+        return literal(s, onnx_unpack(s.type, raw.data(), n));
+    }
+    if (is_low_precision(s.type)) {
+        // int32_data holds one float8 bit pattern, or one packed byte of sub-byte elements, per value
+        auto count_needed = static_cast<int64_t>(onnx_packed_bytes(s.type, n));
+        if (t.int32_data_size() != count_needed)
+            throw error(what + " has " + std::to_string(t.int32_data_size()) + " values in int32_data, but " + type_name +
+                        " " + to_string(lens) + " needs " + std::to_string(count_needed));
+        std::string packed;
+        for (auto v : t.int32_data()) packed += static_cast<char>(v & 0xff);
+        return literal(s, onnx_unpack(s.type, packed.data(), n));
     }
     std::vector<char> data;
     int count = 0;

@@ -109,16 +109,6 @@ outputs clip(node_context& c) {
     return {c.add("clip", {x, c.broadcast_to(lo, x->result.lens), c.broadcast_to(hi, x->result.lens)})};
 }
 
-outputs cast(node_context& c) {
-    auto* x = c.input(0);
-    if (!c.has_attr("to")) c.fail("attribute 'to' is required");
-    auto to = c.attr_int("to", 0);
-    auto t = dtype_from_onnx(static_cast<int>(to));
-    if (!t) c.fail("cannot cast to " + std::string(onnx_type_name(static_cast<int>(to))) + ": type not supported");
-    if (*t == x->result.type) return {x};
-    return {c.add("convert", {x}, attrs({{"target_type", std::string(dtype_name(*t))}}))};
-}
-
 // --- convolution and pooling -----------------------------------------------------------------
 
 // Explicit pads (begins then ends) from `pads` or `auto_pad`.
@@ -510,7 +500,6 @@ MXC_ONNX_CONVERTERS(core) {
     add_converter("Add", binary("add"));
     add_converter("AveragePool", pool("average"));
     add_converter("BatchNormalization", batch_norm);
-    add_converter("Cast", cast);
     add_converter("Clip", clip);
     add_converter("Concat", concat);
     add_converter("Constant", constant);

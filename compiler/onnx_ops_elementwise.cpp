@@ -8,6 +8,7 @@
 #include "templates/common/types.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace mxc::onnx_detail {
@@ -75,13 +76,6 @@ converter logical(std::string op) {
         if (op == "bitwise_not") return {c.add(op, {c.input(0)})};
         return {broadcast_op(c, op, {c.input(0), c.input(1)})};
     };
-}
-
-outputs cast_like(node_context& c) {
-    auto* x = c.input(0);
-    dtype t = c.input(1)->result.type;
-    if (t == x->result.type) return {x};
-    return {c.add("convert", {x}, attrs({{"target_type", std::string(dtype_name(t))}}))};
 }
 
 outputs mod(node_context& c) {
@@ -257,16 +251,33 @@ outputs range(node_context& c) {
         if (v->s.elements() != 1) c.fail("start, limit and delta must be scalars, got " + to_string(v->s.lens));
     std::vector<double> vals;
     ints ivals;
+    // The result is built as a constant: its length is checked before anything is allocated
+    // (and computed without overflow: a hostile start/limit/delta must not be undefined).
+    constexpr double max_elements = 1 << 28;
+    auto check_count = [&](double n) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.4g", n);
+        if (n > max_elements)
+            c.fail(std::string("the range would have ") + buf + " elements; mxc builds Range as a constant of at most " +
+                   std::to_string(static_cast<int64_t>(max_elements)));
+    };
     if (is_integral(t)) {
         int64_t a = s.to_ints()[0], b = l.to_ints()[0], st = d.to_ints()[0];
         if (st == 0) c.fail("delta must not be 0");
-        int64_t n = std::max<int64_t>(0, (b - a + st + (st > 0 ? -1 : 1)) / st);
-        for (int64_t i = 0; i < n; ++i) ivals.push_back(a + i * st);
+        __int128 span = static_cast<__int128>(b) - a;
+        __int128 n128 = (span + st + (st > 0 ? -1 : 1)) / st;
+        check_count(static_cast<double>(n128));
+        int64_t n = n128 > 0 ? static_cast<int64_t>(n128) : 0;
+        for (int64_t i = 0; i < n; ++i) ivals.push_back(static_cast<int64_t>(a + static_cast<__int128>(i) * st));
         vals.resize(ivals.size());
     } else {
         double a = s.to_doubles()[0], b = l.to_doubles()[0], st = d.to_doubles()[0];
         if (st == 0) c.fail("delta must not be 0");
-        auto n = static_cast<int64_t>(std::max(0.0, std::ceil((b - a) / st)));
+        double q = std::ceil((b - a) / st);
+        if (std::isnan(q)) c.fail("start, limit and delta must be numbers, got " + std::to_string(a) + ", " +
+                                  std::to_string(b) + ", " + std::to_string(st));
+        check_count(q);
+        auto n = static_cast<int64_t>(std::max(0.0, q));
         for (int64_t i = 0; i < n; ++i) vals.push_back(a + static_cast<double>(i) * st);
     }
     return {c.lit(literal_of(t, {static_cast<int64_t>(vals.size())}, vals, ivals))};
@@ -312,7 +323,6 @@ MXC_ONNX_CONVERTERS(elementwise) {
     add_converter("Not", logical("bitwise_not"));
     add_converter("Mod", mod);
     add_converter("Where", where);
-    add_converter("CastLike", cast_like);
     add_converter("IsNaN", is_nan);
     add_converter("IsInf", is_inf);
     add_converter("Mean", mean);

@@ -7,6 +7,8 @@
 #include <onnx/onnx_pb.h>
 
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -56,6 +58,22 @@ std::string npy_field(const std::string& header, const std::string& key, const s
     if (e == std::string::npos) throw error(path + ": bad .npy header");
     return header.substr(b, e - b + 1);
 }
+// The numbers in "(2, 3)" or "{2, 3}" (anything else separates them); each must fit an int64.
+std::vector<int64_t> dims_in(const std::string& text, const std::string& path) {
+    std::vector<int64_t> lens;
+    for (std::size_t i = 0; i < text.size();) {
+        if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+            ++i;
+            continue;
+        }
+        int64_t d = 0;
+        for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
+            if (__builtin_mul_overflow(d, 10, &d) || __builtin_add_overflow(d, text[i] - '0', &d))
+                throw error(path + ": a dimension of its shape does not fit in 64 bits");
+        lens.push_back(d);
+    }
+    return lens;
+}
 } // namespace
 
 dtype dtype_from_name(const std::string& n, const std::string& what) {
@@ -65,11 +83,14 @@ dtype dtype_from_name(const std::string& n, const std::string& what) {
         {"double", dtype::double_type}, {"int8", dtype::int8_type},      {"int16", dtype::int16_type},
         {"int32", dtype::int32_type},   {"int64", dtype::int64_type},    {"uint8", dtype::uint8_type},
         {"uint16", dtype::uint16_type}, {"uint32", dtype::uint32_type},  {"uint64", dtype::uint64_type},
-        {"bool", dtype::bool_type}};
+        {"bool", dtype::bool_type},     {"float8e4m3fn", dtype::float8e4m3fn_type}, {"float8e4m3fnuz", dtype::float8e4m3fnuz_type},
+        {"float8e5m2", dtype::float8e5m2_type}, {"float8e5m2fnuz", dtype::float8e5m2fnuz_type},
+        {"float8e8m0", dtype::float8e8m0_type}, {"float4e2m1", dtype::float4e2m1_type}, {"int4", dtype::int4_type},
+        {"uint4", dtype::uint4_type}, {"int2", dtype::int2_type}, {"uint2", dtype::uint2_type}};
     for (auto& [s, t] : names)
         if (n == s) return t;
     if (auto t = parse_dtype(n)) return *t;
-    throw error(what + ": unknown type '" + n + "' (expected float32, float16, float64, int8..int64, uint8..uint64 or bool)");
+    throw error(what + ": unknown type '" + n + "' (expected float32, float16, float64, int8..int64, uint8..uint64, bool, float8e4m3fn, float8e4m3fnuz, float8e5m2, float8e5m2fnuz, float8e8m0, float4e2m1, int4, uint4, int2 or uint2)");
 }
 
 literal literal_from_doubles(dtype t, std::vector<int64_t> lens, const std::vector<double>& values) {
@@ -81,7 +102,14 @@ literal literal_from_doubles(dtype t, std::vector<int64_t> lens, const std::vect
         for (std::size_t i = 0; i < values.size(); ++i) {
             if constexpr (std::is_same_v<T, mxc_half> || std::is_same_v<T, mxc_bf16>) p[i] = T(static_cast<float>(values[i]));
             else if constexpr (std::is_same_v<T, bool>) p[i] = values[i] != 0;
-            else p[i] = static_cast<T>(values[i]);
+            else if constexpr (std::is_integral_v<T>) {
+                // saturate (NaN -> 0): an out-of-range float-to-integer cast is undefined
+                double v = values[i];
+                constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+                constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+                p[i] = v != v ? T(0) : v <= lo ? std::numeric_limits<T>::min()
+                                     : v >= hi ? std::numeric_limits<T>::max() : static_cast<T>(v);
+            } else p[i] = static_cast<T>(values[i]);
         }
     });
     return literal(s, std::move(d));
@@ -108,16 +136,7 @@ literal read_npy(const std::string& path) {
     for (auto& t : npy_types)
         if (descr == "'" + std::string(t.descr) + "'") type = &t;
     if (!type) throw error(path + ": unsupported .npy dtype " + descr);
-    std::vector<int64_t> lens;
-    for (std::size_t i = 1; i < shape_text.size();) {
-        if (!std::isdigit(static_cast<unsigned char>(shape_text[i]))) {
-            ++i;
-            continue;
-        }
-        std::size_t used = 0;
-        lens.push_back(std::stoll(shape_text.substr(i), &used));
-        i += used;
-    }
+    std::vector<int64_t> lens = dims_in(shape_text, path);
     shape s(type->t, lens);
     std::size_t have = b.size() - start - hlen;
     if (have != static_cast<std::size_t>(s.bytes()))
@@ -127,6 +146,11 @@ literal read_npy(const std::string& path) {
 }
 
 void write_npy(const std::string& path, const literal& l) {
+    if (is_low_precision(l.s.type)) {
+        // numpy has no such types: the exact values as int8 / uint8 (sub-byte integers) or float32
+        dtype wide = is_floating(l.s.type) ? dtype::float_type : is_signed(l.s.type) ? dtype::int8_type : dtype::uint8_type;
+        return write_npy(path, literal_from_doubles(wide, l.s.lens, l.to_doubles()));
+    }
     const char* descr = nullptr;
     for (auto& t : npy_types)
         if (t.t == l.s.type) descr = t.descr;
@@ -200,7 +224,8 @@ literal read_json_tensor(const std::string& path, const std::string& name) {
     if (!raw || raw->kind != json::array) throw error(path + ": '" + name + "' needs \"raw\": [values]");
     std::vector<int64_t> lens;
     for (auto& d : sh->arr) {
-        if (d.kind != json::number || d.num < 0 || d.num != static_cast<double>(static_cast<int64_t>(d.num)))
+        // (the range check comes first: casting 1e300 or NaN to int64 is undefined)
+        if (d.kind != json::number || !(d.num >= 0 && d.num < 0x1p63) || d.num != std::floor(d.num))
             throw error(path + ": '" + name + "' shape must hold non-negative integers");
         lens.push_back(static_cast<int64_t>(d.num));
     }
@@ -259,16 +284,7 @@ literal read_tensor_text(const std::string& path) {
     std::getline(in, rest);
     auto t = parse_dtype(type);
     if (!t) throw error(path + ": not an mxc text dump (first line: TYPE {DIMS})");
-    std::vector<int64_t> lens;
-    for (std::size_t i = 0; i < rest.size();) {
-        if (!std::isdigit(static_cast<unsigned char>(rest[i]))) {
-            ++i;
-            continue;
-        }
-        std::size_t used = 0;
-        lens.push_back(std::stoll(rest.substr(i), &used));
-        i += used;
-    }
+    std::vector<int64_t> lens = dims_in(rest, path);
     std::vector<double> values;
     for (std::string w; in >> w;) values.push_back(std::strtod(w.c_str(), nullptr));
     int64_t n = shape(*t, lens).elements();

@@ -21,6 +21,8 @@ literal read_json_tensor(const std::string& path, const std::string& name);
 // A nested array of numbers; its nesting gives the lens.
 literal parse_inline_array(const std::string& text, dtype t);
 
+// Low-precision types are written as their exact values in float32 (float8, float4) or
+// int8/uint8 (int4, uint4, int2, uint2): numpy has no such types.
 void write_npy(const std::string& path, const literal& l);
 // "float_type {2, 3}\n" then the values, one per line (mxc run --io-dump-format text).
 std::string tensor_text(const literal& l);
@@ -29,7 +31,7 @@ literal read_tensor_text(const std::string& path);
 // Uniform values in [-1, 1) (integers: 0..9, bools: 0/1) from a fixed seed.
 literal random_tensor(const shape& s, uint64_t seed);
 
-// Values of any dtype from doubles (rounded / converted as a C++ cast does).
+// Values of any dtype from doubles (converted as a C++ cast does; to integers they saturate, NaN -> 0).
 literal literal_from_doubles(dtype t, std::vector<int64_t> lens, const std::vector<double>& values);
 
 // "float32" / "float" / "int64" ... (numpy and ONNX spellings) -> dtype.

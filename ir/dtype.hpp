@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mxc {
 
@@ -23,6 +24,18 @@ enum class dtype : uint8_t {
     uint32_type,
     uint64_type,
     bool_type,
+    // Low-precision types: one element per byte inside mxc (docs/ir.md), packed only at the
+    // ONNX boundary (onnx_pack / onnx_unpack).
+    float8e4m3fn_type,
+    float8e4m3fnuz_type,
+    float8e5m2_type,
+    float8e5m2fnuz_type,
+    float8e8m0_type,
+    float4e2m1_type,
+    int4_type,
+    uint4_type,
+    int2_type,
+    uint2_type,
     dtype_count
 };
 constexpr int dtype_count = static_cast<int>(dtype::dtype_count);
@@ -34,6 +47,15 @@ std::string_view dtype_c_name(dtype t);             // C++ element type in kerne
 bool is_floating(dtype t);
 bool is_integral(dtype t);                          // not bool
 bool is_signed(dtype t);
+bool is_low_precision(dtype t);                     // float8*, float4e2m1, [u]int4, [u]int2
+
+// Bits per element in ONNX tensors (raw_data, int32_data): 4 for [u]int4/float4e2m1, 2 for
+// [u]int2, else 8 * dtype_size. Sub-byte elements pack from the least significant bits.
+int onnx_bits(dtype t);
+std::size_t onnx_packed_bytes(dtype t, int64_t elements);
+// mxc's storage (dtype_size bytes per element) <-> ONNX's packed bytes.
+std::string onnx_pack(dtype t, const char* data, int64_t elements);
+std::vector<char> onnx_unpack(dtype t, const char* packed, int64_t elements);
 
 // ONNX TensorProto.DataType <-> dtype (nullopt for types mxc does not support).
 std::optional<dtype> dtype_from_onnx(int onnx_type);

@@ -78,6 +78,16 @@ template <> constexpr int dtype_index<uint16_t>() { return 9; }
 template <> constexpr int dtype_index<uint32_t>() { return 10; }
 template <> constexpr int dtype_index<uint64_t>() { return 11; }
 template <> constexpr int dtype_index<bool>() { return 12; }
+template <> constexpr int dtype_index<mxc_f8e4m3fn>() { return 13; }
+template <> constexpr int dtype_index<mxc_f8e4m3fnuz>() { return 14; }
+template <> constexpr int dtype_index<mxc_f8e5m2>() { return 15; }
+template <> constexpr int dtype_index<mxc_f8e5m2fnuz>() { return 16; }
+template <> constexpr int dtype_index<mxc_f8e8m0>() { return 17; }
+template <> constexpr int dtype_index<mxc_f4e2m1>() { return 18; }
+template <> constexpr int dtype_index<mxc_int4>() { return 19; }
+template <> constexpr int dtype_index<mxc_uint4>() { return 20; }
+template <> constexpr int dtype_index<mxc_int2>() { return 21; }
+template <> constexpr int dtype_index<mxc_uint2>() { return 22; }
 
 template <class... Ts, class F> kernel_table_t make_kernel_table(F f) {
     kernel_table_t t{};
@@ -93,6 +103,9 @@ template <class... Ts, class F> kernel_table_t make_kernel_table(F f) {
 #define MXC_UNSIGNED_INT_TYPES uint8_t, uint16_t, uint32_t, uint64_t
 #define MXC_NUMERIC_TYPES MXC_FLOAT_TYPES, MXC_SIGNED_INT_TYPES, MXC_UNSIGNED_INT_TYPES
 #define MXC_ALL_TYPES MXC_NUMERIC_TYPES, bool
+// The low-precision types (templates/common/lowp.hpp): only data movement and casts take them.
+#define MXC_LOWP_TYPES mxc_f8e4m3fn, mxc_f8e4m3fnuz, mxc_f8e5m2, mxc_f8e5m2fnuz, mxc_f8e8m0, mxc_f4e2m1, \
+    mxc_int4, mxc_uint4, mxc_int2, mxc_uint2
 
 // The cpu kernel table of template `mxc::cpu::fn` instantiated for the listed types:
 //   def.cpu = MXC_CPU_KERNELS(relu, MXC_FLOAT_TYPES);

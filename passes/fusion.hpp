@@ -20,7 +20,7 @@ struct fusable {
 
 // An elementwise op of floating type (an op of MXC_PW_OPS or a `pointwise`) as a body.
 inline std::optional<fusable> as_fusable(const instruction& ins) {
-    if (ins.is_builtin() || !is_floating(ins.result.type)) return std::nullopt;
+    if (ins.is_builtin() || !is_floating(ins.result.type) || is_low_precision(ins.result.type)) return std::nullopt;
     if (ins.op == "pointwise") return fusable{parse_body(ins.attrs.get_string("body")), ins.inputs};
     if (!is_body_op(ins.op) || !ins.attrs.items.empty()) return std::nullopt;
     body_node b;

@@ -131,7 +131,7 @@ static void end(mxc_hooks* h, size_t i, const mxc_kernel_info& k, const void* ou
     if (!h->trace && !h->observe) return;
     size_t bytes = (size_t)k.elements * (k.dtype == 0 || k.dtype == 6 || k.dtype == 10 ? 4
                                          : k.dtype == 3 || k.dtype == 7 || k.dtype == 11 ? 8
-                                         : k.dtype == 4 || k.dtype == 8 || k.dtype == 12 ? 1 : 2);
+                                         : k.dtype == 4 || k.dtype == 8 || k.dtype >= 12 ? 1 : 2);
     const char* p = (const char*)out;
 #if defined(MXC_TARGET_HIP)
     if (bytes > h->host_bytes) {

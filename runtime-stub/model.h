@@ -30,7 +30,10 @@ typedef enum mxc_status {
     MXC_ERROR_INTERNAL = 4
 } mxc_status;
 
-/* The order of mxc's dtypes. */
+/* The order of mxc's dtypes. The low-precision types (13 and up) take ONE BYTE per element in
+ * every buffer of this API, unpacked: float8 and float4 keep their bit pattern in the low bits,
+ * int4/int2 their value sign-extended to int8, uint4/uint2 their value. (ONNX packs 4-bit
+ * types two per byte and 2-bit types four per byte; unpack before passing them in.) */
 typedef enum mxc_dtype {
     MXC_FLOAT32 = 0,
     MXC_FLOAT16 = 1,
@@ -44,7 +47,17 @@ typedef enum mxc_dtype {
     MXC_UINT16 = 9,
     MXC_UINT32 = 10,
     MXC_UINT64 = 11,
-    MXC_BOOL = 12
+    MXC_BOOL = 12,
+    MXC_FLOAT8E4M3FN = 13,
+    MXC_FLOAT8E4M3FNUZ = 14,
+    MXC_FLOAT8E5M2 = 15,
+    MXC_FLOAT8E5M2FNUZ = 16,
+    MXC_FLOAT8E8M0 = 17,
+    MXC_FLOAT4E2M1 = 18,
+    MXC_INT4 = 19,
+    MXC_UINT4 = 20,
+    MXC_INT2 = 21,
+    MXC_UINT2 = 22
 } mxc_dtype;
 
 typedef struct mxc_tensor_info {

@@ -63,11 +63,30 @@ for target in ref cpu; do
   summary "conformance-$target" "$cp" "$cr"
 done
 
-# The sanitizer flavour: ASan+UBSan build of mxc (clang-14, build-asan), unit tests, a lit
-# subset, the example end to end, and each fuzz harness for MXC_FUZZ_SECONDS (30).
-# Opt-in for now (MXC_SANITIZE_TESTS=1): not yet measured against the CI budget on a cold cache.
-if [ "${MXC_SANITIZE_TESTS:-0}" != 0 ]; then
-  out=$(MXC_JOBS="$JOBS" bash tools/test-sanitize.sh 2>&1)
+# HIP compile gate (test/conformance/compile_check.sh): one test per op type and dtype that
+# passes on cpu, merged into one library, built for gfx90a (clang++-15) and sm_90 (nvcc);
+# skipped with a message when the compiler is missing. Objects are cached (~/.cache/mxc/objects).
+for arch in gfx90a sm_90; do
+  out=$(bash test/conformance/compile_check.sh "$arch" --build "$BUILD" -j "$JOBS" 2>&1); rc=$?
+  echo "$out" | tail -40
+  last=$(echo "$out" | tail -1)
+  hp=$(echo "$last" | grep -oP ': \K[0-9]+(?= passed)'); hp=${hp:-0}
+  hf=$(echo "$last" | grep -oP ', \K[0-9]+(?= failed)'); hf=${hf:-0}
+  case $rc in
+    0|77) ;;
+    *) [ "$hf" -gt 0 ] || hf=1 ;;
+  esac
+  summary "hip-compile-$arch" "$hp" "$hf"
+done
+
+# The sanitizer flavour (tools/test-sanitize.sh): ASan+UBSan build of mxc and the fuzz harnesses
+# (clang-14), a lit subset, the example end to end, and each fuzz harness for MXC_FUZZ_SECONDS
+# (30). On by default in its CI scope (build-asan-ci, -O0, no unit tests: see
+# docs/robustness.md for its cost); MXC_SANITIZE_TESTS=0 turns it off, =full also builds and
+# runs the unit tests under the sanitizers (build-asan, -O2 -g).
+if [ "${MXC_SANITIZE_TESTS:-1}" != 0 ]; then
+  scope=ci; [ "${MXC_SANITIZE_TESTS:-1}" = full ] && scope=full
+  out=$(MXC_JOBS="$JOBS" MXC_SANITIZE_SCOPE=$scope bash tools/test-sanitize.sh 2>&1)
   echo "$out" | grep -vE '^(asan-[a-z]+|fuzz): [0-9]+ passed, [0-9]+ failed$|^[0-9]+ passed, [0-9]+ failed$'
   lines=$(echo "$out" | grep -E '^(asan-[a-z]+|fuzz): [0-9]+ passed, [0-9]+ failed$')
   [ -n "$lines" ] || summary sanitize 0 1

@@ -68,7 +68,7 @@ MXC_REGISTER_OP(convolution) {
         p.ip.insert(p.ip.end(), c.dilation.begin(), c.dilation.end());
         return p;
     };
-    d.cpu = MXC_CPU_KERNELS(convolution, MXC_FLOAT_TYPES);
+    d.cpu = MXC_CPU_KERNELS(convolution, MXC_FLOAT_TYPES, int32_t);
     return d;
 }
 

@@ -26,6 +26,15 @@ op_def pointwise(std::string name, int arity, kernel_table_t cpu, std::string ex
     d.pointwise_expr = std::move(expr);
     return d;
 }
+
+// The convert round_mode attribute as mxc_round_up/down/nearest (templates/common/lowp.hpp).
+int64_t round_mode_index(const attributes& a) {
+    const auto& m = a.get_string("round_mode");
+    if (m == "up") return mxc_round_up;
+    if (m == "down") return mxc_round_down;
+    if (m == "nearest") return mxc_round_nearest;
+    throw error("convert: unknown round_mode '" + m + "' (expected up, down or nearest)");
+}
 } // namespace
 
 MXC_REGISTER_OP(relu) {
@@ -94,7 +103,7 @@ MXC_REGISTER_OP(clip) {
                      "y = min(max(x, lo), hi); inputs x, lo, hi");
 }
 MXC_REGISTER_OP(contiguous) {
-    auto d = pointwise("contiguous", 1, MXC_CPU_KERNELS(contiguous, MXC_ALL_TYPES), "(x0)",
+    auto d = pointwise("contiguous", 1, MXC_CPU_KERNELS(contiguous, MXC_ALL_TYPES, MXC_LOWP_TYPES), "(x0)",
                        "y = packed copy of the (strided) view x");
     return d;
 }
@@ -102,18 +111,21 @@ MXC_REGISTER_OP(contiguous) {
 MXC_REGISTER_OP(convert) {
     op_def d;
     d.name = "convert";
-    d.doc = "y = x cast to target_type (through the source's compute type; bool is x != 0); ip = [source dtype index]";
-    d.attrs = {{"target_type", std::string("float_type")}};
+    d.doc = "y = x cast to target_type (through the source's compute type; bool is x != 0); saturate and round_mode "
+            "(up, down, nearest) apply to float8/float4 targets as in ONNX Cast; ip = [source dtype index, saturate, "
+            "round_mode index]";
+    d.attrs = {{"target_type", std::string("float_type")}, {"saturate", int64_t{1}}, {"round_mode", std::string("up")}};
     d.compute_shape = [](const attributes& a, const std::vector<shape>& in) {
         auto t = parse_dtype(a.get_string("target_type"));
         if (!t) throw error("convert: unknown target_type '" + a.get_string("target_type") + "'");
+        round_mode_index(a);
         return shape(*t, in[0].lens);
     };
     d.kernel = "convert";
-    d.params = [](const attributes&, const std::vector<shape>& in, const shape&) {
-        return kernel_params{{static_cast<int64_t>(in[0].type)}, {}};
+    d.params = [](const attributes& a, const std::vector<shape>& in, const shape&) {
+        return kernel_params{{static_cast<int64_t>(in[0].type), a.get_int("saturate") != 0 ? 1 : 0, round_mode_index(a)}, {}};
     };
-    d.cpu = MXC_CPU_KERNELS(convert, MXC_ALL_TYPES);
+    d.cpu = MXC_CPU_KERNELS(convert, MXC_ALL_TYPES, MXC_LOWP_TYPES);
     d.pointwise_expr = "(x0)";
     return d;
 }

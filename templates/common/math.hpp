@@ -13,6 +13,10 @@
 template <class T> struct mxc_compute { using type = T; };
 template <> struct mxc_compute<mxc_half> { using type = float; };
 template <> struct mxc_compute<mxc_bf16> { using type = float; };
+// The low-precision floats compute in float, the sub-byte integers in int32_t.
+template <class F> struct mxc_compute<mxc_minifloat<F>> { using type = float; };
+template <> struct mxc_compute<mxc_f8e8m0> { using type = float; };
+template <int B, bool S> struct mxc_compute<mxc_subbyte_int<B, S>> { using type = int32_t; };
 template <class T> using mxc_compute_t = typename mxc_compute<T>::type;
 
 MXC_HD inline float mxc_exp(float x) { return expf(x); }
@@ -71,6 +75,19 @@ template <class C> MXC_HD inline C mxc_highest() {
 // (half/bf16 go through float; bool is x != 0).
 template <class To, class From> MXC_HD inline To mxc_convert(From v) {
     return static_cast<To>(static_cast<mxc_compute_t<From>>(v));
+}
+
+// A cast with the ONNX Cast attributes: `saturate` (out-of-range values clamp to the largest
+// finite value; else inf or NaN) and `round_mode` (mxc_round_up/down/nearest) matter only
+// for the float8 and float4 targets; other targets convert as mxc_convert.
+template <class T> struct mxc_takes_cast_mode : std::false_type {};
+template <class F> struct mxc_takes_cast_mode<mxc_minifloat<F>> : std::true_type {};
+template <> struct mxc_takes_cast_mode<mxc_f8e8m0> : std::true_type {};
+template <class To, class From> MXC_HD inline To mxc_cast(From v, bool saturate, int round_mode) {
+    if constexpr (mxc_takes_cast_mode<To>::value)
+        return To::from_float(static_cast<float>(static_cast<mxc_compute_t<From>>(v)), saturate, round_mode);
+    else
+        return mxc_convert<To>(v);
 }
 
 // Index arithmetic over descriptors (lens and strides in elements).

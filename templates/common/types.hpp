@@ -61,6 +61,8 @@ struct mxc_bf16 {
     MXC_HD operator float() const { uint32_t x = (uint32_t)bits << 16; float r; memcpy(&r, &x, 4); return r; }
 };
 
+#include "templates/common/lowp.hpp"
+
 template <class T> MXC_HD inline double mxc_to_double(T v) { return (double)v; }
 MXC_HD inline double mxc_to_double(mxc_half v) { return (double)(float)v; }
 MXC_HD inline double mxc_to_double(mxc_bf16 v) { return (double)(float)v; }
@@ -81,6 +83,16 @@ template <class F> inline void mxc_visit_dtype(int t, F&& f) {
     case 10: f(uint32_t{}); break;
     case 11: f(uint64_t{}); break;
     case 12: f(bool{}); break;
+    case 13: f(mxc_f8e4m3fn{}); break;
+    case 14: f(mxc_f8e4m3fnuz{}); break;
+    case 15: f(mxc_f8e5m2{}); break;
+    case 16: f(mxc_f8e5m2fnuz{}); break;
+    case 17: f(mxc_f8e8m0{}); break;
+    case 18: f(mxc_f4e2m1{}); break;
+    case 19: f(mxc_int4{}); break;
+    case 20: f(mxc_uint4{}); break;
+    case 21: f(mxc_int2{}); break;
+    case 22: f(mxc_uint2{}); break;
     default: break;
     }
 }

@@ -61,13 +61,25 @@ template <class T> void contiguous(const mxc_kargs& k) {
     for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = x[off[0]]; });
 }
 
-// y = x cast to T; the source type is ip[0].
+// y = x cast to T; ip = [source type, saturate, round_mode].
 template <class T> void convert(const mxc_kargs& k) {
+    T* y = output<T>(k);
+    const bool saturate = k.ip[1] != 0;
+    const int round_mode = static_cast<int>(k.ip[2]);
+    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) {
+        using S = decltype(tag);
+        const S* x = input<S>(k, 0);
+        for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = mxc_cast<T>(x[off[0]], saturate, round_mode); });
+    });
+}
+
+// y = the bits of x read as T (ONNX BitCast, types of equal width); ip = [source type].
+template <class T> void bitcast(const mxc_kargs& k) {
     T* y = output<T>(k);
     mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) {
         using S = decltype(tag);
         const S* x = input<S>(k, 0);
-        for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = mxc_convert<T>(x[off[0]]); });
+        for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = mxc_bitcast<T>(x[off[0]]); });
     });
 }
 

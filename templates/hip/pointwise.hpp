@@ -54,12 +54,22 @@ template <class T> void contiguous(const mxc_kargs& k, hipStream_t s) { launch_p
 
 template <class T, class S> struct convert_elem {
     __device__ void operator()(const dev_args& a, int64_t i) const {
-        out_ptr<T>(a)[i] = mxc_convert<T>(in_ptr<S>(a, 0)[mxc_offset_of(a.in_desc[0], i)]);
+        out_ptr<T>(a)[i] = mxc_cast<T>(in_ptr<S>(a, 0)[mxc_offset_of(a.in_desc[0], i)], a.ip[1] != 0, (int)a.ip[2]);
     }
 };
-// y = x cast to T; the source type is ip[0] (dispatched on the host).
+// y = x cast to T; ip = [source type (dispatched on the host), saturate, round_mode].
 template <class T> void convert(const mxc_kargs& k, hipStream_t s) {
     mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { launch_per_output(k, s, convert_elem<T, decltype(tag)>{}); });
+}
+
+template <class T, class S> struct bitcast_elem {
+    __device__ void operator()(const dev_args& a, int64_t i) const {
+        out_ptr<T>(a)[i] = mxc_bitcast<T>(in_ptr<S>(a, 0)[mxc_offset_of(a.in_desc[0], i)]);
+    }
+};
+// y = the bits of x read as T; ip = [source type (dispatched on the host)].
+template <class T> void bitcast(const mxc_kargs& k, hipStream_t s) {
+    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { launch_per_output(k, s, bitcast_elem<T, decltype(tag)>{}); });
 }
 
 } // namespace hip

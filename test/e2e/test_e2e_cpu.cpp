@@ -231,13 +231,31 @@ TEST(e2e_cpu, every_argument_error_returns_a_status_with_a_message) {
 
     void* m = nullptr;
     ASSERT_EQ(lib.create(&m, nullptr), ok);
+    EXPECT_STREQ(lib.last_error(m), "");
     tensor_info info{};
     EXPECT_EQ(lib.input_info(m, 2, &info), invalid_argument);
-    EXPECT_NE(std::string(lib.last_error(m)).find("out of range"), std::string::npos);
+    EXPECT_NE(std::string(lib.last_error(m)).find("index 2 is out of range (the model has 2 inputs)"), std::string::npos)
+        << lib.last_error(m);
+    EXPECT_EQ(lib.output_info(m, 3, &info), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("index 3 is out of range (the model has 3 outputs)"), std::string::npos)
+        << lib.last_error(m);
+    EXPECT_EQ(lib.output_info(m, static_cast<size_t>(-1), &info), invalid_argument);
     EXPECT_EQ(lib.output_info(m, 0, nullptr), invalid_argument);
-    EXPECT_NE(std::string(lib.last_error(m)).find("NULL"), std::string::npos);
+    EXPECT_NE(std::string(lib.last_error(m)).find("output_info: info is NULL"), std::string::npos) << lib.last_error(m);
+    EXPECT_EQ(lib.input_info(m, 0, nullptr), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("input_info: info is NULL"), std::string::npos) << lib.last_error(m);
     EXPECT_EQ(lib.input_info(nullptr, 0, &info), invalid_argument);
+    EXPECT_EQ(lib.output_info(nullptr, 0, &info), invalid_argument);
     EXPECT_EQ(lib.num_inputs(nullptr), 2u);
+    EXPECT_EQ(lib.num_outputs(nullptr), 3u);
+    // The dtype and sizes the infos report agree with each other.
+    for (size_t j = 0; j < 3; ++j) {
+        ASSERT_EQ(lib.output_info(m, j, &info), ok);
+        EXPECT_EQ(info.dtype, 0); // MXC_FLOAT32
+        size_t n = 1;
+        for (size_t k = 0; k < info.rank; ++k) n *= static_cast<size_t>(info.dims[k]);
+        EXPECT_EQ(info.bytes, n * sizeof(float)) << info.name;
+    }
 
     std::vector<float> a(24), b(50), o0(24), o1(24), o2(27);
     const void* in[2] = {a.data(), b.data()};
@@ -256,6 +274,79 @@ TEST(e2e_cpu, every_argument_error_returns_a_status_with_a_message) {
     EXPECT_STREQ(lib.last_error(m), "");
     lib.destroy(m);
     lib.destroy(nullptr);
+}
+
+// The entry points of --profile-hooks / --debug-trace builds check their arguments like run.
+TEST(e2e_cpu, profiling_and_debug_entry_points_check_their_arguments) {
+    tmp_dir d;
+    program p = mixed_program();
+    build_options bo;
+    bo.profile = true;
+    bo.debug_trace = true;
+    compile(p, d.path + "/libtools.so", bo);
+    library lib(d.path + "/libtools.so", "tools");
+    struct kernel_info {
+        const char *name, *op, *text, *inputs, *output;
+        double flops, bytes;
+        int dtype;
+        int64_t elements;
+    };
+    size_t (*num_kernels)() = nullptr;
+    const kernel_info* (*info_of)(size_t) = nullptr;
+    int (*profile)(void*, const void* const*, void* const*, double*, double*) = nullptr;
+    int (*debug_run)(void*, const void* const*, void* const*, void (*)(void*, size_t, const void*, size_t), void*) = nullptr;
+    const char* (*build_info)() = nullptr;
+    lib.get(num_kernels, "tools_num_kernels");
+    lib.get(info_of, "tools_kernel_info");
+    lib.get(profile, "tools_profile");
+    lib.get(debug_run, "tools_debug_run");
+    lib.get(build_info, "tools_build_info");
+    EXPECT_NE(std::string(build_info()).find("profile-hooks; debug-trace"), std::string::npos) << build_info();
+
+    size_t n = num_kernels();
+    ASSERT_GT(n, 0u);
+    for (size_t i = 0; i < n; ++i) {
+        const kernel_info* k = info_of(i);
+        ASSERT_NE(k, nullptr);
+        EXPECT_TRUE(k->name && k->op && k->text && k->inputs && k->output);
+        EXPECT_GE(k->bytes, 0.0);
+    }
+    EXPECT_EQ(info_of(n), nullptr);
+    EXPECT_EQ(info_of(static_cast<size_t>(-1)), nullptr);
+
+    void* m = nullptr;
+    ASSERT_EQ(lib.create(&m, nullptr), ok) << lib.last_error(m);
+    std::vector<float> a(24), b(50), o0(24), o1(24), o2(27);
+    const void* in[2] = {a.data(), b.data()};
+    void* out[3] = {o0.data(), o1.data(), o2.data()};
+    std::vector<double> start(n), time(n, -1);
+    EXPECT_EQ(profile(nullptr, in, out, start.data(), time.data()), invalid_argument);
+    EXPECT_EQ(profile(m, nullptr, out, start.data(), time.data()), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("inputs is NULL"), std::string::npos) << lib.last_error(m);
+    EXPECT_EQ(profile(m, in, nullptr, start.data(), time.data()), invalid_argument);
+    EXPECT_EQ(profile(m, in, out, start.data(), nullptr), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("profile: time_ms is NULL"), std::string::npos) << lib.last_error(m);
+    EXPECT_EQ(profile(m, in, out, nullptr, time.data()), ok) << lib.last_error(m); // start_ms may be NULL
+    for (double t : time) EXPECT_GE(t, 0.0);
+
+    EXPECT_EQ(debug_run(nullptr, in, out, nullptr, nullptr), invalid_argument);
+    const void* in_bad[2] = {nullptr, b.data()};
+    EXPECT_EQ(debug_run(m, in_bad, out, nullptr, nullptr), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("input 0 ('x') is NULL"), std::string::npos) << lib.last_error(m);
+    EXPECT_EQ(debug_run(m, in, out, nullptr, nullptr), ok) << lib.last_error(m); // no observer is fine
+    struct seen_t {
+        size_t calls = 0, bad = 0;
+    } seen;
+    auto observe = [](void* user, size_t kernel, const void* data, size_t bytes) {
+        auto* s = static_cast<seen_t*>(user);
+        s->calls++;
+        if (!data && bytes) s->bad++;
+        (void)kernel;
+    };
+    EXPECT_EQ(debug_run(m, in, out, observe, &seen), ok) << lib.last_error(m);
+    EXPECT_EQ(seen.calls, n);
+    EXPECT_EQ(seen.bad, 0u);
+    lib.destroy(m);
 }
 
 TEST(e2e_cpu, two_instances_run_from_two_threads) {

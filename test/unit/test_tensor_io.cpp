@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -88,4 +90,50 @@ TEST(Json, ParsesAndQuotes) {
     EXPECT_EQ(v.find("b")->str, "x\"y\xc3\xa9");
     EXPECT_EQ(json_quote("a\"\n"), "\"a\\\"\\u000a\"");
     expect_error([] { parse_json("{\"a\": 1} x", "f.json"); }, "f.json: JSON error at line 1 column 10: unexpected text");
+}
+
+// Hostile inputs to the readers (what fuzz_tensor_io looks for): every one is an mxc::error,
+// never another exception, an out-of-range cast or a huge allocation.
+TEST(TensorIo, HostileFilesAreErrors) {
+    auto write = [](const std::string& name, const std::string& bytes) {
+        std::string p = temp_path(name);
+        std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+        return p;
+    };
+    auto npy = [&](const std::string& header) {
+        std::string h = header + "\n";
+        std::string b = std::string("\x93NUMPY\x01", 7) + '\0' + static_cast<char>(h.size() & 0xff) +
+                        static_cast<char>(h.size() >> 8) + h;
+        return write("mxc-unit-hostile.npy", b);
+    };
+    // A dimension past INT64_MAX (std::stoll would throw std::out_of_range).
+    std::string p = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }");
+    expect_error([&] { read_npy(p); }, "a dimension of its shape does not fit in 64 bits");
+    // Dimensions whose byte size overflows: an error before anything is allocated.
+    p = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }");
+    expect_error([&] { read_npy(p); }, "overflow");
+    std::filesystem::remove(p);
+    p = write("mxc-unit-hostile.txt", "float_type {99999999999999999999}\n1\n");
+    expect_error([&] { read_tensor_text(p); }, "does not fit in 64 bits");
+    std::filesystem::remove(p);
+
+    // JSON shapes that are not int64 values (casting 1e300 or NaN to int64 is undefined).
+    for (const char* dim : {"1e300", "-1", "2.5", "nan", "-nan", "inf"}) {
+        p = write("mxc-unit-hostile.json",
+                  std::string("{\"x\": {\"shape\": [") + dim + "], \"type\": \"float32\", \"raw\": [1]}}");
+        expect_error([&] { read_json_tensor(p, "x"); }, "shape must hold non-negative integers");
+    }
+    p = write("mxc-unit-hostile.json", "{\"x\": {\"shape\": [4294967296, 4294967296], \"type\": \"float32\", \"raw\": []}}");
+    expect_error([&] { read_json_tensor(p, "x"); }, "overflow");
+    std::filesystem::remove(p);
+}
+
+// Values out of an integer type's range saturate (NaN -> 0) instead of an undefined cast.
+TEST(TensorIo, IntegerValuesSaturate) {
+    literal l = literal_from_doubles(dtype::int8_type, {5}, {1e300, -1e300, 200, -3.7, std::nan("")});
+    EXPECT_EQ(l.to_ints(), (std::vector<int64_t>{127, -128, 127, -3, 0}));
+    literal u = literal_from_doubles(dtype::uint64_type, {3}, {-5, 1e30, 7});
+    EXPECT_EQ(u.to_ints()[0], 0);
+    EXPECT_EQ(static_cast<uint64_t>(u.to_ints()[1]), UINT64_MAX);
+    EXPECT_EQ(parse_inline_array("[1e40, -1e40]", dtype::int32_type).to_ints(), (std::vector<int64_t>{INT32_MAX, INT32_MIN}));
 }

@@ -121,3 +121,15 @@ open(os.path.join(mdir, "empty.onnx"), "wb").close()
 # Found by fuzz_onnx: an int64 constant near INT64_MAX went through double (undefined cast).
 axes = helper.make_tensor("axes", TensorProto.INT64, [1], [(1 << 63) - 1])
 save("int64_max_axes", model([helper.make_node("Squeeze", ["x", "axes"], ["y"], name="sq")], [x], [y], [axes]))
+
+# Range is built as a constant: a hostile length is an error before anything is allocated,
+# and start/limit/delta at the ends of int64 do not overflow.
+def range_model(name, t, start, limit, delta):
+    ins = [helper.make_tensor(n, t, [], [v]) for n, v in (("a", start), ("b", limit), ("d", delta))]
+    save(name, model([helper.make_node("Range", ["a", "b", "d"], ["y"], name="rg")], [], [vi("y", None, t)], ins))
+
+
+range_model("range_huge_float", F, 0.0, 3e38, 1e-30)
+range_model("range_nan", F, 0.0, float("nan"), 1.0)
+range_model("range_int64_ends", TensorProto.INT64, -(1 << 63), (1 << 63) - 1, 1)
+range_model("range_int64_ends_neg", TensorProto.INT64, (1 << 63) - 1, -(1 << 63), -(1 << 62))

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The build cache (compiler/object_cache.hpp): a first build compiles every translation unit
+# into the cache, a rebuild of the unchanged model compiles nothing (and is fast), a changed
+# model compiles again, --no-cache and MXC_CACHE_DIR=off use no cache, and -j 1 builds the same
+# library as the default.
+# usage: object_cache.sh BUILD_DIR
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "$1" && pwd)
+mxc=$build/mxc
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export MXC_CACHE_DIR=$tmp/cache
+objects() { grep -o '"objects": {[^}]*}' "$1"; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+mkdir -p "$tmp/a"
+"$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libcnn.so" --name cnn -q --report "$tmp/cold.json"
+objects "$tmp/cold.json" | grep -q '"built": [1-9][0-9]*, "cached": 0' || fail "cold build: $(objects "$tmp/cold.json")"
+n=$(ls "$tmp/cache"/*.o | wc -l)
+[ "$n" -ge 2 ] || fail "the cache holds $n objects"
+ls "$tmp/cache"/*.so >/dev/null || fail "the linked library is not cached"
+
+start=$(date +%s.%N)
+"$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libcnn2.so" --name cnn -q --report "$tmp/warm.json"
+warm=$(echo "$(date +%s.%N) - $start" | bc)
+objects "$tmp/warm.json" | grep -q '"built": 0, "cached": [1-9]' || fail "warm build: $(objects "$tmp/warm.json")"
+grep -q '"compile": ' "$tmp/warm.json" && grep -q '"link": ' "$tmp/warm.json" || fail "no compile/link times in --report"
+cmp "$tmp/a/libcnn.so" "$tmp/a/libcnn2.so" || fail "the cached library differs"
+[ "$(echo "$warm < 10" | bc)" = 1 ] || fail "the warm build took ${warm}s"
+
+# The same kernels under another --name: new objects.
+"$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libother.so" -q --report "$tmp/other.json"
+objects "$tmp/other.json" | grep -q '"built": [1-9]' || fail "a different model hit the cache: $(objects "$tmp/other.json")"
+
+"$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libcnn3.so" --name cnn -q --no-cache -j 1 --report "$tmp/none.json"
+objects "$tmp/none.json" | grep -q '"cached": 0' || fail "--no-cache used the cache: $(objects "$tmp/none.json")"
+cmp "$tmp/a/libcnn.so" "$tmp/a/libcnn3.so" || fail "-j 1 --no-cache built a different library"
+before=$(ls "$tmp/cache" | wc -l)
+MXC_CACHE_DIR=off "$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libcnn4.so" --name cnn -q --report "$tmp/off.json"
+objects "$tmp/off.json" | grep -q '"cached": 0' || fail "MXC_CACHE_DIR=off used the cache"
+[ "$(ls "$tmp/cache" | wc -l)" = "$before" ] || fail "MXC_CACHE_DIR=off wrote into a cache"
+echo "cold: $(objects "$tmp/cold.json"); warm: $(objects "$tmp/warm.json") in ${warm}s; identical libraries"
