@@ -3,7 +3,8 @@
 # onnxruntime-node in tools/ort), same inputs, median of RUNS runs (default 10) after one
 # warm-up; both with THREADS threads (default 2: mxc's <name>_set_num_threads, ORT's intra-op threads). Writes
 # bench/results/cpu-YYYY-MM-DD.md (or the file given as $1) and prints it.
-#   bash bench/cpu/run.sh [OUT.md]        (MODELS="bert-base yolo" to choose; SMALL=1: --small)
+#   bash bench/cpu/run.sh [OUT.md]        (MODELS="bert-base yolo" to choose; SMALL=1: --small;
+#                                          CPU_ARCH=x86-64-v3: mxc --cpu-arch, default any x86-64)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MXC=${MXC:-build/mxc}
@@ -22,7 +23,7 @@ for name in $MODELS; do
   lib=$work/$name/lib${name//-/_}.so
   sym=${name//-/_}
   mkdir -p "$work/$name"
-  "$MXC" "$f" -o "$lib" --name "$sym" --target cpu --report "$work/$name/report.json" -q
+  "$MXC" "$f" -o "$lib" --name "$sym" --target cpu ${CPU_ARCH:+--cpu-arch "$CPU_ARCH"} --report "$work/$name/report.json" -q
   kernels=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['kernels'])" "$work/$name/report.json")
   mapfile -t specs < <(/usr/bin/python3 bench/cpu/make_inputs.py "$f" "$work/$name/inputs")
   files=()
@@ -49,7 +50,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "Median of $RUNS runs after one warm-up, milliseconds, same inputs (bench/cpu/make_inputs.py,"
   echo "seed 0). mxc: $THREADS threads (the instance's pool, <name>_set_num_threads), \`g++ -O3\`"
-  echo "for baseline x86-64 (SSE2; no --cpu-arch), blocked GEMM for dot and convolution;"
+  echo "for ${CPU_ARCH:-baseline x86-64 (SSE2; no --cpu-arch)}${CPU_ARCH:+ (--cpu-arch $CPU_ARCH)}, blocked GEMM for dot and convolution;"
   echo "ORT: $THREADS intra-op threads, all graph"
   echo "optimisations. ratio = ORT ms / mxc ms (above 1: mxc is faster). kernels: mxc's kernel"
   echo "launches after the default pass pipeline."
