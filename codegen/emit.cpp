@@ -338,6 +338,7 @@ emitted_library library_layout(const lowered_module& l, const std::string& targe
     std::vector<int> unit = assign_units(l, flags.groups_per_unit, flags.max_units);
     int units = unit.empty() ? 1 : *std::max_element(unit.begin(), unit.end()) + 1;
     for (int u = 1; u < units; ++u) e.units.push_back(unit_path(st, u));
+    for (int u = 0; u < units; ++u) e.unit_kernel_counts.push_back(unit_kernels(unit, u).size());
     return e;
 }
 

@@ -21,6 +21,7 @@ struct emitted_library {
     std::string target;             // "cpu" or "hip"
     std::string model_source;       // path of the translation unit to compile
     std::vector<std::string> units; // further translation units (kernels), compiled like it
+    std::vector<std::size_t> unit_kernel_counts; // kernels defined in the model source, then in each unit
     std::string weights_source;     // path of the host file embedding weights.bin
     std::string header;             // path of the C header
     std::string exports;            // path of the linker version script

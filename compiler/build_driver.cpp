@@ -77,9 +77,10 @@ process_result run_process(const std::vector<std::string>& args, const std::stri
 
 // Runs the commands in `cwd`, at most `jobs` at once (each child registered with the cleanup
 // slot). Stops the others after the first failure. The results in the order of `cmds`; the
-// ones never started keep status -1.
+// ones never started keep status -1. `done(i)` is called as command i ends successfully.
 std::vector<process_result> run_parallel(const std::vector<std::vector<std::string>>& cmds, const std::string& cwd,
-                                         int cleanup_slot, int jobs) {
+                                         int cleanup_slot, int jobs,
+                                         const std::function<void(std::size_t)>& done = {}) {
     jobs = std::clamp(jobs, 1, cleanup::max_children);
     std::vector<process_result> results(cmds.size());
     std::vector<pid_t> killed; // stopped after another failed: not a result of their own
@@ -147,6 +148,7 @@ std::vector<process_result> run_parallel(const std::vector<std::vector<std::stri
                     std::size_t index = run[r].index;
                     finish(r, st);
                     failed |= results[index].status > 0;
+                    if (results[index].status == 0 && done) done(index);
                     any = true;
                 } else {
                     ++r;
@@ -527,8 +529,25 @@ void build_objects(const emitted_library& lib, const build_options& opts, const 
         sorted.push_back(cmds[j]);
         if (opts.log) opts.log("cd " + dir.path + " && " + join_command(cmds[j]));
     }
+    // Progress: kernels compiled of all the kernels, and units done (cached ones count as done).
+    auto kernels_in = [&](std::size_t i) { return i < lib.unit_kernel_counts.size() ? lib.unit_kernel_counts[i] : 0; };
+    std::size_t total = 0, compiled = 0, units_done = sources.size() - missing.size();
+    for (std::size_t i = 0; i < sources.size(); ++i) total += kernels_in(i);
+    compiled = total;
+    for (std::size_t i : missing) compiled -= kernels_in(i);
+    auto report = [&] {
+        if (opts.progress)
+            opts.progress("build: " + std::to_string(compiled) + "/" + std::to_string(total) + " kernels compiled, " +
+                          std::to_string(units_done) + "/" + std::to_string(sources.size()) + " " + opts.target +
+                          " units");
+    };
+    report();
     int jobs = opts.jobs > 0 ? opts.jobs : static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-    auto results = run_parallel(sorted, dir.path, dir.slot, jobs);
+    auto results = run_parallel(sorted, dir.path, dir.slot, jobs, [&](std::size_t j) {
+        compiled += kernels_in(missing[order[j]]);
+        ++units_done;
+        report();
+    });
     for (std::size_t j = 0; j < order.size(); ++j)
         if (results[j].status > 0) check_run(results[j], sorted[j], opts, sources[missing[order[j]]]);
     for (std::size_t j = 0; j < order.size(); ++j) {
@@ -587,9 +606,6 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
     st.seconds.push_back({"emit", seconds_since(t)});
 
     t = std::chrono::steady_clock::now();
-    if (opts.progress)
-        opts.progress("build: " + std::to_string(l.kernels.size()) + " kernels in " + std::to_string(lib.units.size() + 1) +
-                      " " + opts.target + " units");
     {
         temp_dir dir;
         file_guard lib_tmp(temp_beside(out_abs.string()));

@@ -119,6 +119,7 @@ constexpr int64_t max_supported_opset = 28; // the newest in the ONNX 1.23 confo
 void add_converter(const std::string& op_type, converter c, int64_t since_opset = 1, int64_t until_opset = 0);
 const converter_entry* find_converter(const std::string& op_type); // "Op" or "domain::Op"
 std::vector<const converter_entry*> all_converters(); // the default domain's by op type, then the others by domain
+std::vector<std::string> duplicate_converters();      // ops registered more than once (the first one is kept)
 
 } // namespace mxc::onnx_detail
 

@@ -2,6 +2,7 @@
 // verified and run with the reference evaluator; results are compared with the outputs numpy
 // computed when the models were made.
 #include "compiler/onnx_import.hpp"
+#include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
 #include "ir/module.hpp"
@@ -91,6 +92,16 @@ int count_ops(const module& m, const std::string& op) {
     return n;
 }
 } // namespace
+
+// Each ONNX op has one converter: a second registration (two files converting the same op)
+// is kept out by the registry and listed here.
+TEST(import, one_converter_per_op) {
+    auto d = onnx_detail::duplicate_converters();
+    std::string names;
+    for (auto& n : d) names += " " + n;
+    EXPECT_TRUE(d.empty()) << "registered more than once:" << names;
+    EXPECT_NE(onnx_detail::find_converter("Conv"), nullptr);
+}
 
 TEST(import, conv_relu) { check_model("conv_relu"); }
 TEST(import, conv_same_upper_strided) { check_model("conv_strided_same"); }
