@@ -3,6 +3,7 @@
 // recurrence weights and pointwise gate math. Directions forward, reverse, bidirectional;
 // layout 0/1; sequence_lens (a build-time constant) masks the steps past a batch entry's end.
 #include "compiler/onnx_node.hpp"
+#include "compiler/onnx_pointwise.hpp"
 #include "ir/error.hpp"
 
 #include <algorithm>
@@ -14,24 +15,6 @@ namespace {
 using outputs = std::vector<instruction*>;
 using ints = std::vector<int64_t>;
 
-// Pointwise arithmetic with numpy broadcasting; constants in the element type t.
-struct pw {
-    node_context& c;
-    dtype t;
-
-    instruction* k(double v) { return c.scalar(t, v); }
-    instruction* op(const std::string& name, instruction* a, instruction* b) {
-        auto [x, y] = c.broadcast(a, b);
-        return c.add(name, {x, y});
-    }
-    instruction* add(instruction* a, instruction* b) { return op("add", a, b); }
-    instruction* sub(instruction* a, instruction* b) { return op("sub", a, b); }
-    instruction* mul(instruction* a, instruction* b) { return op("mul", a, b); }
-    instruction* where(instruction* cond, instruction* a, instruction* b) {
-        auto lens = c.broadcast_lens(cond->result.lens, c.broadcast_lens(a->result.lens, b->result.lens));
-        return c.add("where", {c.broadcast_to(cond, lens), c.broadcast_to(a, lens), c.broadcast_to(b, lens)});
-    }
-};
 
 // x[..., start : start + len, ...] along `axis` (a view).
 instruction* slice_axis(node_context& c, instruction* x, int64_t axis, int64_t start, int64_t len) {

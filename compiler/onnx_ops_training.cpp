@@ -2,6 +2,7 @@
 // Momentum): pointwise formulas over the optimized tensors, with the learning rate R and the
 // update count T read at run time.
 #include "compiler/onnx_node.hpp"
+#include "compiler/onnx_pointwise.hpp"
 #include "ir/error.hpp"
 
 namespace mxc::onnx_detail {
@@ -9,25 +10,6 @@ namespace {
 
 using outputs = std::vector<instruction*>;
 
-// Pointwise arithmetic with numpy broadcasting; constants in the element type of `like`.
-struct pw {
-    node_context& c;
-    dtype t;
-
-    instruction* k(double v) { return c.scalar(t, v); }
-    instruction* op(const std::string& name, instruction* a, instruction* b) {
-        auto [x, y] = c.broadcast(a, b);
-        return c.add(name, {x, y});
-    }
-    instruction* add(instruction* a, instruction* b) { return op("add", a, b); }
-    instruction* sub(instruction* a, instruction* b) { return op("sub", a, b); }
-    instruction* mul(instruction* a, instruction* b) { return op("mul", a, b); }
-    instruction* div(instruction* a, instruction* b) { return op("div", a, b); }
-    instruction* where(instruction* cond, instruction* a, instruction* b) {
-        auto lens = c.broadcast_lens(cond->result.lens, c.broadcast_lens(a->result.lens, b->result.lens));
-        return c.add("where", {c.broadcast_to(cond, lens), c.broadcast_to(a, lens), c.broadcast_to(b, lens)});
-    }
-};
 
 // The common inputs: R (a float scalar), T (an int64 scalar, as R's type), then `groups`
 // lists of n tensors each (X, G, and the optimizer's state), n from the input count.
