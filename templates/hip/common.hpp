@@ -45,6 +45,32 @@ inline dev_args pack(const mxc_kargs& k) {
     return a;
 }
 
+// Block barrier and warp shuffles, the same on every platform (HIP's unsynchronised
+// __shfl_* on AMD and the emulator, CUDA's *_sync forms on NVIDIA; full warps only). Use
+// warpSize, never 32 or 64: an AMD wavefront has 64 lanes, an NVIDIA warp 32.
+__device__ inline void block_sync() { __syncthreads(); }
+template <class T> __device__ inline T shfl_xor(T v, int lane_mask) {
+#if defined(__HIP_PLATFORM_NVIDIA__)
+    return __shfl_xor_sync(0xffffffffu, v, lane_mask);
+#else
+    return __shfl_xor(v, lane_mask);
+#endif
+}
+template <class T> __device__ inline T shfl_down(T v, unsigned delta) {
+#if defined(__HIP_PLATFORM_NVIDIA__)
+    return __shfl_down_sync(0xffffffffu, v, delta);
+#else
+    return __shfl_down(v, delta);
+#endif
+}
+template <class T> __device__ inline T shfl(T v, int src_lane) {
+#if defined(__HIP_PLATFORM_NVIDIA__)
+    return __shfl_sync(0xffffffffu, v, src_lane);
+#else
+    return __shfl(v, src_lane);
+#endif
+}
+
 template <class T> __device__ inline const T* in_ptr(const dev_args& a, int i) { return static_cast<const T*>(a.in[i]); }
 template <class T> __device__ inline T* out_ptr(const dev_args& a) { return static_cast<T*>(a.out); }
 
@@ -54,12 +80,15 @@ template <class F> __global__ void for_each_index(dev_args a, int64_t n, F f) {
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) f(a, i);
 }
 
+// Kernels are launched with hipLaunchKernelGGL (never <<<...>>>), so that the host SIMT
+// emulator (--offload-arch emu) runs the same sources.
 template <class F> inline void launch(const dev_args& a, int64_t n, hipStream_t stream, F f) {
     if (n <= 0) return;
     const int64_t block = 256;
     int64_t grid = (n + block - 1) / block;
     if (grid > 65535 * 16) grid = 65535 * 16;
-    for_each_index<F><<<dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(block)), 0, stream>>>(a, n, f);
+    hipLaunchKernelGGL(for_each_index<F>, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(block)), 0,
+                       stream, a, n, f);
 }
 
 // The usual launch: one index per output element.
