@@ -1,20 +1,265 @@
 // convolution: x [N, C, spatial...] * w [M, C/group, k...] -> packed y [N, M, out...], no bias.
-// ip = [group, pad_begin[0..s), stride[0..s), dilation[0..s)], s = rank - 2. One thread per
-// output element (mxc_conv_at, templates/common/convolution.hpp).
+// ip = [group, pad_begin[0..s), stride[0..s), dilation[0..s)], s = rank - 2; output position p
+// reads input position p * stride - pad_begin + k * dilation (outside: zero), as mxc_conv_at
+// (templates/common/convolution.hpp).
+// float, half, bfloat16, double with packed weights:
+// - depthwise (one input channel per group, 2-d): a direct kernel, conv_dw_kernel: a block
+//   computes a TH x TW tile of one output plane, each thread PW outputs along W, reading the
+//   input tile (with its halo) from shared memory;
+// - otherwise an implicit GEMM per group (grid z) on the tiled engine of
+//   templates/hip/gemm.hpp: rows = the group's output channels (A = the weights as a
+//   [M/group, C/group * kernel] matrix), columns = N * out positions, K = C/group * kernel;
+//   B(kk, j) = the input element that output position j of image j / plane reads for weight
+//   element kk, computed on the fly (nothing materialised). A 1x1 / stride-1 / unpadded
+//   convolution over packed spatial dims reads B as a plain matrix per image (no im2col).
+// Other types (and strided weights) compute one output element per thread (mxc_conv_at).
 #pragma once
 #include "templates/common/convolution.hpp"
 #include "templates/hip/common.hpp"
+#include "templates/hip/gemm.hpp"
 
 namespace mxc {
 namespace hip {
 
-template <class T> struct convolution_elem {
-    __device__ void operator()(const dev_args& a, int64_t i) const {
-        out_ptr<T>(a)[i] =
-            T(mxc_conv_at(in_ptr<T>(a, 0), a.in_desc[0], in_ptr<T>(a, 1), a.in_desc[1], a.out_desc, a.ip, i));
+// What the implicit GEMM needs of the convolution (host-built, passed by value).
+struct conv_geom {
+    int32_t s;                                 // spatial rank
+    int64_t cg, mg, mtot, kn, plane;           // channels per group in / out, all out channels, kernel and out sizes
+    int64_t xs0, xs1;                          // x strides of N and C
+    int64_t xlen[MXC_MAX_RANK], xs[MXC_MAX_RANK], klen[MXC_MAX_RANK], olen[MXC_MAX_RANK];
+    int64_t pad[MXC_MAX_RANK], stride[MXC_MAX_RANK], dil[MXC_MAX_RANK];
+};
+
+inline conv_geom make_conv_geom(const mxc_kargs& k) {
+    const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
+    conv_geom g{};
+    g.s = od.rank - 2;
+    const int64_t group = k.ip[0];
+    g.cg = wd.lens[1];
+    g.mtot = od.lens[1];
+    g.mg = g.mtot / group;
+    g.kn = g.plane = 1;
+    g.xs0 = xd.strides[0];
+    g.xs1 = xd.strides[1];
+    for (int d = 0; d < g.s; ++d) {
+        g.xlen[d] = xd.lens[2 + d];
+        g.xs[d] = xd.strides[2 + d];
+        g.klen[d] = wd.lens[2 + d];
+        g.olen[d] = od.lens[2 + d];
+        g.pad[d] = k.ip[1 + d];
+        g.stride[d] = k.ip[1 + g.s + d];
+        g.dil[d] = k.ip[1 + 2 * g.s + d];
+        g.kn *= g.klen[d];
+        g.plane *= g.olen[d];
+    }
+    return g;
+}
+
+// A of group z: rows of the packed weights, [mg, cg * kn] with row stride cg * kn.
+template <class T> struct conv_w_source {
+    const T* w;
+    int64_t mg, row;
+    __device__ gemm_strided_view<T> view(int64_t z) const { return make_strided_view(w + z * mg * row, row, 1); }
+};
+
+// B of group z, the implicit im2col matrix: B(kk, j) with kk = (channel, kernel offset),
+// j = (image, out position).
+template <class T> struct conv_im2col_view {
+    const T* x; // at the group's first channel
+    conv_geom g;
+    int fast = 1;
+    bool vec = false;
+    __device__ T at(int64_t kk, int64_t j) const {
+        const int64_t c = kk / g.kn, n = j / g.plane;
+        int64_t rest = kk - c * g.kn, p = j - n * g.plane, off = n * g.xs0 + c * g.xs1;
+        for (int d = g.s - 1; d >= 0; --d) {
+            const int64_t kd = rest % g.klen[d], od = p % g.olen[d];
+            rest /= g.klen[d];
+            p /= g.olen[d];
+            const int64_t pos = od * g.stride[d] - g.pad[d] + kd * g.dil[d];
+            if (pos < 0 || pos >= g.xlen[d]) return T(0.0f);
+            off += pos * g.xs[d];
+        }
+        return x[off];
+    }
+    __device__ const T* ptr(int64_t, int64_t) const { return x; } // never used: vec is false
+};
+template <class T> struct conv_im2col_source {
+    const T* x;
+    conv_geom g;
+    __device__ conv_im2col_view<T> view(int64_t z) const { return {x + z * g.cg * g.xs1, g}; }
+};
+
+// B of group z for a 1x1 / stride-1 / unpadded convolution with packed spatial dims:
+// B(c, j) = x[image j / plane, channel c, position j % plane].
+template <class T> struct conv_1x1_view {
+    const T* x;
+    int64_t xs0, xs1, plane;
+    int fast;
+    bool vec;
+    __device__ T at(int64_t c, int64_t j) const { return *ptr(c, j); }
+    __device__ const T* ptr(int64_t c, int64_t j) const {
+        const int64_t n = j / plane;
+        return x + n * xs0 + c * xs1 + (j - n * plane);
     }
 };
-template <class T> void convolution(const mxc_kargs& k, hipStream_t s) { launch_per_output(k, s, convolution_elem<T>{}); }
+template <class T> struct conv_1x1_source {
+    const T* x;
+    int64_t cg, xs0, xs1, plane;
+    __device__ conv_1x1_view<T> view(int64_t z) const {
+        constexpr int V = gemm_vec_width<T>;
+        const T* p = x + z * cg * xs1;
+        const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0 && plane % V == 0 && xs0 % V == 0 && xs1 % V == 0;
+        return {p, xs0, xs1, plane, 1, vec};
+    }
+};
+
+// Output (group z, channel i of the group, column j = image * plane + position).
+template <class E> struct conv_out {
+    E epi;
+    int64_t mg, mtot, plane;
+    template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const {
+        const int64_t n = j / plane;
+        epi.put((n * mtot + z * mg + i) * plane + (j - n * plane), acc);
+    }
+};
+
+// The depthwise kernel: block tiles of TH x TW outputs of one (image, channel) plane, PW per
+// thread (threads = TH * TW / PW), the input tile in shared memory when it fits (else read
+// from global memory). Estimates (no device here): dw_wide 8x64, 4 per thread, 128 threads,
+// 16 KiB shared (float), ~30 VGPRs: sm_90 up to 14 blocks per SM (shared bound at 228 KiB),
+// gfx90a 4 per CU (64 KiB LDS); dw_narrow 8x16, 2 per thread, 64 threads, same shared tile.
+template <int TH_, int TW_, int PW_> struct dw_config {
+    static constexpr int TH = TH_, TW = TW_, PW = PW_, tx_count = TW / PW, threads = TH * tx_count;
+    static constexpr int tile_cap = 4096; // input tile elements in shared memory
+};
+using dw_wide = dw_config<8, 64, 4>;
+using dw_narrow = dw_config<8, 16, 2>;
+
+struct dw_geom {
+    int64_t m, mult, ih, iw, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw;
+    int64_t xs0, xs1, xs2, xs3, ws0, ws2, ws3;
+};
+
+template <class Cfg, class T, class E>
+__global__ void MXC_LAUNCH_BOUNDS(Cfg::threads) conv_dw_kernel(dw_geom g, const T* x, const T* w, int64_t z0, E epi) {
+    using C = mxc_compute_t<T>;
+    __shared__ C tile[Cfg::tile_cap];
+    const int64_t z = z0 + blockIdx.z, n = z / g.m, m = z % g.m;
+    const int64_t oy0 = int64_t(blockIdx.y) * Cfg::TH, ox0 = int64_t(blockIdx.x) * Cfg::TW;
+    const int64_t iy0 = oy0 * g.sh - g.ph, ix0 = ox0 * g.sw - g.pw;
+    const int64_t th = (Cfg::TH - 1) * g.sh + (g.kh - 1) * g.dh + 1, tw = (Cfg::TW - 1) * g.sw + (g.kw - 1) * g.dw + 1;
+    const T* xc = x + n * g.xs0 + (m / g.mult) * g.xs1;
+    const T* wm = w + m * g.ws0;
+    const int tid = int(threadIdx.x), ty = tid / Cfg::tx_count, tx = tid % Cfg::tx_count;
+    C acc[Cfg::PW];
+#pragma unroll
+    for (int q = 0; q < Cfg::PW; ++q) acc[q] = C(0);
+    if (th * tw <= Cfg::tile_cap) { // the same for every block
+        for (int64_t e = tid; e < th * tw; e += Cfg::threads) {
+            const int64_t iy = iy0 + e / tw, ix = ix0 + e % tw;
+            tile[e] = iy >= 0 && iy < g.ih && ix >= 0 && ix < g.iw ? C(xc[iy * g.xs2 + ix * g.xs3]) : C(0);
+        }
+        block_sync();
+        for (int64_t ky = 0; ky < g.kh; ++ky) {
+            const C* row = tile + (ty * g.sh + ky * g.dh) * tw;
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+                const C wv = C(wm[ky * g.ws2 + kx * g.ws3]);
+#pragma unroll
+                for (int q = 0; q < Cfg::PW; ++q) acc[q] += wv * row[(tx + q * Cfg::tx_count) * g.sw + kx * g.dw];
+            }
+        }
+    } else {
+        for (int64_t ky = 0; ky < g.kh; ++ky) {
+            const int64_t iy = iy0 + ty * g.sh + ky * g.dh;
+            if (iy < 0 || iy >= g.ih) continue;
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+                const C wv = C(wm[ky * g.ws2 + kx * g.ws3]);
+#pragma unroll
+                for (int q = 0; q < Cfg::PW; ++q) {
+                    const int64_t ix = ix0 + (tx + q * Cfg::tx_count) * g.sw + kx * g.dw;
+                    if (ix >= 0 && ix < g.iw) acc[q] += wv * C(xc[iy * g.xs2 + ix * g.xs3]);
+                }
+            }
+        }
+    }
+    const int64_t oy = oy0 + ty;
+    if (oy >= g.oh) return;
+#pragma unroll
+    for (int q = 0; q < Cfg::PW; ++q) {
+        const int64_t ox = ox0 + tx + q * Cfg::tx_count;
+        if (ox < g.ow) epi.put(((n * g.m + m) * g.oh + oy) * g.ow + ox, acc[q]);
+    }
+}
+
+template <class Cfg, class T, class E>
+inline void conv_dw_launch(const dw_geom& g, int64_t images, const T* x, const T* w, const E& epi, hipStream_t stream) {
+    constexpr int64_t lim = 65535;
+    const int64_t gx = (g.ow + Cfg::TW - 1) / Cfg::TW, gy = (g.oh + Cfg::TH - 1) / Cfg::TH, z = images * g.m;
+    auto kernel = conv_dw_kernel<Cfg, T, E>;
+    for (int64_t z0 = 0; z0 < z; z0 += lim)
+        hipLaunchKernelGGL(kernel, dim3(unsigned(gx), unsigned(gy), unsigned(z - z0 < lim ? z - z0 : lim)),
+                           dim3(Cfg::threads), 0, stream, g, x, w, z0, epi);
+}
+
+template <class T, class E> struct convolution_elem {
+    E epi;
+    __device__ void operator()(const dev_args& a, int64_t i) const {
+        epi.put(i, mxc_conv_at(in_ptr<T>(a, 0), a.in_desc[0], in_ptr<T>(a, 1), a.in_desc[1], a.out_desc, a.ip, i));
+    }
+};
+
+inline bool conv_is_standard(const mxc_desc& d) {
+    int64_t packed = 1;
+    for (int i = d.rank - 1; i >= 0; --i) {
+        if (d.lens[i] != 1 && d.strides[i] != packed) return false;
+        packed *= d.lens[i];
+    }
+    return true;
+}
+
+// The convolution with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp).
+template <class T, class E> void convolution_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
+    const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
+    if (mxc_elements(od) == 0) return;
+    if constexpr (gemm_supported<T>) {
+        if (conv_is_standard(wd)) {
+            const conv_geom g = make_conv_geom(k);
+            const int64_t group = k.ip[0], images = od.lens[0];
+            const T* x = static_cast<const T*>(k.in[0]);
+            const T* w = static_cast<const T*>(k.in[1]);
+            if (g.cg == 1 && group > 1 && g.s == 2) {
+                const dw_geom dg{g.mtot, g.mg, g.xlen[0], g.xlen[1], g.olen[0], g.olen[1], g.klen[0], g.klen[1],
+                                 g.stride[0], g.stride[1], g.pad[0], g.pad[1], g.dil[0], g.dil[1],
+                                 xd.strides[0], xd.strides[1], xd.strides[2], xd.strides[3],
+                                 wd.strides[0], wd.strides[2], wd.strides[3]};
+                if (dg.ow > 16) conv_dw_launch<dw_wide>(dg, images, x, w, epi, s);
+                else conv_dw_launch<dw_narrow>(dg, images, x, w, epi, s);
+                return;
+            }
+            bool pointwise = true; // 1x1, stride 1, no padding, x's spatial dims packed
+            int64_t packed = 1;
+            for (int d = g.s - 1; d >= 0; --d) {
+                pointwise = pointwise && g.klen[d] == 1 && g.stride[d] == 1 && g.pad[d] == 0 && g.olen[d] == g.xlen[d] &&
+                            (g.xlen[d] == 1 || g.xs[d] == packed);
+                packed *= g.xlen[d];
+            }
+            const conv_w_source<T> a{w, g.mg, g.cg * g.kn};
+            const conv_out<E> out{epi, g.mg, g.mtot, g.plane};
+            const int64_t cols = images * g.plane;
+            if (pointwise)
+                gemm_run<T>(g.mg, cols, g.cg, group, a, conv_1x1_source<T>{x, g.cg, g.xs0, g.xs1, g.plane}, out, s);
+            else
+                gemm_run<T>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T>{x, g}, out, s);
+            return;
+        }
+    }
+    launch_per_output(k, s, convolution_elem<T, E>{epi});
+}
+
+template <class T> void convolution(const mxc_kargs& k, hipStream_t s) {
+    convolution_epilogue<T>(k, s, plain_store<T>{static_cast<T*>(k.out)});
+}
 
 } // namespace hip
 } // namespace mxc

@@ -1,18 +1,57 @@
-// dot: a [..., M, K] x b [..., K, N] -> packed [..., M, N]; one thread per output element
-// (mxc_dot_at, templates/common/dot.hpp). No parameters.
+// dot: a [..., M, K] x b [..., K, N] -> packed [..., M, N]; inputs may be strided (e.g.
+// transposed, broadcast) views. No parameters. float, half, bfloat16 and double go through
+// the tiled GEMM (templates/hip/gemm.hpp; grid z = the batch); other types compute one
+// output element per thread (mxc_dot_at, templates/common/dot.hpp).
 #pragma once
 #include "templates/common/dot.hpp"
 #include "templates/hip/common.hpp"
+#include "templates/hip/gemm.hpp"
 
 namespace mxc {
 namespace hip {
 
-template <class T> struct dot_elem {
-    __device__ void operator()(const dev_args& a, int64_t i) const {
-        out_ptr<T>(a)[i] = T(mxc_dot_at(in_ptr<T>(a, 0), a.in_desc[0], in_ptr<T>(a, 1), a.in_desc[1], a.out_desc, i));
+// Operand `which` (0: a, 1: b) of batch z as a strided matrix.
+template <class T> struct dot_source {
+    const T* p;
+    mxc_desc d;
+    __device__ gemm_strided_view<T> view(int64_t z) const {
+        const int r = d.rank;
+        return make_strided_view(p + gemm_batch_offset(d, z), d.strides[r - 2], d.strides[r - 1]);
     }
 };
-template <class T> void dot(const mxc_kargs& k, hipStream_t s) { launch_per_output(k, s, dot_elem<T>{}); }
+
+// Output (z, i, j) is element (z * M + i) * N + j; epi writes it.
+template <class E> struct dot_out {
+    E epi;
+    int64_t m, n;
+    template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const {
+        epi.put((z * m + i) * n + j, acc);
+    }
+};
+
+template <class T, class E> struct dot_elem {
+    E epi;
+    __device__ void operator()(const dev_args& a, int64_t i) const {
+        epi.put(i, mxc_dot_at(in_ptr<T>(a, 0), a.in_desc[0], in_ptr<T>(a, 1), a.in_desc[1], a.out_desc, i));
+    }
+};
+
+// The product with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp).
+template <class T, class E> void dot_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
+    const mxc_desc &ad = k.in_desc[0], &bd = k.in_desc[1], &od = *k.out_desc;
+    const int r = od.rank;
+    const int64_t m = od.lens[r - 2], n = od.lens[r - 1], kd = ad.lens[r - 1];
+    if (m == 0 || n == 0) return;
+    if constexpr (gemm_supported<T>) {
+        const int64_t batches = mxc_elements(od) / (m * n);
+        gemm_run<T>(m, n, kd, batches, dot_source<T>{static_cast<const T*>(k.in[0]), ad},
+                    dot_source<T>{static_cast<const T*>(k.in[1]), bd}, dot_out<E>{epi, m, n}, s);
+    } else {
+        launch_per_output(k, s, dot_elem<T, E>{epi});
+    }
+}
+
+template <class T> void dot(const mxc_kargs& k, hipStream_t s) { dot_epilogue<T>(k, s, plain_store<T>{static_cast<T*>(k.out)}); }
 
 } // namespace hip
 } // namespace mxc

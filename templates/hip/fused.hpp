@@ -1,11 +1,15 @@
-// Fused kernels on the GPU (see templates/cpu/fused.hpp for the ops and the body functors):
-// one thread per output element; the conv/dot value comes from mxc_conv_at / mxc_dot_at and
-// the body is applied before the store. At most max_inputs inputs (the fusion passes keep to it).
+// Fused kernels on the GPU (see templates/cpu/fused.hpp for the ops and the body functors).
+// fused_pointwise: one thread per output element. fused_convolution / fused_dot: the
+// convolution / dot kernels (tiled GEMM, depthwise) with fused_store as the epilogue: the body
+// is applied to (the accumulated value, the extra inputs at the element) before the store.
+// At most max_inputs inputs (the fusion passes keep to it).
 #pragma once
-#include "templates/common/convolution.hpp"
-#include "templates/common/dot.hpp"
 #include "templates/common/pointwise_program.hpp"
 #include "templates/hip/common.hpp"
+#include "templates/hip/convolution.hpp"
+#include "templates/hip/dot.hpp"
+
+#include <type_traits>
 
 namespace mxc {
 namespace hip {
@@ -13,45 +17,66 @@ namespace hip {
 // The body of kernels compiled without a generated expression: the program in ip.
 struct program_body {};
 
-// kind 0: pointwise (x[j] = input j); 1: convolution, 2: dot (x[0] = the product, x[j] = input j+1)
-template <class T, int Kind, class F> struct fused_elem {
+// The epilogue of a fused conv/dot: x[0] = the accumulated value, x[j] = extra input j+1 (input
+// j + 1 of the kernel) at output element e. The extra inputs have the output's lens
+// (broadcasts are stride-0 views) and may share the output's storage: each element is read
+// before it is written. The interpreted body's program starts at a.ip + skip.
+// The GEMM kernels call put once per register-tile element (unrolled): the interpreter of a
+// program body is called, not inlined, so that it is not copied TM * TN times.
+template <class T>
+__device__ __attribute__((noinline)) void fused_program_put(const dev_args& a, int64_t skip, int64_t e,
+                                                            mxc_compute_t<T> acc) {
+    using C = mxc_compute_t<T>;
+    C x[max_inputs];
+    x[0] = acc;
+    for (int j = 2; j < a.n_in; ++j) x[j - 1] = C(in_ptr<T>(a, j)[mxc_offset_of(a.in_desc[j], e)]);
+    out_ptr<T>(a)[e] = T(mxc_pw_run(a.ip + skip, a.n_ip - skip, x));
+}
+template <class T, class F> struct fused_store {
     F f;
-    int64_t skip; // where the program starts in ip (interpreted bodies)
+    dev_args a;
+    int64_t skip;
+    __device__ void put(int64_t e, mxc_compute_t<T> acc) const {
+        using C = mxc_compute_t<T>;
+        if constexpr (std::is_same<F, program_body>::value) {
+            fused_program_put<T>(a, skip, e, acc);
+        } else {
+            C x[max_inputs];
+            x[0] = acc;
+            for (int j = 2; j < a.n_in; ++j) x[j - 1] = C(in_ptr<T>(a, j)[mxc_offset_of(a.in_desc[j], e)]);
+            out_ptr<T>(a)[e] = T(f(x));
+        }
+    }
+};
+
+// fused_pointwise: x[j] = input j.
+template <class T, class F> struct fused_elem {
+    F f;
     __device__ void operator()(const dev_args& a, int64_t i) const {
         using C = mxc_compute_t<T>;
         C x[max_inputs];
-        int first = 0;
-        if constexpr (Kind == 1) {
-            x[0] = mxc_conv_at(in_ptr<T>(a, 0), a.in_desc[0], in_ptr<T>(a, 1), a.in_desc[1], a.out_desc, a.ip, i);
-            first = 1;
-        } else if constexpr (Kind == 2) {
-            x[0] = mxc_dot_at(in_ptr<T>(a, 0), a.in_desc[0], in_ptr<T>(a, 1), a.in_desc[1], a.out_desc, i);
-            first = 1;
-        }
-        for (int j = first ? 2 : 0; j < a.n_in; ++j) x[j - first] = C(in_ptr<T>(a, j)[mxc_offset_of(a.in_desc[j], i)]);
-        if constexpr (std::is_same<F, program_body>::value) out_ptr<T>(a)[i] = T(mxc_pw_run(a.ip + skip, a.n_ip - skip, x));
+        for (int j = 0; j < a.n_in; ++j) x[j] = C(in_ptr<T>(a, j)[mxc_offset_of(a.in_desc[j], i)]);
+        if constexpr (std::is_same<F, program_body>::value) out_ptr<T>(a)[i] = T(mxc_pw_run(a.ip, a.n_ip, x));
         else out_ptr<T>(a)[i] = T(f(x));
     }
 };
 
 template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    launch_per_output(k, s, fused_elem<T, 0, F>{f, 0});
+    launch_per_output(k, s, fused_elem<T, F>{f});
 }
 template <class T, class F> void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    launch_per_output(k, s, fused_elem<T, 1, F>{f, 0});
+    convolution_epilogue<T>(k, s, fused_store<T, F>{f, pack(k), 0});
 }
 template <class T, class F> void fused_dot_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    launch_per_output(k, s, fused_elem<T, 2, F>{f, 0});
+    dot_epilogue<T>(k, s, fused_store<T, F>{f, pack(k), 0});
 }
 
-template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) {
-    launch_per_output(k, s, fused_elem<T, 0, program_body>{{}, 0});
-}
+template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) { fused_pointwise_expr<T>(k, s, program_body{}); }
 template <class T> void fused_convolution(const mxc_kargs& k, hipStream_t s) {
-    launch_per_output(k, s, fused_elem<T, 1, program_body>{{}, 1 + 3 * (k.out_desc->rank - 2)});
+    convolution_epilogue<T>(k, s, fused_store<T, program_body>{{}, pack(k), 1 + 3 * (k.out_desc->rank - 2)});
 }
 template <class T> void fused_dot(const mxc_kargs& k, hipStream_t s) {
-    launch_per_output(k, s, fused_elem<T, 2, program_body>{{}, 0});
+    dot_epilogue<T>(k, s, fused_store<T, program_body>{{}, pack(k), 0});
 }
 
 } // namespace hip

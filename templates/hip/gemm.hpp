@@ -1,0 +1,250 @@
+// gemm: the block-tiled matrix product behind the hip dot and convolution kernels (float,
+// half, bfloat16, double; other element types keep the one-thread-per-output kernels).
+//   out.store(z, i, j, sum_k A_z(i, k) * B_z(k, j)),  i < M, j < N, z < Z (grid z)
+// A and B are read only through SOURCES, so strided (transposed, batched) dot operands, the
+// weights of a convolution and its implicit im2col matrix share one kernel. A source maps
+// the batch index z to a VIEW of one rows x cols matrix:
+//   view.at(r, c)   the element (r, c) (the caller keeps r, c in range)
+//   view.fast       1: consecutive c are adjacent in memory (load c fastest), 0: r fastest
+//   view.vec        vectors of gemm_vec_width<T> elements along the fast dim, starting at a
+//                   multiple of the width, are contiguous and 16-byte aligned
+//   view.ptr(r, c)  the address of (r, c) (used only when vec)
+// The out functor maps (z, i, j) to the output element and applies the epilogue (the plain
+// store, or a fused pointwise body, templates/hip/fused.hpp) per element.
+//
+// Scheme: one block computes a BM x BN tile of C. K is stepped by BK: the block stages the
+// BM x BK tile of A (transposed, k-major) and the BK x BN tile of B in shared memory in the
+// compute type (loads along the fast dim, 16-byte vectors where the view allows, zero
+// outside the matrix), then each thread multiplies-and-accumulates its TM x TN outputs in
+// registers (gemm_fma_step: the micro-kernel, the step a matrix-unit version replaces). Thread
+// (ty, tx) owns rows ty + i * BM/TM and cols tx + j * BN/TN: the B reads of a warp are
+// consecutive (no bank conflicts), the A reads are broadcasts, the stores are coalesced. The
+// shared rows are padded by one element so that the transposed A stores spread over the banks.
+#pragma once
+#include "templates/hip/common.hpp"
+
+#include <type_traits>
+
+#if defined(__launch_bounds__)
+#define MXC_LAUNCH_BOUNDS(n) __launch_bounds__(n)
+#else
+#define MXC_LAUNCH_BOUNDS(n)
+#endif
+
+namespace mxc {
+namespace hip {
+
+// One tile configuration: a block of BM x BN outputs, K steps of BK, TM x TN per thread.
+template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
+    static constexpr int tx_count = BN / TN, ty_count = BM / TM;
+    static constexpr int threads = tx_count * ty_count;
+    static constexpr int pad = 1;
+    static_assert(BM % TM == 0 && BN % TN == 0, "gemm_config: tiles must split evenly over the threads");
+    static_assert(BK % 8 == 0 && BM % 8 == 0 && BN % 8 == 0, "gemm_config: tile sides must hold whole 16-byte vectors");
+};
+
+// The configurations gemm_pick chooses from. Shared memory = (BK * (BM + 1) + BK * (BN + 1))
+// elements of the compute type; registers per thread ~ TM * TN accumulators + TM + TN
+// fragments + ~30 for addresses and loop state (estimates, not measured: no device here).
+//   large   128x128x8, 8x8 per thread, 256 threads: 8.3 KiB (float), ~110-128 VGPRs.
+//           sm_90: 2 blocks (16 warps) per SM, register bound (65536 / (256 * 128));
+//           gfx90a: 512 / 128 = 4 waves per SIMD = 4 blocks per CU (register bound; 64 KiB
+//           LDS would hold 7). For big M and N: 64 FMAs per 16 shared loads.
+//   medium  64x64x8, 4x4 per thread, 256 threads: 4.2 KiB, ~48-64 VGPRs. sm_90: 4 blocks
+//           per SM (registers; threads allow 8); gfx90a: 8 waves per SIMD = 8 blocks per CU.
+//           For mid sizes (more blocks to fill 132 SMs / 110 CUs) and for double (8x8
+//           doubles would need ~160 registers).
+//   small_m 16x128x16, 2x4 per thread, 256 threads: 9.3 KiB, ~40-48 VGPRs. sm_90: 5 blocks
+//           per SM; gfx90a: 8 per CU. Batch-1 matvec and few-row products (M <= 16): the B
+//           panel is read once, coalesced, in wide tiles.
+//   small_n 128x16x16, 4x2 per thread, 256 threads: 9.3 KiB, ~40-48 VGPRs, as small_m. Few
+//           columns (a deep convolution on a tiny image at batch 1, a matrix times a vector).
+// Double doubles the shared memory and the accumulator registers of each configuration.
+// A tuning database would replace gemm_pick's rule; the configurations are its candidates.
+using gemm_large = gemm_config<128, 128, 8, 8, 8>;
+using gemm_medium = gemm_config<64, 64, 8, 4, 4>;
+using gemm_small_m = gemm_config<16, 128, 16, 2, 4>;
+using gemm_small_n = gemm_config<128, 16, 16, 4, 2>;
+enum class gemm_choice { large, medium, small_m, small_n };
+
+// Whether element type T takes the tiled path.
+template <class T>
+constexpr bool gemm_supported = std::is_same<T, float>::value || std::is_same<T, double>::value ||
+                                std::is_same<T, mxc_half>::value || std::is_same<T, mxc_bf16>::value;
+
+// Elements per 16-byte global load.
+template <class T> constexpr int gemm_vec_width = int(16 / sizeof(T));
+template <class T, int V> struct alignas(sizeof(T) * V) gemm_vec { T v[V]; };
+
+// The one place that picks a configuration for a problem (M x N outputs, depth K, Z batches).
+template <class T> inline gemm_choice gemm_pick(int64_t m, int64_t n, int64_t k, int64_t z) {
+    (void)k;
+    if (m <= 16) return gemm_choice::small_m;
+    if (n <= 16) return gemm_choice::small_n;
+    // 8x8 per thread only when there are enough large tiles to fill a device (~100+ CUs/SMs)
+    const int64_t large_tiles = ((m + 127) / 128) * ((n + 127) / 128) * z;
+    if (sizeof(mxc_compute_t<T>) <= 4 && large_tiles >= 96) return gemm_choice::large;
+    return gemm_choice::medium;
+}
+
+// A strided matrix: element (r, c) at p[r * sr + c * sc].
+template <class T> struct gemm_strided_view {
+    const T* p;
+    int64_t sr, sc;
+    int fast;
+    bool vec;
+    __device__ T at(int64_t r, int64_t c) const { return p[r * sr + c * sc]; }
+    __device__ const T* ptr(int64_t r, int64_t c) const { return p + r * sr + c * sc; }
+};
+template <class T> __device__ inline gemm_strided_view<T> make_strided_view(const T* p, int64_t sr, int64_t sc) {
+    constexpr int V = gemm_vec_width<T>;
+    const bool aligned = reinterpret_cast<uintptr_t>(p) % 16 == 0;
+    gemm_strided_view<T> v{p, sr, sc, 1, false};
+    if (sc == 1) v.vec = aligned && sr % V == 0;
+    else if (sr == 1) {
+        v.fast = 0;
+        v.vec = aligned && sc % V == 0;
+    }
+    return v;
+}
+
+// Offset of batch z (row-major over the dims before the last two) in a tensor of desc d.
+MXC_HD inline int64_t gemm_batch_offset(const mxc_desc& d, int64_t z) {
+    int64_t off = 0;
+    for (int i = d.rank - 3; i >= 0; --i) {
+        off += (z % d.lens[i]) * d.strides[i];
+        z /= d.lens[i];
+    }
+    return off;
+}
+
+// Stages the R x CC tile at (r0, c0) of view v (rows < rn, cols < cn; zero outside) into
+// shared memory: dst[r * ld + c], or dst[c * ld + r] when Transposed. FastC: v.fast == 1.
+template <int Threads, int R, int CC, bool Transposed, bool FastC, class View, class C>
+__device__ inline void gemm_stage(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, C* dst, int ld,
+                                  int tid) {
+    using T = typename std::remove_cv<typename std::remove_pointer<decltype(v.ptr(0, 0))>::type>::type;
+    constexpr int V = gemm_vec_width<T>;
+    constexpr int F = FastC ? CC : R, O = FastC ? R : CC; // extents along the fast / other dim
+    const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
+    auto put = [&](int f, int o, C x) {
+        const int r = FastC ? o : f, c = FastC ? f : o;
+        dst[Transposed ? c * ld + r : r * ld + c] = x;
+    };
+    if (v.vec) {
+        for (int s = tid; s < O * (F / V); s += Threads) {
+            const int o = s / (F / V), f = s % (F / V) * V;
+            const int64_t go = o0 + o, gf = f0 + f;
+            if (go < on && gf + V <= fn) {
+                const gemm_vec<T, V> x = *reinterpret_cast<const gemm_vec<T, V>*>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+#pragma unroll
+                for (int e = 0; e < V; ++e) put(f + e, o, C(x.v[e]));
+            } else {
+                for (int e = 0; e < V; ++e)
+                    put(f + e, o, go < on && gf + e < fn ? C(FastC ? v.at(go, gf + e) : v.at(gf + e, go)) : C(0));
+            }
+        }
+    } else {
+        for (int s = tid; s < O * F; s += Threads) {
+            const int o = s / F, f = s % F;
+            const int64_t go = o0 + o, gf = f0 + f;
+            put(f, o, go < on && gf < fn ? C(FastC ? v.at(go, gf) : v.at(gf, go)) : C(0));
+        }
+    }
+}
+
+// The multiply-accumulate step over one staged K slice: acc[i][j] += A(row i, k) * B(k, col j).
+// The fp16 matrix-unit path replaces this step (same tiles, same epilogue).
+template <class Cfg, class C>
+__device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + Cfg::pad], const C (*bs)[Cfg::BN + Cfg::pad],
+                                     C (&acc)[Cfg::TM][Cfg::TN], int ty, int tx) {
+#pragma unroll
+    for (int kk = 0; kk < Cfg::BK; ++kk) {
+        C a[Cfg::TM], b[Cfg::TN];
+#pragma unroll
+        for (int i = 0; i < Cfg::TM; ++i) a[i] = as[kk][ty + i * Cfg::ty_count];
+#pragma unroll
+        for (int j = 0; j < Cfg::TN; ++j) b[j] = bs[kk][tx + j * Cfg::tx_count];
+#pragma unroll
+        for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+            for (int j = 0; j < Cfg::TN; ++j) acc[i][j] += a[i] * b[j];
+    }
+}
+
+template <class Cfg, class T, class SA, class SB, class Out>
+__global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
+    gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, SA sa, SB sb, Out out) {
+    using C = mxc_compute_t<T>;
+    __shared__ C as[Cfg::BK][Cfg::BM + Cfg::pad];
+    __shared__ C bs[Cfg::BK][Cfg::BN + Cfg::pad];
+    const int64_t z = z0 + blockIdx.z;
+    const auto va = sa.view(z);
+    const auto vb = sb.view(z);
+    const int64_t m0 = (mb0 + blockIdx.y) * Cfg::BM, n0 = int64_t(blockIdx.x) * Cfg::BN;
+    const int tid = int(threadIdx.x), ty = tid / Cfg::tx_count, tx = tid % Cfg::tx_count;
+    C acc[Cfg::TM][Cfg::TN];
+#pragma unroll
+    for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = C(0);
+    for (int64_t k0 = 0; k0 < k; k0 += Cfg::BK) {
+        // load the tiles (the view's fast dim decides the order; uniform over the block)
+        if (va.fast) gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, k, &as[0][0], Cfg::BM + Cfg::pad, tid);
+        else gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, k, &as[0][0], Cfg::BM + Cfg::pad, tid);
+        if (vb.fast) gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, true>(vb, k0, n0, k, n, &bs[0][0], Cfg::BN + Cfg::pad, tid);
+        else gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, k, n, &bs[0][0], Cfg::BN + Cfg::pad, tid);
+        block_sync();
+        // multiply-accumulate
+        gemm_fma_step<Cfg>(as, bs, acc, ty, tx);
+        block_sync();
+    }
+    // epilogue
+#pragma unroll
+    for (int i = 0; i < Cfg::TM; ++i) {
+        const int64_t r = m0 + ty + i * Cfg::ty_count;
+        if (r >= m) continue;
+#pragma unroll
+        for (int j = 0; j < Cfg::TN; ++j) {
+            const int64_t c = n0 + tx + j * Cfg::tx_count;
+            if (c < n) out.store(z, r, c, acc[i][j]);
+        }
+    }
+}
+
+// Launches one configuration; grids beyond the y / z limits (65535) go in several launches.
+template <class Cfg, class T, class SA, class SB, class Out>
+inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
+                        hipStream_t stream) {
+    constexpr int64_t lim = 65535;
+    const int64_t gx = (n + Cfg::BN - 1) / Cfg::BN, gy = (m + Cfg::BM - 1) / Cfg::BM;
+    auto kernel = gemm_kernel<Cfg, T, SA, SB, Out>;
+    for (int64_t z0 = 0; z0 < z; z0 += lim)
+        for (int64_t y0 = 0; y0 < gy; y0 += lim) {
+            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(z - z0 < lim ? z - z0 : lim));
+            hipLaunchKernelGGL(kernel, grid, dim3(Cfg::threads), 0, stream, m, n, k, z0, y0, sa, sb, out);
+        }
+}
+
+// Runs the product with the configuration gemm_pick chooses.
+template <class T, class SA, class SB, class Out>
+inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
+                     hipStream_t stream) {
+    if (m <= 0 || n <= 0 || z <= 0) return;
+    switch (gemm_pick<T>(m, n, k, z)) {
+    case gemm_choice::large: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
+    case gemm_choice::medium: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
+    case gemm_choice::small_m: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;
+    case gemm_choice::small_n: gemm_launch<gemm_small_n, T>(m, n, k, z, sa, sb, out, stream); break;
+    }
+}
+
+// Epilogues: epi.put(e, acc) writes output element e (row-major in the output).
+template <class T> struct plain_store {
+    T* y;
+    __device__ void put(int64_t e, mxc_compute_t<T> acc) const { y[e] = T(acc); }
+};
+
+} // namespace hip
+} // namespace mxc
