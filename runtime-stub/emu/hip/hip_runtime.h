@@ -364,7 +364,7 @@ inline void block_barrier(const char* file, int line) {
     unsigned t = self->tid;
     warp_state& w = s.warps[t / s.warp];
     if (s.exited)
-        fail_block("barrier divergence: %s reached __syncthreads (%s:%d) after %u threads of the block exited",
+        fail_block("barrier divergence: %s reached __syncthreads (%s:%d) after %u of the block's threads exited",
                    thread_name(s, t).text, file, line, s.exited);
     if (w.arrived)
         fail_block("divergence: %s reached __syncthreads (%s:%d) while lanes of its warp wait at %s", thread_name(s, t).text,
