@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <string>
 #include <vector>
 
 #include "templates/hip/mma.hpp"
@@ -117,7 +118,10 @@ static int compare(const char* name, const std::vector<mxc_half>& a, const std::
     return bad;
 }
 
-int main() {
+// With the argument "misaligned": one warp op on an A tile that is not 32-byte aligned (the
+// emulated wmma must reject it; the other paths do not care).
+int main(int argc, char** argv) {
+    const bool misaligned = argc > 1 && std::string(argv[1]) == "misaligned";
     unsigned seed = 12345;
     int* dw = nullptr;
     int warp = 0;
@@ -128,11 +132,16 @@ int main() {
     int bad = 0;
     { // one warp, k = 48
         const int k = 48;
-        auto a = random_halves(16 * k, seed), b = random_halves(k * 16, seed);
+        auto a = random_halves(16 * k + 8, seed), b = random_halves(k * 16, seed); // + 8: room for the misaligned case
         std::vector<float> c(16 * 16, -1.0f);
         mxc_half *da = to_device(a), *db = to_device(b);
         float* dc = to_device(c);
-        hipLaunchKernelGGL(mma_warp_kernel, dim3(1), dim3(warp), 0, 0, da, db, dc, k);
+        hipLaunchKernelGGL(mma_warp_kernel, dim3(1), dim3(warp), 0, 0, da + (misaligned ? 8 : 0), db, dc, k);
+        if (misaligned) {
+            CHECK(hipDeviceSynchronize());
+            printf("misaligned tile accepted\n");
+            return 0;
+        }
         CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
         bad += compare("warp", a, b, c, 16, 16, k);
     }
