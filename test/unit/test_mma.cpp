@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -53,19 +54,25 @@ std::string host_cxx() {
     return cxx && *cxx ? cxx : "g++";
 }
 
-// Builds the test for the emulator with `defines`; returns the binary ("" after a failure).
-std::string build_emu(const tmp_dir& d, const std::string& name, const std::string& defines) {
-    std::string exe = d.path + "/" + name;
+bool have_emulator() { return fs::exists(src + "/runtime-stub/emu/hip/hip_runtime.h"); }
+
+// The test built for the emulator with `defines` (each variant once per process); "" after a
+// failure (reported).
+const std::string& emu_binary(const std::string& defines) {
+    static tmp_dir d;
+    static std::map<std::string, std::string> built;
+    auto it = built.find(defines);
+    if (it != built.end()) return it->second;
+    std::string exe = d.path + "/mma_test" + std::to_string(built.size());
     auto r = run(host_cxx() + " -std=c++17 -O1 " + defines + " -I" + src + "/runtime-stub/emu -I" + src + " " + src +
                  "/test/emu/mma_test.cpp -o " + exe);
     EXPECT_EQ(r.status, 0) << r.output;
-    return r.status == 0 ? exe : "";
+    return built[defines] = r.status == 0 ? exe : "";
 }
 
 void run_emu(const std::string& defines, int warp) {
-    if (!fs::exists(src + "/runtime-stub/emu/hip/hip_runtime.h")) GTEST_SKIP() << "the host SIMT emulator is not there";
-    tmp_dir d;
-    std::string exe = build_emu(d, "mma_test", defines);
+    if (!have_emulator()) GTEST_SKIP() << "the host SIMT emulator is not there";
+    const std::string& exe = emu_binary(defines);
     if (exe.empty()) return;
     auto r = run("MXC_EMU_WARP=" + std::to_string(warp) + " " + exe);
     EXPECT_EQ(r.status, 0) << r.output;
@@ -81,9 +88,8 @@ TEST(mma_emu, mfma_path) { run_emu("-DMXC_EMU_MMA=mfma", 64); }
 
 // The emulated vendor APIs reject what the hardware does not do.
 TEST(mma_emu, emulated_apis_report_misuse) {
-    if (!fs::exists(src + "/runtime-stub/emu/hip/hip_runtime.h")) GTEST_SKIP() << "the host SIMT emulator is not there";
-    tmp_dir d;
-    std::string wmma = build_emu(d, "wmma_test", "-DMXC_EMU_MMA=wmma"), mfma = build_emu(d, "mfma_test", "-DMXC_EMU_MMA=mfma");
+    if (!have_emulator()) GTEST_SKIP() << "the host SIMT emulator is not there";
+    const std::string &wmma = emu_binary("-DMXC_EMU_MMA=wmma"), &mfma = emu_binary("-DMXC_EMU_MMA=mfma");
     if (wmma.empty() || mfma.empty()) return;
     auto r = run(wmma + " misaligned");
     EXPECT_NE(r.status, 0) << r.output;
