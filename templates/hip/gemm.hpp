@@ -22,6 +22,7 @@
 // shared rows are padded by one element so that the transposed A stores spread over the banks.
 #pragma once
 #include "templates/hip/common.hpp"
+#include "templates/hip/mma.hpp"
 
 #include <type_traits>
 
@@ -227,11 +228,92 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
         }
 }
 
+// The fp16 path on the matrix units (templates/hip/mma.hpp: wmma on NVIDIA sm_80+, MFMA on
+// AMD CDNA, a per-lane FMA loop elsewhere): the same staging and epilogue contract, the
+// multiply-accumulate step done by warps on 16x16x16 tiles. Block = gemm_mma::threads threads
+// = 256 / warpSize warps; the 64x64 C tile is 16 sub-tiles of 16x16, warp w owns sub-tiles
+// w, w + warps, ... (2 per warp of 32, 4 per wavefront of 64). A and B are staged in half
+// (row-major, leading dims multiples of 8 and 32-byte aligned sub-tiles as wmma requires),
+// the accumulators go through a float tile in shared memory to the epilogue (one element per
+// thread per step: fused bodies are not unrolled). Shared memory: 64x24 + 16x72 halves +
+// 64x68 floats = 22.3 KiB; registers ~64 (wmma) / ~40 (MFMA). sm_90: 8 blocks per SM
+// (threads); gfx90a: 2 blocks per CU (LDS 64 KiB / 22.3).
+struct gemm_mma {
+    static constexpr int BM = 64, BN = 64, BK = 16, threads = 256, lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
+    static constexpr int subtiles = (BM / 16) * (BN / 16), max_per_warp = subtiles / (threads / 64);
+};
+
+template <class SA, class SB, class Out>
+__global__ void MXC_LAUNCH_BOUNDS(gemm_mma::threads)
+    gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, SA sa, SB sb, Out out) {
+    using G = gemm_mma;
+    using mt = mma_tile<mxc_half>;
+    __shared__ alignas(32) mxc_half as[G::BM * G::lda];
+    __shared__ alignas(32) mxc_half bs[G::BK * G::ldb];
+    __shared__ alignas(32) float cs[G::BM * G::ldc];
+    const int64_t z = z0 + blockIdx.z;
+    const auto va = sa.view(z);
+    const auto vb = sb.view(z);
+    const int64_t m0 = (mb0 + blockIdx.y) * G::BM, n0 = int64_t(blockIdx.x) * G::BN;
+    const int tid = int(threadIdx.x), warp = tid / warpSize, warps = G::threads / warpSize;
+    typename mt::frag_acc acc[G::max_per_warp];
+    typename mt::frag_a fa;
+    typename mt::frag_b fb;
+#pragma unroll
+    for (int j = 0; j < G::max_per_warp; ++j) mt::zero(acc[j]);
+    for (int64_t k0 = 0; k0 < k; k0 += G::BK) {
+        // load the tiles
+        if (va.fast) gemm_stage<G::threads, G::BM, G::BK, false, true>(va, m0, k0, m, k, as, G::lda, tid);
+        else gemm_stage<G::threads, G::BM, G::BK, false, false>(va, m0, k0, m, k, as, G::lda, tid);
+        if (vb.fast) gemm_stage<G::threads, G::BK, G::BN, false, true>(vb, k0, n0, k, n, bs, G::ldb, tid);
+        else gemm_stage<G::threads, G::BK, G::BN, false, false>(vb, k0, n0, k, n, bs, G::ldb, tid);
+        block_sync();
+        // multiply-accumulate on the matrix units
+#pragma unroll
+        for (int j = 0; j < G::max_per_warp; ++j) {
+            const int t = warp + j * warps;
+            if (t >= G::subtiles) break;
+            mt::load_a(fa, as + (t / (G::BN / 16)) * 16 * G::lda, G::lda);
+            mt::load_b(fb, bs + (t % (G::BN / 16)) * 16, G::ldb);
+            mt::mma(acc[j], fa, fb);
+        }
+        block_sync();
+    }
+    // epilogue, through the float tile
+#pragma unroll
+    for (int j = 0; j < G::max_per_warp; ++j) {
+        const int t = warp + j * warps;
+        if (t >= G::subtiles) break;
+        mt::store(cs + (t / (G::BN / 16)) * 16 * G::ldc + (t % (G::BN / 16)) * 16, G::ldc, acc[j]);
+    }
+    block_sync();
+    for (int e = tid; e < G::BM * G::BN; e += G::threads) {
+        const int64_t r = m0 + e / G::BN, c = n0 + e % G::BN;
+        if (r < m && c < n) out.store(z, r, c, cs[(e / G::BN) * G::ldc + e % G::BN]);
+    }
+}
+
+template <class SA, class SB, class Out>
+inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
+                            hipStream_t stream) {
+    constexpr int64_t lim = 65535;
+    const int64_t gx = (n + gemm_mma::BN - 1) / gemm_mma::BN, gy = (m + gemm_mma::BM - 1) / gemm_mma::BM;
+    auto kernel = gemm_mma_kernel<SA, SB, Out>;
+    for (int64_t z0 = 0; z0 < z; z0 += lim)
+        for (int64_t y0 = 0; y0 < gy; y0 += lim) {
+            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(z - z0 < lim ? z - z0 : lim));
+            hipLaunchKernelGGL(kernel, grid, dim3(gemm_mma::threads), 0, stream, m, n, k, z0, y0, sa, sb, out);
+        }
+}
+
 // Runs the product with the configuration gemm_pick chooses.
 template <class T, class SA, class SB, class Out>
 inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
                      hipStream_t stream) {
     if (m <= 0 || n <= 0 || z <= 0) return;
+    if constexpr (std::is_same<T, mxc_half>::value) {
+        if (gemm_pick<T>(m, n, k, z) != gemm_choice::small_m) return gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
+    }
     switch (gemm_pick<T>(m, n, k, z)) {
     case gemm_choice::large: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
     case gemm_choice::medium: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
