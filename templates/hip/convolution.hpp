@@ -72,7 +72,11 @@ template <class T> struct conv_im2col_view {
     __device__ T at(int64_t kk, int64_t j) const {
         const int64_t c = kk / g.kn, n = j / g.plane;
         int64_t rest = kk - c * g.kn, p = j - n * g.plane, off = n * g.xs0 + c * g.xs1;
-        for (int d = g.s - 1; d >= 0; --d) {
+        // unrolled over the largest rank, so that g's arrays are indexed by constants (no
+        // local-memory copy of g)
+#pragma unroll
+        for (int d = MXC_MAX_RANK - 3; d >= 0; --d) {
+            if (d >= g.s) continue;
             const int64_t kd = rest % g.klen[d], od = p % g.olen[d];
             rest /= g.klen[d];
             p /= g.olen[d];
