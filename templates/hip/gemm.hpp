@@ -243,14 +243,22 @@ struct gemm_mma {
     static constexpr int subtiles = (BM / 16) * (BN / 16), max_per_warp = subtiles / (threads / 64);
 };
 
+// The shared tiles, 32-byte aligned (the sizes of a and b are multiples of 32 bytes).
+struct alignas(32) gemm_mma_smem {
+    mxc_half a[gemm_mma::BM * gemm_mma::lda];
+    mxc_half b[gemm_mma::BK * gemm_mma::ldb];
+    float c[gemm_mma::BM * gemm_mma::ldc];
+};
+
 template <class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS(gemm_mma::threads)
     gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, SA sa, SB sb, Out out) {
     using G = gemm_mma;
     using mt = mma_tile<mxc_half>;
-    __shared__ alignas(32) mxc_half as[G::BM * G::lda];
-    __shared__ alignas(32) mxc_half bs[G::BK * G::ldb];
-    __shared__ alignas(32) float cs[G::BM * G::ldc];
+    __shared__ gemm_mma_smem sm;
+    mxc_half* as = sm.a;
+    mxc_half* bs = sm.b;
+    float* cs = sm.c;
     const int64_t z = z0 + blockIdx.z;
     const auto va = sa.view(z);
     const auto vb = sb.view(z);
