@@ -28,6 +28,7 @@ struct conv_geom {
     int64_t xs0, xs1;                          // x strides of N and C
     int64_t xlen[MXC_MAX_RANK], xs[MXC_MAX_RANK], klen[MXC_MAX_RANK], olen[MXC_MAX_RANK];
     int64_t pad[MXC_MAX_RANK], stride[MXC_MAX_RANK], dil[MXC_MAX_RANK];
+    int32_t transposed;                        // convolution_transpose: out o reads in (o + pad - k * dil) / stride
 };
 
 inline conv_geom make_conv_geom(const mxc_kargs& k) {
@@ -80,7 +81,11 @@ template <class T> struct conv_im2col_view {
             const int64_t kd = rest % g.klen[d], od = p % g.olen[d];
             rest /= g.klen[d];
             p /= g.olen[d];
-            const int64_t pos = od * g.stride[d] - g.pad[d] + kd * g.dil[d];
+            int64_t pos = od * g.stride[d] - g.pad[d] + kd * g.dil[d];
+            if (g.transposed) {
+                const int64_t t = od + g.pad[d] - kd * g.dil[d];
+                pos = t >= 0 && t % g.stride[d] == 0 ? t / g.stride[d] : -1;
+            }
             if (pos < 0 || pos >= g.xlen[d]) return T(0.0f);
             off += pos * g.xs[d];
         }
@@ -92,6 +97,24 @@ template <class T> struct conv_im2col_source {
     const T* x;
     conv_geom g;
     __device__ conv_im2col_view<T> view(int64_t z) const { return {x + z * g.cg * g.xs1, g}; }
+};
+
+// A of group z of a convolution_transpose: A(i, (c, k)) = w[g * cg + c, i, k] (packed w).
+template <class T> struct conv_tw_view {
+    const T* p;
+    int64_t ws0, ws1, kn;
+    int fast = 1;
+    bool vec = false;
+    __device__ T at(int64_t i, int64_t kk) const {
+        const int64_t c = kk / kn;
+        return p[c * ws0 + i * ws1 + (kk - c * kn)];
+    }
+    __device__ const T* ptr(int64_t, int64_t) const { return p; } // never used: vec is false
+};
+template <class T> struct conv_tw_source {
+    const T* w;
+    int64_t cg, ws0, ws1, kn;
+    __device__ conv_tw_view<T> view(int64_t z) const { return {w + z * cg * ws0, ws0, ws1, kn}; }
 };
 
 // B of group z for a 1x1 / stride-1 / unpadded convolution with packed spatial dims:

@@ -84,6 +84,9 @@ y = c.input([2, 6, 12, 12])                                                     
 c.out(c.op("Clip", [c.op("Conv", [y, c.const([6, 1, 3, 3]), c.const([6])], group=6, pads=[1, 1, 1, 1]),
                     c.op("Constant", [], value=numpy_helper.from_array(np.array(0, np.float32))),
                     c.op("Constant", [], value=numpy_helper.from_array(np.array(0.5, np.float32)))]))
+c.out(c.op("ConvTranspose", [c.input([1, 4, 5, 6]), c.const([4, 3, 3, 3])], strides=[2, 2], pads=[1, 0, 1, 1]))
+c.out(c.op("ConvTranspose", [c.input([2, 4, 5, 5]), c.const([4, 2, 3, 2]), c.const([4])], group=2, dilations=[2, 1],
+           strides=[3, 2], output_padding=[1, 1]))
 c.save(f"{OUT}/conv.onnx")
 
 # element types: double and half through the tiled path
