@@ -246,7 +246,7 @@ inline bool conv_is_standard(const mxc_desc& d) {
 }
 
 // The convolution with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp).
-template <class T, class E> void convolution_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
+template <class T, class Cfg, class E> void convolution_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     if (mxc_elements(od) == 0) return;
     if constexpr (gemm_supported<T>) {
@@ -275,17 +275,18 @@ template <class T, class E> void convolution_epilogue(const mxc_kargs& k, hipStr
             const conv_out<E> out{epi, g.mg, g.mtot, g.plane};
             const int64_t cols = images * g.plane;
             if (pointwise)
-                gemm_run<T>(g.mg, cols, g.cg, group, a, conv_1x1_source<T>{x, g.cg, g.xs0, g.xs1, g.plane}, out, s);
+                gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T>{x, g.cg, g.xs0, g.xs1, g.plane}, out, s);
             else
-                gemm_run<T>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T>{x, g}, out, s);
+                gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T>{x, g}, out, s);
             return;
         }
     }
     launch_per_output(k, s, convolution_elem<T, E>{epi});
 }
 
-template <class T> void convolution(const mxc_kargs& k, hipStream_t s) {
-    convolution_epilogue<T>(k, s, plain_store<T>{static_cast<T*>(k.out)});
+// Cfg: a gemm_config (a tuned build), or gemm_auto (gemm_pick).
+template <class T, class Cfg = gemm_auto> void convolution(const mxc_kargs& k, hipStream_t s) {
+    convolution_epilogue<T, Cfg>(k, s, plain_store<T>{static_cast<T*>(k.out)});
 }
 
 } // namespace hip

@@ -37,21 +37,24 @@ template <class T, class E> struct dot_elem {
 };
 
 // The product with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp).
-template <class T, class E> void dot_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
+template <class T, class Cfg, class E> void dot_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
     const mxc_desc &ad = k.in_desc[0], &bd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank;
     const int64_t m = od.lens[r - 2], n = od.lens[r - 1], kd = ad.lens[r - 1];
     if (m == 0 || n == 0) return;
     if constexpr (gemm_supported<T>) {
         const int64_t batches = mxc_elements(od) / (m * n);
-        gemm_run<T>(m, n, kd, batches, dot_source<T>{static_cast<const T*>(k.in[0]), ad},
+        gemm_run<T, Cfg>(m, n, kd, batches, dot_source<T>{static_cast<const T*>(k.in[0]), ad},
                     dot_source<T>{static_cast<const T*>(k.in[1]), bd}, dot_out<E>{epi, m, n}, s);
     } else {
         launch_per_output(k, s, dot_elem<T, E>{epi});
     }
 }
 
-template <class T> void dot(const mxc_kargs& k, hipStream_t s) { dot_epilogue<T>(k, s, plain_store<T>{static_cast<T*>(k.out)}); }
+// Cfg: a gemm_config (a tuned build), or gemm_auto (gemm_pick).
+template <class T, class Cfg = gemm_auto> void dot(const mxc_kargs& k, hipStream_t s) {
+    dot_epilogue<T, Cfg>(k, s, plain_store<T>{static_cast<T*>(k.out)});
+}
 
 } // namespace hip
 } // namespace mxc

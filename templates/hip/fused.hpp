@@ -64,19 +64,19 @@ template <class T, class F> struct fused_elem {
 template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, hipStream_t s, F f) {
     launch_per_output(k, s, fused_elem<T, F>{f});
 }
-template <class T, class F> void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    convolution_epilogue<T>(k, s, fused_store<T, F>{f, pack(k), 0});
+template <class T, class Cfg = gemm_auto, class F> void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
+    convolution_epilogue<T, Cfg>(k, s, fused_store<T, F>{f, pack(k), 0});
 }
-template <class T, class F> void fused_dot_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    dot_epilogue<T>(k, s, fused_store<T, F>{f, pack(k), 0});
+template <class T, class Cfg = gemm_auto, class F> void fused_dot_expr(const mxc_kargs& k, hipStream_t s, F f) {
+    dot_epilogue<T, Cfg>(k, s, fused_store<T, F>{f, pack(k), 0});
 }
 
 template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) { fused_pointwise_expr<T>(k, s, program_body{}); }
-template <class T> void fused_convolution(const mxc_kargs& k, hipStream_t s) {
-    convolution_epilogue<T>(k, s, fused_store<T, program_body>{{}, pack(k), 1 + 3 * (k.out_desc->rank - 2)});
+template <class T, class Cfg = gemm_auto> void fused_convolution(const mxc_kargs& k, hipStream_t s) {
+    convolution_epilogue<T, Cfg>(k, s, fused_store<T, program_body>{{}, pack(k), 1 + 3 * (k.out_desc->rank - 2)});
 }
-template <class T> void fused_dot(const mxc_kargs& k, hipStream_t s) {
-    dot_epilogue<T>(k, s, fused_store<T, program_body>{{}, pack(k), 0});
+template <class T, class Cfg = gemm_auto> void fused_dot(const mxc_kargs& k, hipStream_t s) {
+    dot_epilogue<T, Cfg>(k, s, fused_store<T, program_body>{{}, pack(k), 0});
 }
 
 } // namespace hip

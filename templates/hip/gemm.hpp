@@ -314,19 +314,28 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
         }
 }
 
-// Runs the product with the configuration gemm_pick chooses.
-template <class T, class SA, class SB, class Out>
+// The launchers' default configuration: gemm_pick's choice at run time. A tuned build names a
+// gemm_config instead (mxc::hip::dot<float, mxc::hip::gemm_config<...>>, docs/tuning.md): only
+// that one is instantiated.
+struct gemm_auto {};
+
+// Runs the product with configuration Cfg, or the one gemm_pick chooses.
+template <class T, class Cfg = gemm_auto, class SA, class SB, class Out>
 inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
                      hipStream_t stream) {
     if (m <= 0 || n <= 0 || z <= 0) return;
-    if constexpr (std::is_same<T, mxc_half>::value) {
-        if (gemm_pick<T>(m, n, k, z) != gemm_choice::small_m) return gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
-    }
-    switch (gemm_pick<T>(m, n, k, z)) {
-    case gemm_choice::large: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
-    case gemm_choice::medium: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
-    case gemm_choice::small_m: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;
-    case gemm_choice::small_n: gemm_launch<gemm_small_n, T>(m, n, k, z, sa, sb, out, stream); break;
+    if constexpr (!std::is_same<Cfg, gemm_auto>::value) {
+        gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
+    } else {
+        if constexpr (std::is_same<T, mxc_half>::value) {
+            if (gemm_pick<T>(m, n, k, z) != gemm_choice::small_m) return gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
+        }
+        switch (gemm_pick<T>(m, n, k, z)) {
+        case gemm_choice::large: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
+        case gemm_choice::medium: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
+        case gemm_choice::small_m: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;
+        case gemm_choice::small_n: gemm_launch<gemm_small_n, T>(m, n, k, z, sa, sb, out, stream); break;
+        }
     }
 }
 
