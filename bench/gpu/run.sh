@@ -16,11 +16,9 @@ source bench/gpu/env.sh
 out=${OUT:-$PWD/build/bench-gpu}
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1
-py=python3
 cpu=0
 for a in "$@"; do [[ "$a" == "cpu" ]] && cpu=1; done
 if (( cpu )); then
-  py=/usr/bin/python3 # the Debian python with onnx (here); ONNX Runtime from tools/ort
   [[ -x "$MXC" ]] || { echo "bench/gpu/run.sh: no mxc (build it, or bash bench/gpu/prepare.sh)" >&2; exit 2; }
 else
   device_ready || { echo "bench/gpu/run.sh: not on a GPU machine; for the plumbing alone: --target cpu --small" >&2; exit 2; }
@@ -28,5 +26,5 @@ else
 fi
 args=(--mxc "$MXC" --out "$out")
 [[ -n "${MXC_HIP_COMPILER:-}" ]] && args+=(--hip-compiler "$MXC_HIP_COMPILER")
-"$py" -u bench/gpu/bench.py "${args[@]}" "$@" 2>&1 | tee -a "$out/bench.log"
+"$PY" -u bench/gpu/bench.py "${args[@]}" "$@" 2>&1 | tee -a "$out/bench.log"
 exit "${PIPESTATUS[0]}"

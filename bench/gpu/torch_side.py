@@ -2,6 +2,7 @@
 benchmark needs torch): the models as torch modules (torchvision with random weights; the
 zoo's BERT-base with the zoo's own weights), their ONNX export, and timing with CUDA events.
 """
+import copy
 import math
 import time
 
@@ -38,15 +39,25 @@ def torchvision_model(name):
 def export(module, inputs, input_names, output_names, path, opset):
     """torch.onnx.export with fixed shapes. The TorchScript exporter first (opset as asked);
     where this torch has dropped it or it fails, the dynamo exporter (which may write a later
-    opset: the model's opset is recorded in the results)."""
+    opset: the model's opset is recorded in the results). Traced with grad enabled and the
+    MultiheadAttention fast path off, so ViT's attention is exported as ONNX ops rather than as
+    aten::_native_multi_head_attention (which has no ONNX form)."""
     args = tuple(torch.from_numpy(a) for a in inputs)
+    mha = getattr(torch.backends, "mha", None)
+    fast = mha.get_fastpath_enabled() if mha else None
     try:
-        torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
-                          opset_version=opset, do_constant_folding=True, dynamo=False)
+        if mha:
+            mha.set_fastpath_enabled(False)
+        with torch.enable_grad():
+            torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
+                              opset_version=opset, do_constant_folding=True, dynamo=False)
         return "torchscript"
     except Exception as e:  # noqa: BLE001 (any exporter failure: try the other one)
         print("  torchscript exporter failed (%s: %s); trying dynamo=True" % (type(e).__name__, str(e)[:200]),
               flush=True)
+    finally:
+        if mha:
+            mha.set_fastpath_enabled(fast)
     torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
                       opset_version=opset, dynamo=True, external_data=False)
     return "dynamo"
@@ -116,8 +127,9 @@ class ZooBert(torch.nn.Module):
 
 
 def prepare(module, dtype):
-    """The module on the GPU in `dtype` ("fp32" or "fp16")."""
-    module = module.cuda().eval()
+    """A copy of the module on the GPU in `dtype` ("fp32" or "fp16"); the original stays as it
+    was (fp32, on the host) for the next row."""
+    module = copy.deepcopy(module).cuda().eval()
     return module.half() if dtype == "fp16" else module.float()
 
 

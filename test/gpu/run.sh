@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU tests (issue 6, point 7), run ON the device machine; skipped with a message (exit 0)
 # where there is no GPU, so any machine may call it.
-#   bash test/gpu/run.sh [conformance] [zoo] [--part I/N] [--filter REGEX] [--full] [--fp16]
+#   bash test/gpu/run.sh [conformance] [zoo] [--part I/N] [--filter REGEX] [--full] [--fp16] [--models a,b]
 #                        [--arch sm_90] [-j N] [--target cpu]
 # conformance: `mxc conformance --target hip` over the ONNX backend tests (../shared/onnx-tests,
 #   else the .carry/onnx-tests.tar.xz that bench/gpu/prepare.sh packs), compared with the cpu
@@ -9,10 +9,11 @@
 #   count is within 2% of the cpu one (issue 6); lists the tests passing on cpu but not on hip.
 #   --part I/N runs the I-th of N slices (by the first letter of the test name, balanced by
 #   count) so the suite fits several device commands of < 10 minutes; --filter REGEX instead.
-# zoo: every zoo model (tools/models/zoo.py; --small unless --full) through
+# zoo: every zoo model (tools/models/zoo.py; --small unless --full; --models a,b for some) through
 #   `mxc verify --target hip` (the reference evaluator on the same inputs, normalised RMS
 #   <= 1e-3); --fp16 adds the --fp16 builds (<= 1e-2, the issue's bar).
-# --target cpu: the same checks on the cpu target, no GPU needed (the plumbing of this script).
+# --target cpu, or --arch emu (mxc's host SIMT emulator): the same checks without a GPU (the
+# plumbing of this script; the emulator is slow: use --filter).
 # Neither named: both. Results under $OUT (else build/gpu-tests): conformance-hip[-partI].tsv,
 # summary.txt (appended), the logs. Exit 1 when a check fails.
 set -uo pipefail
@@ -20,25 +21,26 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 source bench/gpu/env.sh
 out=${OUT:-$root/build/gpu-tests}
-what=(); part=; filter=; full=0; fp16=0; arch=sm_90; jobs=$(nproc); target=hip
+what=(); part=; filter=; zoo_models=; full=0; fp16=0; arch=sm_90; jobs=$(nproc); target=hip
 while [ $# -gt 0 ]; do
   case $1 in
     conformance|zoo) what+=("$1") ;;
     --part) part=$2; shift ;;
     --filter) filter=$2; shift ;;
     --full) full=1 ;;
+    --models) zoo_models=${2//,/ }; shift ;;
     --fp16) fp16=1 ;;
     --arch) arch=$2; shift ;;
     -j) jobs=$2; shift ;;
     --target) target=$2; shift ;;
-    *) echo "usage: $0 [conformance] [zoo] [--part I/N] [--filter REGEX] [--full] [--fp16] [--arch sm_90] [-j N] [--target cpu]" >&2; exit 2 ;;
+    *) echo "usage: $0 [conformance] [zoo] [--part I/N] [--filter REGEX] [--full] [--fp16] [--models a,b] [--arch sm_90] [-j N] [--target cpu]" >&2; exit 2 ;;
   esac
   shift
 done
 [ ${#what[@]} -gt 0 ] || what=(conformance zoo)
 tgt=(--target hip --offload-arch "$arch")
-if [ "$target" = cpu ]; then
-  tgt=(--target cpu)
+if [ "$target" = cpu ] || [ "$arch" = emu ]; then
+  [ "$target" = cpu ] && tgt=(--target cpu)
   [ -x "$MXC" ] || { echo "test/gpu: no $MXC"; exit 1; }
 elif ! why=$(device_ready); then
   echo "test/gpu: skipped: $(tail -1 <<<"$why")"
@@ -77,7 +79,7 @@ run_conformance() {
   local tsv=$out/conformance-$tag.tsv t0=$SECONDS
   echo "conformance ${tgt[*]}${filter:+, --filter '$filter'}: $jobs at once"
   # (mxc conformance takes no --hip-compiler: bench/gpu/env.sh links /usr/local/cuda instead)
-  "$MXC" conformance "$data/node" "$data/simple" "${tgt[@]:0:3}" -j "$jobs" \
+  "$MXC" conformance "$data/node" "$data/simple" "${tgt[@]:0:4}" -j "$jobs" \
     ${filter:+--filter "$filter"} --out "$tsv" > "$out/conformance-$tag.log" 2>&1
   local rc=$? last
   last=$(tail -1 "$out/conformance-$tag.log")
@@ -91,15 +93,15 @@ run_conformance() {
   printf '%s\n' "$missing" | grep . > "$out/conformance-$tag-missing.tsv"
   local ok
   ok=$(awk -v h="$hip_pass" -v c="$cpu_pass" 'BEGIN { print (h >= 0.98 * c) ? "within 2%" : "NOT within 2%" }')
-  say "conformance $tag (${tgt[*]:1}, $((SECONDS - t0)) s): $hip_pass passed, cpu $cpu_pass over the same tests: $ok; $(printf '%s' "$missing" | grep -c .) pass on cpu and not on hip (conformance-$tag-missing.tsv); runner: $last"
+  say "conformance $tag (${tgt[*]:1}, $((SECONDS - t0)) s): $hip_pass passed, cpu $cpu_pass over the same tests: $ok; $(printf '%s' "$missing" | grep -c .) pass on cpu and not here (conformance-$tag-missing.tsv); runner: $last"
   [ "$ok" = "within 2%" ] || status=1
 }
 
 run_zoo() {
-  local py=python3 small=--small name
+  local py=$PY small=--small name
   [ $full -eq 1 ] && small=
   mkdir -p /tmp/mxc-zoo
-  for name in $($py tools/models/zoo.py --list); do
+  for name in ${zoo_models:-$($py tools/models/zoo.py --list)}; do
     local f=/tmp/mxc-zoo/$name${small:+-small}.onnx
     [ -f "$f" ] || $py tools/models/zoo.py "$name" $small -o "$f" || { say "zoo $name: zoo.py failed"; status=1; continue; }
     local modes=(fp32)
