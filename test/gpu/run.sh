@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU tests (issue 6, point 7), run ON the device machine; skipped with a message (exit 0)
-# where there is no GPU, so any machine may call it.
+# The GPU tests (issue 6, point 7), run ON the device machine; skipped with a message (exit 77,
+# the project's skip status) where there is no GPU, so any machine may call it.
 #   bash test/gpu/run.sh [conformance] [zoo] [--part I/N] [--filter REGEX] [--full] [--fp16] [--models a,b]
 #                        [--arch sm_90] [-j N] [--target cpu]
 # conformance: `mxc conformance --target hip` over the ONNX backend tests (../shared/onnx-tests,
@@ -14,8 +14,9 @@
 #   <= 1e-3); --fp16 adds the --fp16 builds (<= 1e-2, the issue's bar).
 # --target cpu, or --arch emu (mxc's host SIMT emulator): the same checks without a GPU (the
 # plumbing of this script; the emulator is slow: use --filter).
-# Neither named: both. Results under $OUT (else build/gpu-tests): conformance-hip[-partI].tsv,
-# summary.txt (appended), the logs. Exit 1 when a check fails.
+# Neither named: both. Results under $OUT (else build/gpu-tests; at most 8 files come back from
+# the device): conformance-hip[-partI].tsv with its .log and -missing.tsv, zoo-hip.log,
+# summary.txt (appended). Exit 1 when a check fails.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -44,7 +45,7 @@ if [ "$target" = cpu ] || [ "$arch" = emu ]; then
   [ -x "$MXC" ] || { echo "test/gpu: no $MXC"; exit 1; }
 elif ! why=$(device_ready); then
   echo "test/gpu: skipped: $(tail -1 <<<"$why")"
-  exit 0
+  exit 77
 else
   echo "test/gpu: $(head -1 <<<"$why")"
   [ -n "${MXC_HIP_COMPILER:-}" ] && tgt+=(--hip-compiler "$MXC_HIP_COMPILER")
@@ -107,14 +108,16 @@ run_zoo() {
     local modes=(fp32)
     [ $fp16 -eq 1 ] && modes+=(fp16)
     for m in "${modes[@]}"; do
-      local flags=() t0=$SECONDS log=$out/verify-$target-$name${small:+-small}-$m.log
+      local flags=() t0=$SECONDS log=$out/zoo-$target.log
       [ "$m" = fp16 ] && flags=(--fp16 --tolerance 1e-2)
-      if "$MXC" verify "$f" "${tgt[@]}" "${flags[@]}" > "$log" 2>&1; then
-        say "zoo $target $name${small:+ (small)} $m: pass ($((SECONDS - t0)) s): $(grep -i 'rms\|error' "$log" | head -2 | tr '\n' ' ')"
+      echo "== $MXC verify $f ${tgt[*]} ${flags[*]}" >> "$log"
+      if "$MXC" verify "$f" "${tgt[@]}" "${flags[@]}" > "$log.one" 2>&1; then
+        say "zoo $target $name${small:+ (small)} $m: pass ($((SECONDS - t0)) s): $(grep -i 'rms\|error' "$log.one" | head -2 | tr '\n' ' ')"
       else
-        say "zoo $target $name${small:+ (small)} $m: FAIL ($((SECONDS - t0)) s): $(tail -3 "$log" | tr '\n' ' ')"
+        say "zoo $target $name${small:+ (small)} $m: FAIL ($((SECONDS - t0)) s): $(tail -3 "$log.one" | tr '\n' ' ')"
         status=1
       fi
+      cat "$log.one" >> "$log" && rm -f "$log.one"
     done
   done
 }
