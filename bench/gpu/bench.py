@@ -407,7 +407,7 @@ def parse_args(argv):
     ap.add_argument("--no-torch", action="store_true", help="mxc and ORT only")
     ap.add_argument("--no-compile", action="store_true", help="no torch.compile")
     ap.add_argument("--no-perf", action="store_true", help="no mxc perf (host overhead)")
-    ap.add_argument("--deadline", type=float, default=0, help="seconds: start no new row after this (0: none)")
+    ap.add_argument("--deadline", type=float, default=0, help="seconds: start no new model, batch or dtype after this (0: none)")
     ap.add_argument("--small", action="store_true", help="cpu dry run: the zoo's --small variants")
     ap.add_argument("--table", metavar="JSONL", help="only write the markdown table of a results file and print it")
     a = ap.parse_args(argv)
@@ -464,6 +464,9 @@ def main(argv):
                 ref = step(holder, "ort", lambda: ort_reference(path, names, inputs))
                 rows = []
                 for dtype in dtypes:
+                    if ARGS.deadline and time.perf_counter() - start > ARGS.deadline:
+                        log(" %s b%d %s: skipped (--deadline %.0f s passed)" % (name, batch, dtype, ARGS.deadline))
+                        continue
                     log(" %s %s b%d %s" % (ARGS.target, name, batch, dtype))
                     if stream is not None:
                         import torch
