@@ -230,15 +230,16 @@ def time_host(fn, runs, warmup):
     return times
 
 
-def run_mxc(lib_path, inputs):
-    """(median ms, outputs): device pointers and CUDA events on the GPU; on cpu, host buffers
-    and the host clock."""
+def run_mxc(lib_path, feeds):
+    """(median ms, outputs) for feeds (input name -> array): device pointers and CUDA events on
+    the GPU; on cpu, host buffers and the host clock."""
     if ARGS.target == "hip":
         import torch_side
-        median, _, out = torch_side.run_mxc(lib_path, "m", inputs, ARGS.runs, ARGS.warmup)
+        median, _, out = torch_side.run_mxc(lib_path, "m", feeds, ARGS.runs, ARGS.warmup)
         return median, out
     lib = Library(lib_path, "m")
     try:
+        inputs = [feeds[i["name"]] for i in lib.inputs]
         out = run_host(lib, inputs)
         return float(np.median(time_host(lambda: run_host(lib, inputs), ARGS.runs, ARGS.warmup))), out
     finally:
@@ -271,7 +272,7 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
         row["kernels"] = rep.get("kernels")
         row["phases_s"], row["objects"] = rep.get("seconds"), rep.get("objects")
         log("  mxc compile %.1f s, recompile %.2f s" % (row["compile_s"], row["recompile_s"]))
-        r = step(row, "mxc_run", lambda: run_mxc(lib, inputs))
+        r = step(row, "mxc_run", lambda: run_mxc(lib, dict(zip(names, inputs))))
         if r:
             row["mxc_ms"] = r[0]
             if ref is not None:
@@ -364,7 +365,7 @@ def write_table(path_jsonl, out_md):
 def versions():
     v = {}
     r = subprocess.run([ARGS.mxc, "version"], capture_output=True, text=True)
-    v["mxc"] = (r.stdout.strip().splitlines() or ["?"])[0]
+    v["mxc"] = (r.stdout.strip().splitlines() or ["?"])[0].replace("mxc ", "", 1)
     try:
         v["git"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                                   text=True).stdout.strip() or "?"

@@ -193,16 +193,16 @@ def release():
     torch.cuda.empty_cache()
 
 
-def run_mxc(lib_path, name, inputs, runs, warmup):
+def run_mxc(lib_path, name, feeds, runs, warmup):
     """(median ms, all ms, outputs) of a hip library built by mxc, in device-pointer mode on
-    the current stream: inputs copied to the GPU once, so the times exclude host copies; the
+    the current stream (feeds: input name -> numpy array): inputs copied to the GPU once, so the times exclude host copies; the
     outputs are poisoned with NaN before the first run (an unwritten element shows)."""
     from mxclib import Library
     lib = Library(lib_path, name, device_pointers=True, stream=torch.cuda.current_stream().cuda_stream)
     try:
         dt = {np.dtype(np.float32): torch.float32, np.dtype(np.float16): torch.float16,
               np.dtype(np.int64): torch.int64, np.dtype(np.int32): torch.int32}
-        xs = [torch.from_numpy(np.ascontiguousarray(a, dtype=i["dtype"])).cuda() for a, i in zip(inputs, lib.inputs)]
+        xs = [torch.from_numpy(np.ascontiguousarray(feeds[i["name"]], dtype=i["dtype"])).cuda() for i in lib.inputs]
         ys = [torch.full(o["shape"], float("nan"), dtype=dt[o["dtype"]], device="cuda") for o in lib.outputs]
         lib.set_pointers([x.data_ptr() for x in xs], [y.data_ptr() for y in ys])
         torch.cuda.synchronize()
