@@ -367,6 +367,42 @@ TEST(e2e_cpu, two_instances_run_from_two_threads) {
     lib.destroy(b);
 }
 
+// run_async exists for every target; a cpu model takes no stream and runs synchronously.
+TEST(e2e_cpu, run_async_without_a_stream_is_run) {
+    tmp_dir d;
+    library lib(build_mixed(d), "mixed");
+    int (*run_async)(void*, const void* const*, void* const*, void*) = nullptr;
+    lib.get(run_async, "mixed_run_async");
+    void* m = nullptr;
+    ASSERT_EQ(lib.create(&m, nullptr), ok) << lib.last_error(m);
+    std::vector<std::vector<float>> in_bufs, a_bufs, b_bufs;
+    std::vector<const void*> in;
+    std::vector<void*> a, b;
+    for (size_t i = 0; i < lib.num_inputs(m); ++i) {
+        tensor_info info{};
+        ASSERT_EQ(lib.input_info(m, i, &info), ok);
+        in_bufs.emplace_back(info.bytes / sizeof(float));
+        for (size_t k = 0; k < in_bufs.back().size(); ++k) in_bufs.back()[k] = 0.25f * static_cast<float>(k % 13) - 1;
+    }
+    for (auto& v : in_bufs) in.push_back(v.data());
+    for (size_t j = 0; j < lib.num_outputs(m); ++j) {
+        tensor_info info{};
+        ASSERT_EQ(lib.output_info(m, j, &info), ok);
+        a_bufs.emplace_back(info.bytes / sizeof(float), -7.f);
+        b_bufs.emplace_back(info.bytes / sizeof(float), 9.f);
+    }
+    for (auto& v : a_bufs) a.push_back(v.data());
+    for (auto& v : b_bufs) b.push_back(v.data());
+    ASSERT_EQ(lib.run(m, in.data(), a.data()), ok) << lib.last_error(m);
+    ASSERT_EQ(run_async(m, in.data(), b.data(), nullptr), ok) << lib.last_error(m);
+    EXPECT_EQ(a_bufs, b_bufs);
+    int not_a_stream = 0;
+    EXPECT_EQ(run_async(m, in.data(), b.data(), &not_a_stream), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("takes no stream"), std::string::npos) << lib.last_error(m);
+    EXPECT_EQ(run_async(m, nullptr, b.data(), nullptr), invalid_argument);
+    lib.destroy(m);
+}
+
 TEST(e2e_cpu, caller_workspace) {
     tmp_dir d;
     library lib(build_mixed(d), "mixed");
