@@ -55,8 +55,10 @@ kernel_profile profile_kernels(session& s, int iterations, const std::string& tr
         double base = std::chrono::duration<double, std::milli>(run_start - t0).count();
         s.execute_profiled(start, time);
         r.run_ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - run_start).count());
+        r.sum_ms.push_back(0);
         for (std::size_t i = 0; i < n; ++i) {
             mean[i] += time[i] / iterations;
+            r.sum_ms.back() += time[i];
             if (trace_path.empty()) continue;
             auto& k = s.kernels[i];
             char nums[160];
