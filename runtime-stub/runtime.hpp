@@ -386,7 +386,9 @@ MXC_API mxc_status MXC_FN(create)(mxc_model** out, const mxc_options* opts) {
         s = mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: workspace_bytes is set but workspace is NULL");
     }
     if (s == MXC_OK && o.no_graph != 0 && o.no_graph != 1)
-        s = mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: no_graph must be 0 or 1, got %d", o.no_graph);
+        s = mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT,
+                         "create: no_graph must be 0 or 1, got %d (an mxc_options from before ABI 2, without no_graph?)",
+                         o.no_graph);
     if (s == MXC_OK) s = mxc_rt::setup(m, o);
     if (s != MXC_OK) {
         mxc_rt::release(m);
