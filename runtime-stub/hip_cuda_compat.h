@@ -40,6 +40,9 @@ typedef cudaStreamCaptureMode hipStreamCaptureMode;
 
 #define hipMalloc cudaMalloc
 #define hipFree cudaFree
+#define hipHostMalloc cudaHostAlloc
+#define hipHostFree cudaFreeHost
+#define hipHostMallocDefault cudaHostAllocDefault
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemset cudaMemset
