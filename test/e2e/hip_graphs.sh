@@ -17,7 +17,8 @@ emu) c++ -std=c++17 -O1 -Iruntime-stub/emu -I. -I"$d" -x c++ test/e2e/hip_graphs
         -L"$d" -lg -Wl,-rpath,"$d" -lpthread ;;
 sm_*) /usr/local/cuda/bin/nvcc -std=c++17 -arch="$arch" -Iruntime-stub/cuda -I. -I"$d" -x cu test/e2e/hip_graphs/program.cpp \
         -o "$d/hip_graphs" -L"$d" -lg -Xlinker -rpath,"$d" ;;
-gfx*) clang++-15 -std=c++17 -x hip --offload-arch="$arch" -I. -I"$d" test/e2e/hip_graphs/program.cpp -x none \
+gfx*) clang++-15 -std=c++17 -x hip --rocm-path=/usr --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode \
+        --offload-arch="$arch" -I. -I"$d" test/e2e/hip_graphs/program.cpp \
         -o "$d/hip_graphs" -L"$d" -lg -Wl,-rpath,"$d" -L/usr/lib/x86_64-linux-gnu -lamdhip64 ;;
 *) echo "hip_graphs.sh: unknown arch '$arch' (emu, sm_NN or gfxNNN)" >&2; exit 2 ;;
 esac

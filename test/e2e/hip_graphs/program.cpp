@@ -210,16 +210,16 @@ int main(int argc, char** argv) {
            us[1][1]);
     compare("after the timed runs", s, ref, read_back(s, a));
 
-    for (auto* p : pin_in) hipHostFree(const_cast<void*>(p));
-    for (auto* p : pin_out) hipHostFree(p);
+    for (auto* p : pin_in) (void)hipHostFree(const_cast<void*>(p));
+    for (auto* p : pin_out) (void)hipHostFree(p);
     for (device_set* d : {&a, &b}) {
-        for (void* p : d->in) hipFree(p);
-        for (void* p : d->out) hipFree(p);
+        for (void* p : d->in) (void)hipFree(p);
+        for (void* p : d->out) (void)hipFree(p);
     }
     g_destroy(off);
     g_destroy(dp);
     g_destroy(direct);
-    hipStreamDestroy(stream);
+    (void)hipStreamDestroy(stream);
     printf("hip_graphs: %s\n", failures ? "FAIL" : "PASS");
     return failures ? 1 : 0;
 }
