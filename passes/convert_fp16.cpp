@@ -104,7 +104,7 @@ struct converter {
         } else {
             h = m.insert(pos, "convert", {v}, with_target({}, dtype::half_type));
         }
-        h->origin = v->origin;
+        h->origin = v->is_param() ? "input '" + v->param_name + "'" : v->origin;
         changed.insert(h);
         return half[v] = h;
     }
