@@ -41,13 +41,12 @@ inline void check_wmma_args(const char* what, const void* p, unsigned ld, size_t
         uint64_t ld;
     } mine{p, ld};
     args first = __shfl(mine, 0);
-    const std::string lane = "lane " + std::to_string(__lane_id());
     if (first.p != mine.p || first.ld != mine.ld)
-        fail_block(std::string(what) + ": " + lane + " passes another pointer or stride than lane 0 (warp-collective)");
-    if (reinterpret_cast<uintptr_t>(p) % 32)
-        fail_block(std::string(what) + ": the pointer is not 256-bit aligned");
+        fail_block("%s: lane %d passes another pointer or stride than lane 0 (warp-collective)", what,
+                   static_cast<int>(__lane_id()));
+    if (reinterpret_cast<uintptr_t>(p) % 32) fail_block("%s: the pointer is not 256-bit aligned", what);
     if (ld * elem_bytes % 16)
-        fail_block(std::string(what) + ": ldm " + std::to_string(ld) + " is not a multiple of 16 bytes");
+        fail_block("%s: ldm %u is not a multiple of 16 bytes", what, ld);
 }
 
 } // namespace mxc_emu
@@ -136,8 +135,8 @@ typedef float mfma_float4 __attribute__((__vector_size__(4 * sizeof(float))));
 inline mxc_emu::mfma_float4 __builtin_amdgcn_mfma_f32_16x16x16f16(mxc_emu::mfma_half4 a, mxc_emu::mfma_half4 b,
                                                                   mxc_emu::mfma_float4 c, int cbsz, int abid, int blgp) {
     if (warpSize != 64)
-        mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x16f16 needs 64-lane wavefronts (MXC_EMU_WARP=64), warpSize is " +
-                            std::to_string(warpSize));
+        mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x16f16 needs 64-lane wavefronts (MXC_EMU_WARP=64), warpSize is %d",
+                            static_cast<int>(warpSize));
     if (cbsz || abid || blgp) mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x16f16: cbsz/abid/blgp are not emulated");
     const int l = static_cast<int>(__lane_id()), col = l % 16, row0 = 4 * (l / 16);
     float bcol[16];
