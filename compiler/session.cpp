@@ -310,13 +310,16 @@ std::unique_ptr<session> open_session(const std::string& path, const session_opt
         throw error("unknown --target '" + o.target + "' (expected ref, cpu or hip)");
     if (is_library_path(path)) {
         if (o.target == "ref") throw error("--target ref runs a model (.onnx), not a library: " + path);
+        if (o.fp16)
+            throw error("--fp16 compiles a model in half precision; " + path +
+                        " is a library already (build one with mxc MODEL.onnx --fp16 -o LIB.so)");
         auto s = std::make_unique<library_session>(path, "");
         if (!o.target.empty() && o.target != s->target)
             throw error(path + " was built for " + s->target + ", not --target " + o.target);
         return s;
     }
     program p = load_program(path, o.import);
-    run_passes(p, default_pipeline());
+    run_passes(p, default_pipeline(o.fp16));
     if (o.target == "ref") return std::make_unique<ref_session>(std::move(p));
 
     build_options bo;

@@ -58,6 +58,7 @@ struct session_options {
     import_options import;
     std::string offload_arch, hip_compiler;
     bool profile = false, debug_trace = false; // what a model compiled here gets
+    bool fp16 = false;           // a model runs in half precision (passes/convert_fp16.cpp)
     bool quiet = false;
 };
 
