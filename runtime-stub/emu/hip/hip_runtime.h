@@ -1100,3 +1100,6 @@ inline hipError_t hipGraphDestroy(hipGraph_t g) {
     delete g;
     return hipSuccess;
 }
+
+// ---- The matrix-unit APIs of templates/hip/mma.hpp (emulated wmma and MFMA).
+#include "runtime-stub/emu/mma.hpp"
