@@ -267,10 +267,12 @@ bool is_amd_arch(const std::string& a) { return a.rfind("gfx", 0) == 0; }
 bool is_nvidia_arch(const std::string& a) { return a.rfind("sm_", 0) == 0; }
 
 void check_arch(const std::string& arch) {
-    bool ok = (is_amd_arch(arch) || is_nvidia_arch(arch)) && arch.size() > 3 &&
-              std::all_of(arch.begin(), arch.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    bool ok = is_emu_arch(arch) ||
+              ((is_amd_arch(arch) || is_nvidia_arch(arch)) && arch.size() > 3 &&
+               std::all_of(arch.begin(), arch.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }));
     if (!ok)
-        throw error("unknown --offload-arch '" + arch + "' (expected gfxNNN for AMD, e.g. gfx90a, or sm_NN for NVIDIA, e.g. sm_90)");
+        throw error("unknown --offload-arch '" + arch +
+                    "' (expected gfxNNN for AMD, e.g. gfx90a, sm_NN for NVIDIA, e.g. sm_90, or emu for the host SIMT emulator)");
 }
 
 std::string host_cxx() {
@@ -357,7 +359,16 @@ std::vector<std::string> compile_command(const emitted_library& lib, const build
         return cmd;
     }
     check_arch(opts.offload_arch);
-    if (is_amd_arch(opts.offload_arch)) {
+    if (is_emu_arch(opts.offload_arch)) {
+        // The host SIMT emulator: runtime-stub/emu shadows <hip/hip_runtime.h>.
+        cmd = split_words(opts.hip_compiler.empty() ? host_cxx() : opts.hip_compiler);
+        for (const char* a : {"-x", "c++", "-std=c++17", "-O1", "-fPIC", "-shared", "-fvisibility=hidden",
+                              "-Iruntime-stub/emu", "-I."})
+            cmd.push_back(a);
+        cmd.push_back(lib.model_source);
+        cmd.insert(cmd.end(), lib.units.begin(), lib.units.end());
+        cmd.insert(cmd.end(), {lib.weights_source, "-Wl,--version-script=" + lib.exports, "-o", out});
+    } else if (is_amd_arch(opts.offload_arch)) {
         cmd = {opts.hip_compiler.empty() ? default_hip_clang : opts.hip_compiler, "-x", "hip", "-std=c++17",
                "--rocm-path=/usr", "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
                "--offload-arch=" + opts.offload_arch, "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-I.",
@@ -387,7 +398,11 @@ std::vector<std::string> object_command(const emitted_library& lib, const build_
         for (auto& w : cpu_cflags()) cmd.push_back(w);
     } else {
         check_arch(opts.offload_arch);
-        if (is_amd_arch(opts.offload_arch)) {
+        if (is_emu_arch(opts.offload_arch)) {
+            cmd = split_words(opts.hip_compiler.empty() ? host_cxx() : opts.hip_compiler);
+            for (const char* a : {"-x", "c++", "-std=c++17", "-O1", "-fPIC", "-fvisibility=hidden", "-Iruntime-stub/emu", "-I."})
+                cmd.push_back(a);
+        } else if (is_amd_arch(opts.offload_arch)) {
             cmd = {opts.hip_compiler.empty() ? default_hip_clang : opts.hip_compiler};
             if (weights) cmd.insert(cmd.end(), {"-x", "c++", "-std=c++17"});
             else
@@ -411,6 +426,11 @@ std::vector<std::string> link_command(const emitted_library& lib, const build_op
         cmd = split_words(host_cxx());
         for (const char* a : {"-fPIC", "-shared"}) cmd.push_back(a);
         for (auto& w : cpu_cflags()) cmd.push_back(w);
+        cmd.insert(cmd.end(), objects.begin(), objects.end());
+        cmd.insert(cmd.end(), {"-Wl,--version-script=" + lib.exports, "-o", out});
+    } else if (is_emu_arch(opts.offload_arch)) {
+        cmd = split_words(opts.hip_compiler.empty() ? host_cxx() : opts.hip_compiler);
+        for (const char* a : {"-fPIC", "-shared"}) cmd.push_back(a);
         cmd.insert(cmd.end(), objects.begin(), objects.end());
         cmd.insert(cmd.end(), {"-Wl,--version-script=" + lib.exports, "-o", out});
     } else if (is_amd_arch(opts.offload_arch)) {
@@ -448,9 +468,10 @@ void check_run(const process_result& r, const std::vector<std::string>& cmd, con
 
 // Adds to `h` every embedded file (templates, runtime stub) that `text` includes, directly
 // or through others, each once: an object's key changes only with what it includes. An
-// include is looked up as written and under runtime-stub/cuda/ (the nvcc shadow headers);
-// what is not embedded is a system header, covered by the compiler's identity.
-void add_includes(std::string_view text, std::set<std::string>& seen, object_cache::hasher& h) {
+// include is looked up as written and under `shadow` (runtime-stub/cuda/ or runtime-stub/emu/:
+// the headers that shadow <hip/hip_runtime.h> for nvcc and the emulator); what is not
+// embedded is a system header, covered by the compiler's identity.
+void add_includes(std::string_view text, std::set<std::string>& seen, object_cache::hasher& h, const std::string& shadow) {
     static const std::map<std::string, std::string_view> files = [] {
         std::map<std::string, std::string_view> m;
         for (auto& f : embedded_files()) m[std::string(f.path)] = f.content;
@@ -462,12 +483,12 @@ void add_includes(std::string_view text, std::set<std::string>& seen, object_cac
         std::size_t close = text.find_first_of("\">\n", open + 1);
         if (close == std::string_view::npos) break;
         std::string name(text.substr(open + 1, close - open - 1));
-        for (const std::string& path : {name, "runtime-stub/cuda/" + name}) {
+        for (const std::string& path : {name, shadow + name}) {
             auto it = files.find(path);
             if (it == files.end() || !seen.insert(path).second) continue;
             h.add(path);
             h.add(it->second);
-            add_includes(it->second, seen, h);
+            add_includes(it->second, seen, h, shadow);
         }
     }
 }
@@ -485,6 +506,7 @@ void build_objects(const emitted_library& lib, const build_options& opts, const 
     };
     std::string compiler = object_command(lib, opts, lib.model_source, "x.o")[0];
     std::string identity = object_cache::compiler_identity(compiler);
+    std::string shadow = is_emu_arch(opts.offload_arch) ? "runtime-stub/emu/" : "runtime-stub/cuda/";
     std::vector<std::vector<std::string>> cmds;
     std::vector<std::size_t> missing; // indices into sources
     std::vector<std::string> keys(sources.size());
@@ -499,7 +521,7 @@ void build_objects(const emitted_library& lib, const build_options& opts, const 
         h.add(content(sources[i]));
         h.add(content(lib.header));
         std::set<std::string> seen;
-        add_includes(content(sources[i]), seen, h);
+        add_includes(content(sources[i]), seen, h, shadow);
         if (sources[i] == lib.weights_source) h.add(content("weights.bin"));
         keys[i] = h.hex();
         if (!identity.empty()) st.object_keys.push_back(keys[i]);

@@ -57,6 +57,9 @@ std::string header_path(const std::string& output);
 
 // The offload architecture of the first GPU found here (gfx90a, sm_90), or "" if none.
 std::string detect_offload_arch();
+// --offload-arch emu: the hip sources built with the host compiler against the SIMT emulator
+// (runtime-stub/emu/hip/hip_runtime.h); the library runs on the CPU.
+inline bool is_emu_arch(const std::string& arch) { return arch == "emu"; }
 
 // The compiler command for an emitted library, run in the build directory, writing `out`
 // (every source in one command: what build.sh runs).

@@ -192,8 +192,8 @@ void run_compile(const compile_args& a) {
     if (a.target == "hip" && bo.offload_arch.empty()) {
         bo.offload_arch = detect_offload_arch();
         if (bo.offload_arch.empty())
-            throw error("--target hip: no GPU found to build for; pass --offload-arch (e.g. gfx90a or sm_90) "
-                        "or use --target cpu");
+            throw error("--target hip: no GPU found to build for; pass --offload-arch (e.g. gfx90a, sm_90, or emu "
+                        "for the host emulator) or use --target cpu");
     }
     if (a.verbose) bo.log = [](const std::string& s) { std::cerr << "mxc: " << s << "\n"; };
 
@@ -231,7 +231,7 @@ void setup_compile(CLI::App& app) {
     app.add_option("model", a->model, "the model: an ONNX file, or a text IR program (.mxir)");
     app.add_option("-o,--output", a->output, "the library to write (its C header goes beside it)");
     app.add_option("--target", a->target, "cpu (default), hip, or ref (the evaluator: no library)");
-    app.add_option("--offload-arch", a->offload_arch, "hip: gfxNNN (AMD, clang++-15) or sm_NN (NVIDIA, nvcc)");
+    app.add_option("--offload-arch", a->offload_arch, "hip: gfxNNN (AMD, clang++-15), sm_NN (NVIDIA, nvcc) or emu (host SIMT emulator, c++)");
     app.add_option("--cpu-arch", a->cpu_arch,
                    "cpu: build for this -march (e.g. x86-64-v3: AVX2/FMA); the library then runs only on such "
                    "CPUs (default: any x86-64)");

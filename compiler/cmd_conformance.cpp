@@ -125,7 +125,7 @@ void run_conformance(const conformance_args& a) {
     o.offload_arch = a.offload_arch;
     o.progress = isatty(2);
     if (a.compile_only && o.target == "hip" && o.offload_arch.empty())
-        throw error("--compile-only --target hip needs --offload-arch (e.g. gfx90a or sm_90)");
+        throw error("--compile-only --target hip needs --offload-arch (e.g. gfx90a, sm_90 or emu)");
     if (o.target == "hip" && o.offload_arch.empty()) {
         o.offload_arch = detect_offload_arch();
         if (o.offload_arch.empty()) {
@@ -159,7 +159,7 @@ void add_conformance(CLI::App& app) {
     sub->add_option("--out", a->out, "also write the rows to this TSV file (with a header comment)");
     sub->add_option("--timeout", a->timeout, "seconds per test before it is killed (default 60)");
     sub->add_option("--cache", a->cache, "where built libraries are kept (default ~/.cache/mxc/conformance)");
-    sub->add_option("--offload-arch", a->offload_arch, "hip: the GPU to build for (default: the one found)");
+    sub->add_option("--offload-arch", a->offload_arch, "hip: the GPU to build for (default: the one found; emu: the host SIMT emulator)");
     sub->add_flag("--compile-only", a->compile_only,
                   "only build: one test per op type and dtype, merged into one library (rows: OpType:dtype)");
     sub->add_option("--passing", a->passing,

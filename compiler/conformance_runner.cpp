@@ -2,6 +2,7 @@
 // group, so a compiler it started dies with it) that writes "status\tdetail\n" into a pipe.
 // A child that crashes, exits without a result or runs past the time limit is a failure that
 // names the signal; the run always goes on.
+#include "compiler/build_driver.hpp"
 #include "compiler/conformance.hpp"
 #include "ir/error.hpp"
 
@@ -55,7 +56,7 @@ child start(const test_case& t, std::size_t index, const run_options& o) {
     if (pid == 0) {
         close(fds[0]);
         setpgid(0, 0);
-        if (o.target != "hip") { // a runaway model must not take the machine's memory (GPU runtimes reserve more)
+        if (o.target != "hip" || is_emu_arch(o.offload_arch)) { // a runaway model must not take the machine's memory (GPU runtimes reserve more)
             rlimit lim{16ull << 30, 16ull << 30};
             setrlimit(RLIMIT_AS, &lim);
         }

@@ -473,6 +473,7 @@ struct graph_importer {
                 }
                 if (uk >= outs.size() || !outs[uk])
                     ctx.fail("output " + std::to_string(k) + " ('" + n.output(k) + "') is not supported");
+                (void)outs[uk]->result.bytes(); // a size that overflows is this node's error, not a later one's
                 s.values[n.output(k)] = onnx_value::of(outs[uk]);
             }
         } catch (const error& e) {

@@ -313,7 +313,7 @@ std::unique_ptr<session> open_session(const std::string& path, const session_opt
     bo.name = "model";
     if (bo.target == "hip" && bo.offload_arch.empty()) {
         bo.offload_arch = detect_offload_arch();
-        if (bo.offload_arch.empty()) throw error("--target hip: no GPU found here (pass --offload-arch, or use --target cpu)");
+        if (bo.offload_arch.empty()) throw error("--target hip: no GPU found here (pass --offload-arch, e.g. emu for the host emulator, or use --target cpu)");
     }
     const char* base = std::getenv("TMPDIR");
     std::string tmpl = std::string(base && *base ? base : "/tmp") + "/mxc-tool-XXXXXX";

@@ -14,7 +14,7 @@ void add_model_options(CLI::App* sub, model_args& a, bool with_target, bool with
     sub->add_option("--input-dim", a.input_dims, "@NAME D0 D1 ...: fix the shape of an input (may be repeated)")
         ->expected(1, CLI::detail::expected_max_vector_size);
     sub->add_option("--batch", a.batch, "fix a symbolic first dim of every input to N");
-    sub->add_option("--offload-arch", a.offload_arch, "hip: gfxNNN or sm_NN (default: the GPU found)");
+    sub->add_option("--offload-arch", a.offload_arch, "hip: gfxNNN, sm_NN or emu (host SIMT emulator) (default: the GPU found)");
     sub->add_option("--hip-compiler", a.hip_compiler, "the compiler for hip builds");
     if (with_fp16) sub->add_flag("--fp16", a.fp16, "run in half precision (where the target supports it)");
     sub->add_flag("-q,--quiet", a.quiet, "say nothing on stderr but errors");

@@ -16,6 +16,14 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipSuccess cudaSuccess
 #define hipErrorOutOfMemory cudaErrorMemoryAllocation
 #define hipErrorInvalidValue cudaErrorInvalidValue
+#define hipErrorInvalidConfiguration cudaErrorInvalidConfiguration
+#define hipErrorInvalidHandle cudaErrorInvalidResourceHandle
+#define hipErrorIllegalState cudaErrorIllegalState
+#define hipErrorNotReady cudaErrorNotReady
+#define hipErrorLaunchFailure cudaErrorLaunchFailure
+#define hipErrorStreamCaptureUnsupported cudaErrorStreamCaptureUnsupported
+#define hipErrorStreamCaptureInvalidated cudaErrorStreamCaptureInvalidated
+#define hipErrorStreamCaptureImplicit cudaErrorStreamCaptureImplicit
 #define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
 #define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
@@ -47,6 +55,35 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipPeekAtLastError cudaPeekAtLastError
 #define hipGetErrorString cudaGetErrorString
 #define hipGetErrorName cudaGetErrorName
+#define hipDeviceReset cudaDeviceReset
+
+// Stream capture and graphs.
+typedef cudaGraph_t hipGraph_t;
+typedef cudaGraphExec_t hipGraphExec_t;
+typedef cudaGraphNode_t hipGraphNode_t;
+typedef cudaStreamCaptureMode hipStreamCaptureMode;
+typedef cudaStreamCaptureStatus hipStreamCaptureStatus;
+#define hipStreamCaptureModeGlobal cudaStreamCaptureModeGlobal
+#define hipStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
+#define hipStreamCaptureModeRelaxed cudaStreamCaptureModeRelaxed
+#define hipStreamCaptureStatusNone cudaStreamCaptureStatusNone
+#define hipStreamCaptureStatusActive cudaStreamCaptureStatusActive
+#define hipStreamCaptureStatusInvalidated cudaStreamCaptureStatusInvalidated
+#define hipStreamBeginCapture cudaStreamBeginCapture
+#define hipStreamEndCapture cudaStreamEndCapture
+#define hipStreamIsCapturing cudaStreamIsCapturing
+#define hipGraphGetNodes cudaGraphGetNodes
+#define hipGraphInstantiateWithFlags cudaGraphInstantiateWithFlags
+#define hipGraphLaunch cudaGraphLaunch
+#define hipGraphExecDestroy cudaGraphExecDestroy
+#define hipGraphDestroy cudaGraphDestroy
+// HIP's form (error node and log buffer); CUDA 12+ takes flags instead.
+inline hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t graph, hipGraphNode_t* error_node = nullptr,
+                                      char* log = nullptr, size_t log_size = 0) {
+    (void)error_node;
+    if (log && log_size) log[0] = 0;
+    return cudaGraphInstantiate(exec, graph, 0);
+}
 
 #define hipThreadIdx_x threadIdx.x
 #define hipThreadIdx_y threadIdx.y

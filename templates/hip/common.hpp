@@ -48,7 +48,12 @@ inline dev_args pack(const mxc_kargs& k) {
 // Block barrier and warp shuffles, the same on every platform (HIP's unsynchronised
 // __shfl_* on AMD and the emulator, CUDA's *_sync forms on NVIDIA; full warps only). Use
 // warpSize, never 32 or 64: an AMD wavefront has 64 lanes, an NVIDIA warp 32.
+#if defined(MXC_HIP_EMU)
+// The emulator checks that every thread waits at the same barrier: pass the caller's site.
+__device__ inline void block_sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) { __syncthreads(file, line); }
+#else
 __device__ inline void block_sync() { __syncthreads(); }
+#endif
 template <class T> __device__ inline T shfl_xor(T v, int lane_mask) {
 #if defined(__HIP_PLATFORM_NVIDIA__)
     return __shfl_xor_sync(0xffffffffu, v, lane_mask);

@@ -102,6 +102,9 @@ save("negative_dim_input", model([helper.make_node("Relu", ["x"], ["y"], name="r
 save("huge_dim_input", model([helper.make_node("Relu", ["x"], ["y"], name="r")],
                              [vi("x", [1 << 31, 1 << 31, 4])], [y]))
 add_init("huge_bytes_init", TensorProto(name="w", data_type=TensorProto.DOUBLE, dims=[1 << 31, 1 << 31]))
+# An Expand whose constant shape makes the output's byte size overflow: the Expand's error.
+big = helper.make_tensor("shape", TensorProto.INT64, [4], [1 << 31, 1 << 31, 2, 3])
+save("huge_expand", model([helper.make_node("Expand", ["x", "shape"], ["y"], name="big_expand")], [x], [y], [big]))
 
 # Domains and opsets.
 save("opset_too_new", model([helper.make_node("Relu", ["x"], ["y"], name="r")], [x], [y], opsets=(("", 99),)))

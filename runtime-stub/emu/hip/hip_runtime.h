@@ -1,0 +1,992 @@
+// The host SIMT emulator of the HIP runtime (--offload-arch emu): the hip sources mxc
+// generates (templates/hip, runtime-stub with MXC_TARGET_HIP) compiled by the host C++
+// compiler against this header instead of ROCm's, and run on the CPU. A test tool: it models
+// what kernels may rely on, and reports what they must not do, instead of being fast.
+//
+// What is modelled (see the comments of each part):
+// - A kernel launch runs its blocks one after another on the calling OS thread. Inside a block
+//   every GPU thread is a fiber (ucontext) scheduled round-robin: __syncthreads parks a fiber
+//   until every thread of the block arrived; warp operations (__shfl*, __ballot, __any,
+//   __all, __syncwarp) park until every lane of the warp arrived, then exchange values.
+// - warpSize is 32, or 64 (AMD's wavefront) with MXC_EMU_WARP=64 in the environment.
+// - Barrier divergence (a thread exits, or reaches another barrier, while others wait) fails
+//   the launch like a GPU fault: one line on stderr, a sticky hipErrorLaunchFailure returned
+//   by hipGetLastError / hipStreamSynchronize / every later call (hipDeviceReset clears it).
+// - A block of more than 1024 threads (or a zero dimension) is hipErrorInvalidConfiguration.
+// - Device memory is host memory; streams execute in order at once; events take real times.
+// - Stream capture records launches, copies, memsets and event records into a graph instead
+//   of running them; hipGraphLaunch replays the records.
+// Header-only: the state is in inline variables, so each library has its own "device".
+#pragma once
+
+#define MXC_HIP_EMU 1
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <sys/mman.h>
+#include <ucontext.h>
+
+// ---- Function and variable qualifiers: everything is host code. __shared__ memory is one
+// object per OS thread; the blocks running on one OS thread run one after another, so each
+// block has it to itself while it runs (its contents at block start are undefined, as on a GPU).
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __shared__ static thread_local
+#define __constant__
+#define __launch_bounds__(...)
+
+// ---- Errors (HIP's numbering).
+enum hipError_t {
+    hipSuccess = 0,
+    hipErrorInvalidValue = 1,
+    hipErrorOutOfMemory = 2,
+    hipErrorMemoryAllocation = 2,
+    hipErrorNotInitialized = 3,
+    hipErrorInvalidConfiguration = 9,
+    hipErrorNoDevice = 100,
+    hipErrorInvalidDevice = 101,
+    hipErrorInvalidResourceHandle = 400,
+    hipErrorInvalidHandle = 400,
+    hipErrorIllegalState = 401,
+    hipErrorNotReady = 600,
+    hipErrorLaunchFailure = 719,
+    hipErrorStreamCaptureUnsupported = 900,
+    hipErrorStreamCaptureInvalidated = 901,
+    hipErrorStreamCaptureImplicit = 906,
+    hipErrorUnknown = 999,
+};
+
+enum hipMemcpyKind {
+    hipMemcpyHostToHost = 0,
+    hipMemcpyHostToDevice = 1,
+    hipMemcpyDeviceToHost = 2,
+    hipMemcpyDeviceToDevice = 3,
+    hipMemcpyDefault = 4,
+};
+
+enum hipStreamCaptureMode { hipStreamCaptureModeGlobal = 0, hipStreamCaptureModeThreadLocal = 1, hipStreamCaptureModeRelaxed = 2 };
+enum hipStreamCaptureStatus { hipStreamCaptureStatusNone = 0, hipStreamCaptureStatusActive = 1, hipStreamCaptureStatusInvalidated = 2 };
+
+#define hipStreamDefault 0x0u
+#define hipStreamNonBlocking 0x1u
+#define hipEventDefault 0x0u
+#define hipDeviceScheduleAuto 0x0u
+
+// ---- Launch geometry. threadIdx..gridDim are the running fiber's (set by the scheduler).
+struct uint3 {
+    unsigned x, y, z;
+};
+struct dim3 {
+    unsigned x, y, z;
+    constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+inline thread_local uint3 threadIdx{0, 0, 0};
+inline thread_local uint3 blockIdx{0, 0, 0};
+inline thread_local uint3 blockDim{1, 1, 1};
+inline thread_local uint3 gridDim{1, 1, 1};
+
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+
+// Opaque handles.
+struct ihipStream_t;
+struct ihipEvent_t;
+struct ihipGraph_t;
+struct ihipGraphExec_t;
+struct ihipGraphNode_t;
+typedef ihipStream_t* hipStream_t;
+typedef ihipEvent_t* hipEvent_t;
+typedef ihipGraph_t* hipGraph_t;
+typedef ihipGraphExec_t* hipGraphExec_t;
+typedef ihipGraphNode_t* hipGraphNode_t;
+
+namespace mxc_emu {
+
+// The warp size of this process: 32, or MXC_EMU_WARP=64 (an AMD wavefront).
+inline int& warp_size_ref() {
+    static int w = [] {
+        const char* e = std::getenv("MXC_EMU_WARP");
+        if (!e || !*e) return 32;
+        int v = std::atoi(e);
+        if (v == 32 || v == 64) return v;
+        std::fprintf(stderr, "mxc hip-emu: MXC_EMU_WARP=%s is not 32 or 64; using 32\n", e);
+        return 32;
+    }();
+    return w;
+}
+// For tests: the warp size of the launches that follow (32 or 64).
+inline void set_warp_size(int w) { warp_size_ref() = w == 64 ? 64 : 32; }
+
+// ---- Device state: allocations, the sticky error of a failed kernel, captures in progress.
+struct device_state {
+    std::mutex mu;
+    std::set<void*> allocations;
+    hipError_t sticky = hipSuccess; // a kernel failed: the context is unusable (like a GPU fault)
+    int capturing = 0;              // streams capturing now
+};
+inline device_state& device() {
+    static device_state d;
+    return d;
+}
+inline thread_local hipError_t last_error = hipSuccess; // per host thread, as in HIP
+
+inline hipError_t record(hipError_t e) {
+    if (e != hipSuccess) last_error = e;
+    return e;
+}
+inline hipError_t sticky() {
+    std::lock_guard<std::mutex> lock(device().mu);
+    return device().sticky;
+}
+inline void fail_device(const std::string& line) {
+    {
+        std::lock_guard<std::mutex> lock(device().mu);
+        device().sticky = hipErrorLaunchFailure;
+    }
+    std::fprintf(stderr, "mxc hip-emu: %s\n", line.c_str());
+}
+
+// ---- Fibers and the block scheduler (one per OS thread).
+struct fiber {
+    ucontext_t ctx;
+    char* stack = nullptr;
+    size_t size = 0;
+    unsigned tid = 0;   // the GPU thread it runs (linear index in the block)
+    bool fresh = true;  // needs makecontext before it runs
+};
+
+enum thread_status : unsigned char { ts_unstarted, ts_running, ts_barrier, ts_warp, ts_exited };
+enum warp_kind { wk_none, wk_shfl, wk_shfl_up, wk_shfl_down, wk_shfl_xor, wk_ballot, wk_any, wk_all, wk_syncwarp };
+inline const char* warp_kind_name(int k) {
+    static const char* names[] = {"?", "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any", "__all", "__syncwarp"};
+    return names[k];
+}
+
+// One warp's pending operation: lanes deposit a value (and the lane they read), the last one
+// to arrive computes every lane's result; a lane reads its result before it can reach the
+// next warp operation, so results are never overwritten before they are read.
+struct warp_state {
+    unsigned lanes = 0, arrived = 0, exited = 0, at_barrier = 0;
+    int kind = wk_none;
+    uint64_t value[64][2];
+    int src[64];
+    uint64_t result[64][2];
+    fiber* waiting[64];
+};
+
+struct scheduler {
+    ucontext_t main;
+    std::vector<std::unique_ptr<fiber>> fibers;
+    std::vector<fiber*> idle;
+    fiber* cur = nullptr;
+    // The block being run.
+    const std::function<void()>* body = nullptr;
+    unsigned n = 0, next = 0, exited = 0, warp = 32;
+    uint3 dim{1, 1, 1};
+    std::vector<unsigned char> status;
+    std::vector<warp_state> warps;
+    std::vector<fiber*> barrier_waiting;
+    const char* barrier_file = nullptr;
+    int barrier_line = 0;
+    std::deque<fiber*> runnable;
+    bool failed = false;
+    std::string why;
+    ~scheduler() {
+        for (auto& f : fibers) munmap(f->stack, f->size);
+    }
+};
+inline scheduler& sched() {
+    thread_local scheduler s;
+    return s;
+}
+
+inline uint3 thread_index(const scheduler& s, unsigned t) {
+    return {t % s.dim.x, t / s.dim.x % s.dim.y, t / (s.dim.x * s.dim.y)};
+}
+inline std::string thread_name(const scheduler& s, unsigned t) {
+    uint3 i = thread_index(s, t);
+    return "thread (" + std::to_string(i.x) + "," + std::to_string(i.y) + "," + std::to_string(i.z) + ")";
+}
+
+// The running thread breaks a rule: the block stops (its fibers are abandoned) and the
+// launch fails. Does not return.
+[[noreturn]] inline void fail_block(const std::string& why) {
+    scheduler& s = sched();
+    s.failed = true;
+    s.why = why;
+    swapcontext(&s.cur->ctx, &s.main);
+    std::abort(); // never resumed
+}
+
+inline void park() {
+    scheduler& s = sched();
+    swapcontext(&s.cur->ctx, &s.main);
+}
+
+inline void thread_exit(scheduler& s, unsigned t);
+
+// Each fiber runs GPU threads one after another until one parks: a block without barriers
+// runs on one fiber (cheap); a parked thread keeps its fiber and the next thread gets another.
+inline void fiber_main() {
+    for (;;) {
+        scheduler& s = sched();
+        fiber* self = s.cur;
+        while (!s.failed && s.next < s.n) {
+            unsigned t = s.next++;
+            self->tid = t;
+            s.status[t] = ts_running;
+            threadIdx = thread_index(s, t);
+            (*s.body)();
+            thread_exit(s, t);
+        }
+        s.idle.push_back(self);
+        swapcontext(&self->ctx, &s.main);
+    }
+}
+
+inline fiber* idle_fiber(scheduler& s) {
+    if (s.idle.empty()) {
+        auto f = std::make_unique<fiber>();
+        // 256 KiB of stack (lazily committed), below it a guard page: an overflow faults.
+        const size_t page = 4096;
+        f->size = 256 * 1024 + page;
+        void* p = mmap(nullptr, f->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) return nullptr;
+        mprotect(p, page, PROT_NONE);
+        f->stack = static_cast<char*>(p);
+        s.idle.push_back(f.get());
+        s.fibers.push_back(std::move(f));
+    }
+    fiber* f = s.idle.back();
+    s.idle.pop_back();
+    if (f->fresh) {
+        getcontext(&f->ctx);
+        f->ctx.uc_stack.ss_sp = f->stack + 4096;
+        f->ctx.uc_stack.ss_size = f->size - 4096;
+        f->ctx.uc_link = &s.main;
+        makecontext(&f->ctx, fiber_main, 0);
+        f->fresh = false;
+    }
+    return f;
+}
+
+// A thread returned from the kernel. Others waiting for it at a barrier would wait forever.
+inline void thread_exit(scheduler& s, unsigned t) {
+    s.status[t] = ts_exited;
+    ++s.exited;
+    warp_state& w = s.warps[t / s.warp];
+    ++w.exited;
+    if (!s.barrier_waiting.empty())
+        fail_block("barrier divergence: " + thread_name(s, t) + " exited while " + std::to_string(s.barrier_waiting.size()) +
+                   " threads wait at __syncthreads (" + s.barrier_file + ":" + std::to_string(s.barrier_line) + ")");
+    if (w.arrived)
+        fail_block("warp divergence: " + thread_name(s, t) + " exited while " + std::to_string(w.arrived) +
+                   " lanes of its warp wait at " + warp_kind_name(w.kind));
+}
+
+// __syncthreads: waits until every thread of the block arrived at this barrier.
+inline void block_barrier(const char* file, int line) {
+    scheduler& s = sched();
+    fiber* self = s.cur;
+    unsigned t = self->tid;
+    warp_state& w = s.warps[t / s.warp];
+    if (s.exited)
+        fail_block("barrier divergence: " + thread_name(s, t) + " reached __syncthreads (" + file + ":" + std::to_string(line) +
+                   ") after " + std::to_string(s.exited) + " threads of the block exited");
+    if (w.arrived)
+        fail_block("divergence: " + thread_name(s, t) + " reached __syncthreads (" + file + ":" + std::to_string(line) +
+                   ") while lanes of its warp wait at " + warp_kind_name(w.kind));
+    if (s.barrier_waiting.empty()) {
+        s.barrier_file = file;
+        s.barrier_line = line;
+    } else if (s.barrier_line != line || std::strcmp(s.barrier_file, file) != 0) {
+        fail_block("barrier divergence: " + thread_name(s, t) + " reached __syncthreads at " + file + ":" +
+                   std::to_string(line) + " while " + std::to_string(s.barrier_waiting.size()) + " threads wait at " +
+                   s.barrier_file + ":" + std::to_string(s.barrier_line));
+    }
+    if (s.barrier_waiting.size() + 1 == s.n) { // the last one: release the others
+        for (fiber* f : s.barrier_waiting) {
+            s.status[f->tid] = ts_running;
+            s.runnable.push_back(f);
+        }
+        s.barrier_waiting.clear();
+        for (auto& ws : s.warps) ws.at_barrier = 0;
+        return;
+    }
+    s.status[t] = ts_barrier;
+    ++w.at_barrier;
+    s.barrier_waiting.push_back(self);
+    park();
+}
+
+// A warp operation of the running lane: deposits `value` (size bytes) and the lane to read
+// (src; -1: none), waits for every lane of the warp, then copies its result to `out`.
+inline void warp_op(int kind, const void* value, size_t size, int src, void* out) {
+    scheduler& s = sched();
+    fiber* self = s.cur;
+    unsigned t = self->tid, lane = t % s.warp;
+    warp_state& w = s.warps[t / s.warp];
+    const char* name = warp_kind_name(kind);
+    if (w.exited)
+        fail_block("warp divergence: " + thread_name(s, t) + " reached " + name + " after " + std::to_string(w.exited) +
+                   " lanes of its warp exited");
+    if (w.at_barrier)
+        fail_block("divergence: " + thread_name(s, t) + " reached " + name + " while lanes of its warp wait at __syncthreads");
+    if (w.arrived && w.kind != kind)
+        fail_block("warp divergence: " + thread_name(s, t) + " reached " + name + " while lanes of its warp wait at " +
+                   warp_kind_name(w.kind));
+    w.kind = kind;
+    std::memset(w.value[lane], 0, sizeof w.value[lane]);
+    std::memcpy(w.value[lane], value, size);
+    w.src[lane] = src;
+    w.waiting[lane] = self;
+    if (++w.arrived < w.lanes) {
+        s.status[t] = ts_warp;
+        park();
+    } else { // the last lane: compute every lane's result, wake the others
+        uint64_t mask = 0;
+        for (unsigned l = 0; l < w.lanes; ++l) mask |= (w.value[l][0] & 0xff) ? uint64_t(1) << l : 0;
+        for (unsigned l = 0; l < w.lanes; ++l) {
+            uint64_t* r = w.result[l];
+            r[0] = r[1] = 0;
+            if (kind == wk_ballot) r[0] = mask;
+            else if (kind == wk_any) r[0] = mask != 0;
+            else if (kind == wk_all) r[0] = mask == (w.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << w.lanes) - 1);
+            else if (kind != wk_syncwarp) {
+                int from = w.src[l];
+                if (from < 0 || static_cast<unsigned>(from) >= w.lanes)
+                    fail_block(std::string(name) + ": lane " + std::to_string(l) + " of the warp of " + thread_name(s, t) +
+                               " reads lane " + std::to_string(from) + ", which is not in the block (" +
+                               std::to_string(w.lanes) + " lanes)");
+                r[0] = w.value[from][0];
+                r[1] = w.value[from][1];
+            }
+        }
+        for (unsigned l = 0; l < w.lanes; ++l)
+            if (l != lane) {
+                s.status[w.waiting[l]->tid] = ts_running;
+                s.runnable.push_back(w.waiting[l]);
+            }
+        w.arrived = 0;
+        w.kind = wk_none;
+    }
+    if (out) std::memcpy(out, w.result[lane], size);
+}
+
+// Runs one block of `body` with the geometry in blockDim/blockIdx; false (why in s.why) if a
+// thread broke a synchronisation rule.
+inline bool run_block(scheduler& s, const std::function<void()>& body, unsigned n) {
+    s.body = &body;
+    s.n = n;
+    s.next = 0;
+    s.exited = 0;
+    s.warp = static_cast<unsigned>(warp_size_ref());
+    s.dim = blockDim;
+    s.status.assign(n, ts_unstarted);
+    s.warps.assign((n + s.warp - 1) / s.warp, warp_state{});
+    for (size_t i = 0; i < s.warps.size(); ++i) s.warps[i].lanes = std::min(s.warp, n - static_cast<unsigned>(i) * s.warp);
+    s.barrier_waiting.clear();
+    s.runnable.clear();
+    s.failed = false;
+    s.why.clear();
+    for (;;) {
+        fiber* f;
+        if (s.failed) break;
+        if (!s.runnable.empty()) {
+            f = s.runnable.front();
+            s.runnable.pop_front();
+            threadIdx = thread_index(s, f->tid);
+        } else if (s.next < s.n) {
+            f = idle_fiber(s);
+            if (!f) {
+                s.failed = true;
+                s.why = "cannot allocate a fiber stack";
+                break;
+            }
+        } else {
+            break;
+        }
+        s.cur = f;
+        swapcontext(&s.main, &f->ctx);
+    }
+    if (!s.failed && s.exited != s.n) { // nothing can run, yet some threads wait: a deadlock
+        s.failed = true;
+        s.why = "deadlock: " + std::to_string(s.n - s.exited) + " threads wait at barriers or warp operations that can never complete";
+    }
+    if (s.failed) { // abandon every fiber's stack
+        s.idle.clear();
+        for (auto& f : s.fibers) {
+            f->fresh = true;
+            s.idle.push_back(f.get());
+        }
+    }
+    return !s.failed;
+}
+
+// One kernel launch: validates the configuration like a GPU, then runs every block.
+inline hipError_t run_kernel(const char* name, dim3 grid, dim3 block, const std::function<void()>& body) {
+    if (hipError_t e = sticky()) return e;
+    uint64_t threads = uint64_t(block.x) * block.y * block.z;
+    if (!block.x || !block.y || !block.z || block.x > 1024 || block.y > 1024 || block.z > 64 || threads > 1024 ||
+        !grid.x || !grid.y || !grid.z || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
+        return record(hipErrorInvalidConfiguration);
+    scheduler& s = sched();
+    uint3 saved_t = threadIdx, saved_b = blockIdx, saved_bd = blockDim, saved_g = gridDim;
+    blockDim = {block.x, block.y, block.z};
+    gridDim = {grid.x, grid.y, grid.z};
+    hipError_t result = hipSuccess;
+    for (unsigned z = 0; z < grid.z && !result; ++z)
+        for (unsigned y = 0; y < grid.y && !result; ++y)
+            for (unsigned x = 0; x < grid.x && !result; ++x) {
+                blockIdx = {x, y, z};
+                if (!run_block(s, body, static_cast<unsigned>(threads))) {
+                    fail_device("kernel " + std::string(name) + " failed in block (" + std::to_string(x) + "," +
+                                std::to_string(y) + "," + std::to_string(z) + "): " + s.why);
+                    result = hipErrorLaunchFailure;
+                }
+            }
+    threadIdx = saved_t;
+    blockIdx = saved_b;
+    blockDim = saved_bd;
+    gridDim = saved_g;
+    return result;
+}
+
+} // namespace mxc_emu
+
+// warpSize: read-only for kernels (a reference to the emulator's setting).
+inline const int& warpSize = mxc_emu::warp_size_ref();
+
+// ---- Block barrier and warp operations (HIP's unsynchronised forms, full warps: every lane
+// of the warp must take part). Lane indices follow HIP's definitions with `width`.
+inline void __syncthreads(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    mxc_emu::block_barrier(file, line);
+}
+inline void __syncwarp(uint64_t = ~uint64_t(0)) { mxc_emu::warp_op(mxc_emu::wk_syncwarp, "", 1, -1, nullptr); }
+inline unsigned __lane_id() { return mxc_emu::sched().cur->tid % static_cast<unsigned>(warpSize); }
+
+namespace mxc_emu {
+template <class T> inline T shuffle(int kind, T v, int src) {
+    static_assert(sizeof(T) <= 16 && std::is_trivially_copyable<T>::value, "warp shuffles move at most 16 trivially copyable bytes");
+    T r;
+    warp_op(kind, &v, sizeof(T), src, &r);
+    return r;
+}
+} // namespace mxc_emu
+
+template <class T> inline T __shfl(T v, int src_lane, int width = warpSize) {
+    int self = static_cast<int>(__lane_id());
+    return mxc_emu::shuffle(mxc_emu::wk_shfl, v, (src_lane & (width - 1)) + (self & ~(width - 1)));
+}
+template <class T> inline T __shfl_up(T v, unsigned delta, int width = warpSize) {
+    int self = static_cast<int>(__lane_id());
+    int index = self - static_cast<int>(delta);
+    if (index < (self & ~(width - 1))) index = self;
+    return mxc_emu::shuffle(mxc_emu::wk_shfl_up, v, index);
+}
+template <class T> inline T __shfl_down(T v, unsigned delta, int width = warpSize) {
+    int self = static_cast<int>(__lane_id());
+    int index = self + static_cast<int>(delta);
+    if ((self & (width - 1)) + static_cast<int>(delta) >= width) index = self;
+    return mxc_emu::shuffle(mxc_emu::wk_shfl_down, v, index);
+}
+template <class T> inline T __shfl_xor(T v, int lane_mask, int width = warpSize) {
+    int self = static_cast<int>(__lane_id());
+    int index = self ^ lane_mask;
+    if (index >= ((self + width) & ~(width - 1))) index = self;
+    return mxc_emu::shuffle(mxc_emu::wk_shfl_xor, v, index);
+}
+inline unsigned long long __ballot(int pred) {
+    unsigned char p = pred != 0;
+    uint64_t r = 0;
+    mxc_emu::warp_op(mxc_emu::wk_ballot, &p, 1, -1, nullptr);
+    std::memcpy(&r, mxc_emu::sched().warps[mxc_emu::sched().cur->tid / mxc_emu::sched().warp].result[__lane_id()], 8);
+    return r;
+}
+inline int __any(int pred) {
+    unsigned char p = pred != 0, r = 0;
+    mxc_emu::warp_op(mxc_emu::wk_any, &p, 1, -1, &r);
+    return r;
+}
+inline int __all(int pred) {
+    unsigned char p = pred != 0, r = 0;
+    mxc_emu::warp_op(mxc_emu::wk_all, &p, 1, -1, &r);
+    return r;
+}
+
+// ---- Atomics (atomic read-modify-write on host memory; return the old value).
+namespace mxc_emu {
+template <class T, class F> inline T atomic_rmw(T* address, F f) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomics on 4- and 8-byte types");
+    using U = typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type;
+    U* u = reinterpret_cast<U*>(address);
+    U old = __atomic_load_n(u, __ATOMIC_RELAXED);
+    for (;;) {
+        T o, n;
+        std::memcpy(&o, &old, sizeof o);
+        n = f(o);
+        U nu;
+        std::memcpy(&nu, &n, sizeof nu);
+        if (__atomic_compare_exchange_n(u, &old, nu, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) return o;
+    }
+}
+} // namespace mxc_emu
+#define MXC_EMU_ATOMIC(name, expr)                                                                                     \
+    inline int name(int* a, int v) { return mxc_emu::atomic_rmw(a, [&](int o) { return expr; }); }                   \
+    inline unsigned name(unsigned* a, unsigned v) { return mxc_emu::atomic_rmw(a, [&](unsigned o) { return expr; }); } \
+    inline unsigned long long name(unsigned long long* a, unsigned long long v) {                                      \
+        return mxc_emu::atomic_rmw(a, [&](unsigned long long o) { return expr; });                                     \
+    }                                                                                                                  \
+    inline long long name(long long* a, long long v) { return mxc_emu::atomic_rmw(a, [&](long long o) { return expr; }); }
+#define MXC_EMU_ATOMIC_FP(name, expr)                                                                         \
+    inline float name(float* a, float v) { return mxc_emu::atomic_rmw(a, [&](float o) { return expr; }); }  \
+    inline double name(double* a, double v) { return mxc_emu::atomic_rmw(a, [&](double o) { return expr; }); }
+MXC_EMU_ATOMIC(atomicAdd, o + v)
+MXC_EMU_ATOMIC_FP(atomicAdd, o + v)
+MXC_EMU_ATOMIC(atomicSub, o - v)
+MXC_EMU_ATOMIC_FP(atomicSub, o - v)
+MXC_EMU_ATOMIC(atomicMax, o < v ? v : o)
+MXC_EMU_ATOMIC_FP(atomicMax, o < v ? v : o)
+MXC_EMU_ATOMIC(atomicMin, v < o ? v : o)
+MXC_EMU_ATOMIC_FP(atomicMin, v < o ? v : o)
+MXC_EMU_ATOMIC(atomicExch, v)
+MXC_EMU_ATOMIC_FP(atomicExch, v)
+MXC_EMU_ATOMIC(atomicAnd, o & v)
+MXC_EMU_ATOMIC(atomicOr, o | v)
+MXC_EMU_ATOMIC(atomicXor, o ^ v)
+#undef MXC_EMU_ATOMIC
+#undef MXC_EMU_ATOMIC_FP
+inline int atomicCAS(int* a, int cmp, int v) { return mxc_emu::atomic_rmw(a, [&](int o) { return o == cmp ? v : o; }); }
+inline unsigned atomicCAS(unsigned* a, unsigned cmp, unsigned v) {
+    return mxc_emu::atomic_rmw(a, [&](unsigned o) { return o == cmp ? v : o; });
+}
+inline unsigned long long atomicCAS(unsigned long long* a, unsigned long long cmp, unsigned long long v) {
+    return mxc_emu::atomic_rmw(a, [&](unsigned long long o) { return o == cmp ? v : o; });
+}
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+// ---- Device functions of HIP's math and integer intrinsics that host code lacks.
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a < b ? b : a; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a < b ? b : a; }
+inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline unsigned long long max(unsigned long long a, unsigned long long b) { return a < b ? b : a; }
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float __expf(float x) { return std::exp(x); }
+inline float __logf(float x) { return std::log(x); }
+inline float __sinf(float x) { return std::sin(x); }
+inline float __cosf(float x) { return std::cos(x); }
+inline float __powf(float x, float y) { return std::pow(x, y); }
+inline float __fdividef(float x, float y) { return x / y; }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x ? __builtin_clz(static_cast<unsigned>(x)) : 32; }
+inline int __clzll(long long x) { return x ? __builtin_clzll(static_cast<unsigned long long>(x)) : 64; }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
+inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); return i; }
+inline float __uint_as_float(unsigned x) { float f; std::memcpy(&f, &x, 4); return f; }
+inline unsigned __float_as_uint(float x) { unsigned i; std::memcpy(&i, &x, 4); return i; }
+inline double __longlong_as_double(long long x) { double d; std::memcpy(&d, &x, 8); return d; }
+inline long long __double_as_longlong(double x) { long long i; std::memcpy(&i, &x, 8); return i; }
+template <class T> inline T __ldg(const T* p) { return *p; }
+
+// ---- Runtime objects. Every operation on a stream runs at once, in order; a capturing
+// stream records it into its graph instead.
+struct ihipEvent_t {
+    std::chrono::steady_clock::time_point time;
+    bool recorded = false;
+};
+struct ihipGraphNode_t {
+    std::string what; // "kernel NAME", "memcpy", "memset", "event record"
+    std::function<hipError_t()> run;
+};
+struct ihipGraph_t {
+    std::vector<std::unique_ptr<ihipGraphNode_t>> nodes;
+};
+struct ihipGraphExec_t {
+    std::vector<std::function<hipError_t()>> steps;
+};
+struct ihipStream_t {
+    unsigned flags = 0;
+    hipStreamCaptureStatus capture = hipStreamCaptureStatusNone;
+    hipGraph_t graph = nullptr; // the graph being captured
+};
+
+namespace mxc_emu {
+inline ihipStream_t& null_stream() {
+    static ihipStream_t s;
+    return s;
+}
+inline ihipStream_t& stream_of(hipStream_t s) { return s ? *s : null_stream(); }
+
+// A synchronous call (hipMemcpy, hipDeviceSynchronize...) while a stream captures: not
+// allowed in global capture mode; the capture is invalidated.
+inline hipError_t check_no_capture() {
+    std::lock_guard<std::mutex> lock(device().mu);
+    if (device().capturing) return hipErrorStreamCaptureImplicit;
+    return hipSuccess;
+}
+
+// Runs `op` on stream s now, or records it when s is capturing.
+inline hipError_t submit(hipStream_t s, std::string what, std::function<hipError_t()> op) {
+    ihipStream_t& st = stream_of(s);
+    if (st.capture == hipStreamCaptureStatusActive) {
+        auto node = std::make_unique<ihipGraphNode_t>();
+        node->what = std::move(what);
+        node->run = std::move(op);
+        st.graph->nodes.push_back(std::move(node));
+        return hipSuccess;
+    }
+    if (st.capture == hipStreamCaptureStatusInvalidated) return record(hipErrorStreamCaptureInvalidated);
+    if (!s && check_no_capture()) return record(hipErrorStreamCaptureImplicit);
+    if (hipError_t e = sticky()) return e;
+    return record(op());
+}
+
+template <class... P, class... A>
+inline void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, size_t shared, hipStream_t stream,
+                   A&&... args) {
+    static_assert(sizeof...(P) == sizeof...(A), "hipLaunchKernelGGL: the kernel takes a different number of arguments");
+    // The arguments are copied at launch, as the GPU runtime does.
+    auto bound = std::make_shared<std::tuple<typename std::decay<P>::type...>>(std::forward<A>(args)...);
+    std::function<void()> body = [kernel, bound] { std::apply(kernel, *bound); };
+    if (shared > 64 * 1024) {
+        record(hipErrorInvalidConfiguration);
+        return;
+    }
+    std::string what = std::string("kernel ") + name;
+    std::string kname = name;
+    submit(stream, what, [kname, grid, block, body] { return run_kernel(kname.c_str(), grid, block, body); });
+}
+} // namespace mxc_emu
+
+// hipLaunchKernelGGL(kernel, grid, block, dynamic_shared_bytes, stream, args...)
+#define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
+    ::mxc_emu::launch(#kernel, kernel, dim3(grid), dim3(block), (shared), (stream), ##__VA_ARGS__)
+
+// ---- Errors.
+inline hipError_t hipGetLastError() {
+    if (hipError_t e = mxc_emu::sticky()) return e;
+    hipError_t e = mxc_emu::last_error;
+    mxc_emu::last_error = hipSuccess;
+    return e;
+}
+inline hipError_t hipPeekAtLastError() {
+    if (hipError_t e = mxc_emu::sticky()) return e;
+    return mxc_emu::last_error;
+}
+inline const char* hipGetErrorName(hipError_t e) {
+    switch (e) {
+    case hipSuccess: return "hipSuccess";
+    case hipErrorInvalidValue: return "hipErrorInvalidValue";
+    case hipErrorOutOfMemory: return "hipErrorOutOfMemory";
+    case hipErrorNotInitialized: return "hipErrorNotInitialized";
+    case hipErrorInvalidConfiguration: return "hipErrorInvalidConfiguration";
+    case hipErrorNoDevice: return "hipErrorNoDevice";
+    case hipErrorInvalidDevice: return "hipErrorInvalidDevice";
+    case hipErrorInvalidHandle: return "hipErrorInvalidHandle";
+    case hipErrorIllegalState: return "hipErrorIllegalState";
+    case hipErrorNotReady: return "hipErrorNotReady";
+    case hipErrorLaunchFailure: return "hipErrorLaunchFailure";
+    case hipErrorStreamCaptureUnsupported: return "hipErrorStreamCaptureUnsupported";
+    case hipErrorStreamCaptureInvalidated: return "hipErrorStreamCaptureInvalidated";
+    case hipErrorStreamCaptureImplicit: return "hipErrorStreamCaptureImplicit";
+    default: return "hipErrorUnknown";
+    }
+}
+inline const char* hipGetErrorString(hipError_t e) {
+    switch (e) {
+    case hipSuccess: return "no error";
+    case hipErrorInvalidValue: return "invalid argument";
+    case hipErrorOutOfMemory: return "out of memory";
+    case hipErrorInvalidConfiguration: return "invalid configuration argument";
+    case hipErrorNoDevice: return "no ROCm-capable device is detected";
+    case hipErrorInvalidDevice: return "invalid device ordinal";
+    case hipErrorInvalidHandle: return "invalid resource handle";
+    case hipErrorNotReady: return "device not ready";
+    case hipErrorLaunchFailure: return "unspecified launch failure (see the hip-emu line on stderr)";
+    case hipErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case hipErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
+    case hipErrorStreamCaptureImplicit: return "operation would make the legacy stream depend on a capturing blocking stream";
+    default: return hipGetErrorName(e);
+    }
+}
+
+// ---- Device management: one device, 0.
+struct hipDeviceProp_t {
+    char name[256];
+    size_t totalGlobalMem;
+    size_t sharedMemPerBlock;
+    int warpSize;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int multiProcessorCount;
+    int major, minor;
+    char gcnArchName[256];
+};
+inline hipError_t hipGetDeviceCount(int* count) {
+    if (!count) return mxc_emu::record(hipErrorInvalidValue);
+    *count = 1;
+    return hipSuccess;
+}
+inline hipError_t hipGetDevice(int* device) {
+    if (!device) return mxc_emu::record(hipErrorInvalidValue);
+    *device = 0;
+    return hipSuccess;
+}
+inline hipError_t hipSetDevice(int device) { return device == 0 ? hipSuccess : mxc_emu::record(hipErrorInvalidDevice); }
+inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device) {
+    if (!p) return mxc_emu::record(hipErrorInvalidValue);
+    if (device != 0) return mxc_emu::record(hipErrorInvalidDevice);
+    std::memset(p, 0, sizeof *p);
+    std::snprintf(p->name, sizeof p->name, "mxc host SIMT emulator");
+    std::snprintf(p->gcnArchName, sizeof p->gcnArchName, "emu");
+    p->totalGlobalMem = size_t(16) << 30;
+    p->sharedMemPerBlock = 64 * 1024;
+    p->warpSize = warpSize;
+    p->maxThreadsPerBlock = 1024;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 0x7fffffff;
+    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    p->multiProcessorCount = 1;
+    return hipSuccess;
+}
+// Clears the sticky error of a failed kernel (and frees nothing: the allocations stay).
+inline hipError_t hipDeviceReset() {
+    std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+    mxc_emu::device().sticky = hipSuccess;
+    mxc_emu::last_error = hipSuccess;
+    return hipSuccess;
+}
+inline hipError_t hipDeviceSynchronize() {
+    if (hipError_t e = mxc_emu::check_no_capture()) return mxc_emu::record(e);
+    return mxc_emu::sticky();
+}
+
+// ---- Memory: device memory is 256-byte aligned host memory.
+inline hipError_t hipMalloc(void** p, size_t bytes) {
+    if (!p) return mxc_emu::record(hipErrorInvalidValue);
+    *p = nullptr;
+    if (hipError_t e = mxc_emu::sticky()) return e;
+    if (bytes == 0) return hipSuccess;
+    void* m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    if (!m) return mxc_emu::record(hipErrorOutOfMemory);
+    std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+    mxc_emu::device().allocations.insert(m);
+    *p = m;
+    return hipSuccess;
+}
+template <class T> inline hipError_t hipMalloc(T** p, size_t bytes) { return hipMalloc(reinterpret_cast<void**>(p), bytes); }
+inline hipError_t hipFree(void* p) {
+    if (!p) return hipSuccess;
+    {
+        std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+        if (!mxc_emu::device().allocations.erase(p)) return mxc_emu::record(hipErrorInvalidValue);
+    }
+    std::free(p);
+    return hipSuccess;
+}
+inline hipError_t hipHostMalloc(void** p, size_t bytes, unsigned = 0) { return hipMalloc(p, bytes); }
+inline hipError_t hipHostFree(void* p) { return hipFree(p); }
+inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind, hipStream_t stream = nullptr) {
+    if (bytes && (!dst || !src)) return mxc_emu::record(hipErrorInvalidValue);
+    return mxc_emu::submit(stream, "memcpy", [=] {
+        if (bytes) std::memmove(dst, src, bytes);
+        return hipSuccess;
+    });
+}
+inline hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
+    return hipMemcpyAsync(dst, src, bytes, kind, nullptr);
+}
+inline hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t stream = nullptr) {
+    if (bytes && !dst) return mxc_emu::record(hipErrorInvalidValue);
+    return mxc_emu::submit(stream, "memset", [=] {
+        if (bytes) std::memset(dst, value, bytes);
+        return hipSuccess;
+    });
+}
+inline hipError_t hipMemset(void* dst, int value, size_t bytes) { return hipMemsetAsync(dst, value, bytes, nullptr); }
+
+// ---- Streams.
+inline hipError_t hipStreamCreateWithFlags(hipStream_t* s, unsigned flags) {
+    if (!s) return mxc_emu::record(hipErrorInvalidValue);
+    *s = new ihipStream_t;
+    (*s)->flags = flags;
+    return hipSuccess;
+}
+inline hipError_t hipStreamCreate(hipStream_t* s) { return hipStreamCreateWithFlags(s, hipStreamDefault); }
+inline hipError_t hipStreamDestroy(hipStream_t s) {
+    if (!s) return mxc_emu::record(hipErrorInvalidHandle);
+    if (s->capture != hipStreamCaptureStatusNone) {
+        std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+        --mxc_emu::device().capturing;
+        delete s->graph;
+    }
+    delete s;
+    return hipSuccess;
+}
+inline hipError_t hipStreamSynchronize(hipStream_t s) {
+    ihipStream_t& st = mxc_emu::stream_of(s);
+    if (st.capture == hipStreamCaptureStatusActive) {
+        st.capture = hipStreamCaptureStatusInvalidated;
+        return mxc_emu::record(hipErrorStreamCaptureUnsupported);
+    }
+    if (!s && mxc_emu::check_no_capture()) return mxc_emu::record(hipErrorStreamCaptureImplicit);
+    return mxc_emu::sticky();
+}
+inline hipError_t hipStreamQuery(hipStream_t s) { return hipStreamSynchronize(s); }
+inline hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t e, unsigned = 0) {
+    return e ? hipSuccess : mxc_emu::record(hipErrorInvalidHandle);
+}
+
+// ---- Events: a record takes the time when the stream reaches it (at once, or at replay).
+inline hipError_t hipEventCreate(hipEvent_t* e) {
+    if (!e) return mxc_emu::record(hipErrorInvalidValue);
+    *e = new ihipEvent_t;
+    return hipSuccess;
+}
+inline hipError_t hipEventCreateWithFlags(hipEvent_t* e, unsigned) { return hipEventCreate(e); }
+inline hipError_t hipEventDestroy(hipEvent_t e) {
+    if (!e) return mxc_emu::record(hipErrorInvalidHandle);
+    delete e;
+    return hipSuccess;
+}
+inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t s = nullptr) {
+    if (!e) return mxc_emu::record(hipErrorInvalidHandle);
+    return mxc_emu::submit(s, "event record", [e] {
+        e->time = std::chrono::steady_clock::now();
+        e->recorded = true;
+        return hipSuccess;
+    });
+}
+inline hipError_t hipEventSynchronize(hipEvent_t e) {
+    if (!e) return mxc_emu::record(hipErrorInvalidHandle);
+    return mxc_emu::sticky();
+}
+inline hipError_t hipEventQuery(hipEvent_t e) { return hipEventSynchronize(e); }
+inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
+    if (!ms) return mxc_emu::record(hipErrorInvalidValue);
+    if (!start || !stop || !start->recorded || !stop->recorded) return mxc_emu::record(hipErrorInvalidHandle);
+    *ms = std::chrono::duration<float, std::milli>(stop->time - start->time).count();
+    return hipSuccess;
+}
+
+// ---- Stream capture and graphs.
+inline hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode = hipStreamCaptureModeGlobal) {
+    if (!s) return mxc_emu::record(hipErrorStreamCaptureUnsupported); // the null stream cannot capture
+    if (s->capture != hipStreamCaptureStatusNone) return mxc_emu::record(hipErrorIllegalState);
+    s->capture = hipStreamCaptureStatusActive;
+    s->graph = new ihipGraph_t;
+    std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+    ++mxc_emu::device().capturing;
+    return hipSuccess;
+}
+inline hipError_t hipStreamIsCapturing(hipStream_t s, hipStreamCaptureStatus* status) {
+    if (!status) return mxc_emu::record(hipErrorInvalidValue);
+    *status = mxc_emu::stream_of(s).capture;
+    return hipSuccess;
+}
+// Ends the capture; the graph holds what was recorded (an invalidated capture gives none).
+inline hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t* graph) {
+    if (!graph) return mxc_emu::record(hipErrorInvalidValue);
+    *graph = nullptr;
+    if (!s || s->capture == hipStreamCaptureStatusNone) return mxc_emu::record(hipErrorIllegalState);
+    {
+        std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+        --mxc_emu::device().capturing;
+    }
+    bool valid = s->capture == hipStreamCaptureStatusActive;
+    s->capture = hipStreamCaptureStatusNone;
+    if (!valid) {
+        delete s->graph;
+        s->graph = nullptr;
+        return mxc_emu::record(hipErrorStreamCaptureInvalidated);
+    }
+    *graph = s->graph;
+    s->graph = nullptr;
+    return hipSuccess;
+}
+inline hipError_t hipGraphGetNodes(hipGraph_t g, hipGraphNode_t* nodes, size_t* count) {
+    if (!g || !count) return mxc_emu::record(hipErrorInvalidValue);
+    if (nodes)
+        for (size_t i = 0; i < *count && i < g->nodes.size(); ++i) nodes[i] = g->nodes[i].get();
+    *count = g->nodes.size();
+    return hipSuccess;
+}
+inline hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t g, hipGraphNode_t* error_node = nullptr,
+                                      char* log = nullptr, size_t log_size = 0) {
+    (void)error_node;
+    if (log && log_size) log[0] = 0;
+    if (!exec || !g) return mxc_emu::record(hipErrorInvalidValue);
+    *exec = new ihipGraphExec_t;
+    for (auto& n : g->nodes) (*exec)->steps.push_back(n->run);
+    return hipSuccess;
+}
+inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec, hipGraph_t g, unsigned long long) {
+    return hipGraphInstantiate(exec, g);
+}
+// Replays the recorded operations, in order, on `s` (recorded again if s is capturing).
+inline hipError_t hipGraphLaunch(hipGraphExec_t exec, hipStream_t s) {
+    if (!exec) return mxc_emu::record(hipErrorInvalidHandle);
+    return mxc_emu::submit(s, "graph launch", [exec] {
+        for (auto& step : exec->steps)
+            if (hipError_t e = step()) return e;
+        return hipSuccess;
+    });
+}
+inline hipError_t hipGraphExecDestroy(hipGraphExec_t exec) {
+    if (!exec) return mxc_emu::record(hipErrorInvalidHandle);
+    delete exec;
+    return hipSuccess;
+}
+inline hipError_t hipGraphDestroy(hipGraph_t g) {
+    if (!g) return mxc_emu::record(hipErrorInvalidHandle);
+    delete g;
+    return hipSuccess;
+}
