@@ -21,26 +21,19 @@
 
 #define MXC_HIP_EMU 1
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <deque>
-#include <functional>
-#include <memory>
-#include <mutex>
-#include <set>
-#include <string>
-#include <tuple>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
+// Only C headers and <new>/<type_traits>: the emulator is included by every generated unit,
+// and the standard containers would triple their compile time.
+#include <math.h>
+#include <new>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <time.h>
+#include <type_traits>
 #include <ucontext.h>
 
 // ---- Function and variable qualifiers: everything is host code. __shared__ memory is one
@@ -137,11 +130,11 @@ namespace mxc_emu {
 // The warp size of this process: 32, or MXC_EMU_WARP=64 (an AMD wavefront).
 inline int& warp_size_ref() {
     static int w = [] {
-        const char* e = std::getenv("MXC_EMU_WARP");
+        const char* e = getenv("MXC_EMU_WARP");
         if (!e || !*e) return 32;
-        int v = std::atoi(e);
+        int v = atoi(e);
         if (v == 32 || v == 64) return v;
-        std::fprintf(stderr, "mxc hip-emu: MXC_EMU_WARP=%s is not 32 or 64; using 32\n", e);
+        fprintf(stderr, "mxc hip-emu: MXC_EMU_WARP=%s is not 32 or 64; using 32\n", e);
         return 32;
     }();
     return w;
@@ -149,10 +142,32 @@ inline int& warp_size_ref() {
 // For tests: the warp size of the launches that follow (32 or 64).
 inline void set_warp_size(int w) { warp_size_ref() = w == 64 ? 64 : 32; }
 
+// A growable array of trivially copyable values (the standard containers cost compile time).
+template <class T> struct list {
+    T* data = nullptr;
+    size_t size = 0, cap = 0;
+    list() = default;
+    list(const list&) = delete;
+    list& operator=(const list&) = delete;
+    ~list() { free(data); }
+    bool push(T v) {
+        if (size == cap) {
+            size_t c = cap ? 2 * cap : 8;
+            T* d = static_cast<T*>(realloc(data, c * sizeof(T)));
+            if (!d) return false;
+            data = d;
+            cap = c;
+        }
+        data[size++] = v;
+        return true;
+    }
+    T& operator[](size_t i) { return data[i]; }
+};
+
 // ---- Device state: allocations, the sticky error of a failed kernel, captures in progress.
 struct device_state {
-    std::mutex mu;
-    std::set<void*> allocations;
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    list<void*> allocations;
     hipError_t sticky = hipSuccess; // a kernel failed: the context is unusable (like a GPU fault)
     int capturing = 0;              // streams capturing now
 };
@@ -160,6 +175,10 @@ inline device_state& device() {
     static device_state d;
     return d;
 }
+struct lock {
+    lock() { pthread_mutex_lock(&device().mu); }
+    ~lock() { pthread_mutex_unlock(&device().mu); }
+};
 inline thread_local hipError_t last_error = hipSuccess; // per host thread, as in HIP
 
 inline hipError_t record(hipError_t e) {
@@ -167,15 +186,15 @@ inline hipError_t record(hipError_t e) {
     return e;
 }
 inline hipError_t sticky() {
-    std::lock_guard<std::mutex> lock(device().mu);
+    lock l;
     return device().sticky;
 }
-inline void fail_device(const std::string& line) {
+inline void fail_device(const char* line) {
     {
-        std::lock_guard<std::mutex> lock(device().mu);
+        lock l;
         device().sticky = hipErrorLaunchFailure;
     }
-    std::fprintf(stderr, "mxc hip-emu: %s\n", line.c_str());
+    fprintf(stderr, "mxc hip-emu: %s\n", line);
 }
 
 // ---- Fibers and the block scheduler (one per OS thread).
@@ -187,6 +206,7 @@ struct fiber {
     bool fresh = true;  // needs makecontext before it runs
 };
 
+enum { max_threads = 1024, max_warp = 64, page = 4096, stack_bytes = 256 * 1024 };
 enum thread_status : unsigned char { ts_unstarted, ts_running, ts_barrier, ts_warp, ts_exited };
 enum warp_kind { wk_none, wk_shfl, wk_shfl_up, wk_shfl_down, wk_shfl_xor, wk_ballot, wk_any, wk_all, wk_syncwarp };
 inline const char* warp_kind_name(int k) {
@@ -194,60 +214,81 @@ inline const char* warp_kind_name(int k) {
     return names[k];
 }
 
-// One warp's pending operation: lanes deposit a value (and the lane they read), the last one
-// to arrive computes every lane's result; a lane reads its result before it can reach the
-// next warp operation, so results are never overwritten before they are read.
+// One warp's pending operation: lanes deposit a value (and the lane to read); the last one to
+// arrive computes every lane's result and wakes the others. A lane reads its result before it
+// can reach the warp's next operation, so no result is overwritten before it is read.
 struct warp_state {
-    unsigned lanes = 0, arrived = 0, exited = 0, at_barrier = 0;
-    int kind = wk_none;
-    uint64_t value[64][2];
-    int src[64];
-    uint64_t result[64][2];
-    fiber* waiting[64];
+    unsigned lanes, arrived, exited, at_barrier;
+    int kind;
+    uint64_t value[max_warp][2];
+    int src[max_warp];
+    uint64_t result[max_warp][2];
+    fiber* waiting[max_warp];
+};
+
+// The kernel body a block's threads run: the launch's kernel with its arguments.
+struct body_ref {
+    void (*call)(const void*);
+    const void* closure;
 };
 
 struct scheduler {
     ucontext_t main;
-    std::vector<std::unique_ptr<fiber>> fibers;
-    std::vector<fiber*> idle;
+    list<fiber*> fibers, idle;
     fiber* cur = nullptr;
     // The block being run.
-    const std::function<void()>* body = nullptr;
+    body_ref body{};
     unsigned n = 0, next = 0, exited = 0, warp = 32;
     uint3 dim{1, 1, 1};
-    std::vector<unsigned char> status;
-    std::vector<warp_state> warps;
-    std::vector<fiber*> barrier_waiting;
-    const char* barrier_file = nullptr;
+    unsigned char status[max_threads];
+    warp_state warps[max_threads / 32];
+    fiber* barrier_waiting[max_threads];
+    unsigned n_barrier = 0;
+    const char* barrier_file = "";
     int barrier_line = 0;
-    std::deque<fiber*> runnable;
+    fiber* runnable[max_threads]; // a ring: each parked fiber is in it at most once
+    unsigned run_head = 0, run_count = 0;
     bool failed = false;
-    std::string why;
+    char why[512];
     ~scheduler() {
-        for (auto& f : fibers) munmap(f->stack, f->size);
+        for (size_t i = 0; i < fibers.size; ++i) {
+            munmap(fibers[i]->stack, fibers[i]->size);
+            delete fibers[i];
+        }
+    }
+    void wake(fiber* f) {
+        status[f->tid] = ts_running;
+        runnable[(run_head + run_count++) % max_threads] = f;
     }
 };
 inline scheduler& sched() {
-    thread_local scheduler s;
-    return s;
+    thread_local scheduler* s = new scheduler; // lives as long as its OS thread (never freed)
+    return *s;
 }
 
 inline uint3 thread_index(const scheduler& s, unsigned t) {
     return {t % s.dim.x, t / s.dim.x % s.dim.y, t / (s.dim.x * s.dim.y)};
 }
-inline std::string thread_name(const scheduler& s, unsigned t) {
-    uint3 i = thread_index(s, t);
-    return "thread (" + std::to_string(i.x) + "," + std::to_string(i.y) + "," + std::to_string(i.z) + ")";
-}
+// "thread (x,y,z)" of linear index t, in a static buffer per call site use.
+struct thread_name {
+    char text[48];
+    thread_name(const scheduler& s, unsigned t) {
+        uint3 i = thread_index(s, t);
+        snprintf(text, sizeof text, "thread (%u,%u,%u)", i.x, i.y, i.z);
+    }
+};
 
-// The running thread breaks a rule: the block stops (its fibers are abandoned) and the
-// launch fails. Does not return.
-[[noreturn]] inline void fail_block(const std::string& why) {
+// The running thread breaks a rule: the block stops (its fibers are abandoned) and the launch
+// fails. Does not return.
+[[noreturn]] __attribute__((format(printf, 1, 2))) inline void fail_block(const char* fmt, ...) {
     scheduler& s = sched();
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s.why, sizeof s.why, fmt, ap);
+    va_end(ap);
     s.failed = true;
-    s.why = why;
     swapcontext(&s.cur->ctx, &s.main);
-    std::abort(); // never resumed
+    abort(); // never resumed
 }
 
 inline void park() {
@@ -268,33 +309,33 @@ inline void fiber_main() {
             self->tid = t;
             s.status[t] = ts_running;
             threadIdx = thread_index(s, t);
-            (*s.body)();
+            s.body.call(s.body.closure);
             thread_exit(s, t);
         }
-        s.idle.push_back(self);
+        s.idle.push(self);
         swapcontext(&self->ctx, &s.main);
     }
 }
 
 inline fiber* idle_fiber(scheduler& s) {
-    if (s.idle.empty()) {
-        auto f = std::make_unique<fiber>();
-        // 256 KiB of stack (lazily committed), below it a guard page: an overflow faults.
-        const size_t page = 4096;
-        f->size = 256 * 1024 + page;
-        void* p = mmap(nullptr, f->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (!s.idle.size) {
+        // A stack (lazily committed) with a guard page below it: an overflow faults.
+        void* p = mmap(nullptr, stack_bytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED) return nullptr;
         mprotect(p, page, PROT_NONE);
+        fiber* f = new (std::nothrow) fiber;
+        if (!f || !s.fibers.push(f) || !s.idle.push(f)) {
+            munmap(p, stack_bytes + page);
+            return nullptr;
+        }
         f->stack = static_cast<char*>(p);
-        s.idle.push_back(f.get());
-        s.fibers.push_back(std::move(f));
+        f->size = stack_bytes + page;
     }
-    fiber* f = s.idle.back();
-    s.idle.pop_back();
+    fiber* f = s.idle[--s.idle.size];
     if (f->fresh) {
         getcontext(&f->ctx);
-        f->ctx.uc_stack.ss_sp = f->stack + 4096;
-        f->ctx.uc_stack.ss_size = f->size - 4096;
+        f->ctx.uc_stack.ss_sp = f->stack + page;
+        f->ctx.uc_stack.ss_size = f->size - page;
         f->ctx.uc_link = &s.main;
         makecontext(&f->ctx, fiber_main, 0);
         f->fresh = false;
@@ -308,12 +349,12 @@ inline void thread_exit(scheduler& s, unsigned t) {
     ++s.exited;
     warp_state& w = s.warps[t / s.warp];
     ++w.exited;
-    if (!s.barrier_waiting.empty())
-        fail_block("barrier divergence: " + thread_name(s, t) + " exited while " + std::to_string(s.barrier_waiting.size()) +
-                   " threads wait at __syncthreads (" + s.barrier_file + ":" + std::to_string(s.barrier_line) + ")");
+    if (s.n_barrier)
+        fail_block("barrier divergence: %s exited while %u threads wait at __syncthreads (%s:%d)", thread_name(s, t).text,
+                   s.n_barrier, s.barrier_file, s.barrier_line);
     if (w.arrived)
-        fail_block("warp divergence: " + thread_name(s, t) + " exited while " + std::to_string(w.arrived) +
-                   " lanes of its warp wait at " + warp_kind_name(w.kind));
+        fail_block("warp divergence: %s exited while %u lanes of its warp wait at %s", thread_name(s, t).text, w.arrived,
+                   warp_kind_name(w.kind));
 }
 
 // __syncthreads: waits until every thread of the block arrived at this barrier.
@@ -323,31 +364,27 @@ inline void block_barrier(const char* file, int line) {
     unsigned t = self->tid;
     warp_state& w = s.warps[t / s.warp];
     if (s.exited)
-        fail_block("barrier divergence: " + thread_name(s, t) + " reached __syncthreads (" + file + ":" + std::to_string(line) +
-                   ") after " + std::to_string(s.exited) + " threads of the block exited");
+        fail_block("barrier divergence: %s reached __syncthreads (%s:%d) after %u of the block's threads exited",
+                   thread_name(s, t).text, file, line, s.exited);
     if (w.arrived)
-        fail_block("divergence: " + thread_name(s, t) + " reached __syncthreads (" + file + ":" + std::to_string(line) +
-                   ") while lanes of its warp wait at " + warp_kind_name(w.kind));
-    if (s.barrier_waiting.empty()) {
+        fail_block("divergence: %s reached __syncthreads (%s:%d) while lanes of its warp wait at %s", thread_name(s, t).text,
+                   file, line, warp_kind_name(w.kind));
+    if (!s.n_barrier) {
         s.barrier_file = file;
         s.barrier_line = line;
-    } else if (s.barrier_line != line || std::strcmp(s.barrier_file, file) != 0) {
-        fail_block("barrier divergence: " + thread_name(s, t) + " reached __syncthreads at " + file + ":" +
-                   std::to_string(line) + " while " + std::to_string(s.barrier_waiting.size()) + " threads wait at " +
-                   s.barrier_file + ":" + std::to_string(s.barrier_line));
+    } else if (s.barrier_line != line || strcmp(s.barrier_file, file) != 0) {
+        fail_block("barrier divergence: %s reached __syncthreads at %s:%d while %u threads wait at %s:%d",
+                   thread_name(s, t).text, file, line, s.n_barrier, s.barrier_file, s.barrier_line);
     }
-    if (s.barrier_waiting.size() + 1 == s.n) { // the last one: release the others
-        for (fiber* f : s.barrier_waiting) {
-            s.status[f->tid] = ts_running;
-            s.runnable.push_back(f);
-        }
-        s.barrier_waiting.clear();
-        for (auto& ws : s.warps) ws.at_barrier = 0;
+    if (s.n_barrier + 1 == s.n) { // the last one: release the others
+        for (unsigned i = 0; i < s.n_barrier; ++i) s.wake(s.barrier_waiting[i]);
+        s.n_barrier = 0;
+        for (unsigned i = 0; i * s.warp < s.n; ++i) s.warps[i].at_barrier = 0;
         return;
     }
     s.status[t] = ts_barrier;
     ++w.at_barrier;
-    s.barrier_waiting.push_back(self);
+    s.barrier_waiting[s.n_barrier++] = self;
     park();
 }
 
@@ -360,16 +397,15 @@ inline void warp_op(int kind, const void* value, size_t size, int src, void* out
     warp_state& w = s.warps[t / s.warp];
     const char* name = warp_kind_name(kind);
     if (w.exited)
-        fail_block("warp divergence: " + thread_name(s, t) + " reached " + name + " after " + std::to_string(w.exited) +
-                   " lanes of its warp exited");
+        fail_block("warp divergence: %s reached %s after %u lanes of its warp exited", thread_name(s, t).text, name, w.exited);
     if (w.at_barrier)
-        fail_block("divergence: " + thread_name(s, t) + " reached " + name + " while lanes of its warp wait at __syncthreads");
+        fail_block("divergence: %s reached %s while lanes of its warp wait at __syncthreads", thread_name(s, t).text, name);
     if (w.arrived && w.kind != kind)
-        fail_block("warp divergence: " + thread_name(s, t) + " reached " + name + " while lanes of its warp wait at " +
+        fail_block("warp divergence: %s reached %s while lanes of its warp wait at %s", thread_name(s, t).text, name,
                    warp_kind_name(w.kind));
     w.kind = kind;
-    std::memset(w.value[lane], 0, sizeof w.value[lane]);
-    std::memcpy(w.value[lane], value, size);
+    memset(w.value[lane], 0, sizeof w.value[lane]);
+    memcpy(w.value[lane], value, size);
     w.src[lane] = src;
     w.waiting[lane] = self;
     if (++w.arrived < w.lanes) {
@@ -378,61 +414,63 @@ inline void warp_op(int kind, const void* value, size_t size, int src, void* out
     } else { // the last lane: compute every lane's result, wake the others
         uint64_t mask = 0;
         for (unsigned l = 0; l < w.lanes; ++l) mask |= (w.value[l][0] & 0xff) ? uint64_t(1) << l : 0;
+        uint64_t full = w.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << w.lanes) - 1;
         for (unsigned l = 0; l < w.lanes; ++l) {
             uint64_t* r = w.result[l];
             r[0] = r[1] = 0;
             if (kind == wk_ballot) r[0] = mask;
             else if (kind == wk_any) r[0] = mask != 0;
-            else if (kind == wk_all) r[0] = mask == (w.lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << w.lanes) - 1);
+            else if (kind == wk_all) r[0] = mask == full;
             else if (kind != wk_syncwarp) {
                 int from = w.src[l];
                 if (from < 0 || static_cast<unsigned>(from) >= w.lanes)
-                    fail_block(std::string(name) + ": lane " + std::to_string(l) + " of the warp of " + thread_name(s, t) +
-                               " reads lane " + std::to_string(from) + ", which is not in the block (" +
-                               std::to_string(w.lanes) + " lanes)");
+                    fail_block("%s: lane %u of the warp of %s reads lane %d, which is not in the block (%u lanes)", name, l,
+                               thread_name(s, t).text, from, w.lanes);
                 r[0] = w.value[from][0];
                 r[1] = w.value[from][1];
             }
         }
         for (unsigned l = 0; l < w.lanes; ++l)
-            if (l != lane) {
-                s.status[w.waiting[l]->tid] = ts_running;
-                s.runnable.push_back(w.waiting[l]);
-            }
+            if (l != lane) s.wake(w.waiting[l]);
         w.arrived = 0;
         w.kind = wk_none;
     }
-    if (out) std::memcpy(out, w.result[lane], size);
+    if (out) memcpy(out, w.result[lane], size);
 }
 
-// Runs one block of `body` with the geometry in blockDim/blockIdx; false (why in s.why) if a
-// thread broke a synchronisation rule.
-inline bool run_block(scheduler& s, const std::function<void()>& body, unsigned n) {
-    s.body = &body;
+// Runs one block (geometry in blockDim/blockIdx); false (why in s.why) if a thread broke a
+// synchronisation rule.
+inline bool run_block(scheduler& s, body_ref body, unsigned n) {
+    s.body = body;
     s.n = n;
     s.next = 0;
     s.exited = 0;
     s.warp = static_cast<unsigned>(warp_size_ref());
     s.dim = blockDim;
-    s.status.assign(n, ts_unstarted);
-    s.warps.assign((n + s.warp - 1) / s.warp, warp_state{});
-    for (size_t i = 0; i < s.warps.size(); ++i) s.warps[i].lanes = std::min(s.warp, n - static_cast<unsigned>(i) * s.warp);
-    s.barrier_waiting.clear();
-    s.runnable.clear();
+    memset(s.status, ts_unstarted, n);
+    for (unsigned i = 0; i * s.warp < n; ++i) {
+        warp_state& w = s.warps[i];
+        w.lanes = n - i * s.warp < s.warp ? n - i * s.warp : s.warp;
+        w.arrived = w.exited = w.at_barrier = 0;
+        w.kind = wk_none;
+    }
+    s.n_barrier = 0;
+    s.run_head = s.run_count = 0;
     s.failed = false;
-    s.why.clear();
+    s.why[0] = 0;
     for (;;) {
         fiber* f;
         if (s.failed) break;
-        if (!s.runnable.empty()) {
-            f = s.runnable.front();
-            s.runnable.pop_front();
+        if (s.run_count) {
+            f = s.runnable[s.run_head];
+            s.run_head = (s.run_head + 1) % max_threads;
+            --s.run_count;
             threadIdx = thread_index(s, f->tid);
         } else if (s.next < s.n) {
             f = idle_fiber(s);
             if (!f) {
                 s.failed = true;
-                s.why = "cannot allocate a fiber stack";
+                snprintf(s.why, sizeof s.why, "cannot allocate a fiber stack");
                 break;
             }
         } else {
@@ -443,23 +481,24 @@ inline bool run_block(scheduler& s, const std::function<void()>& body, unsigned 
     }
     if (!s.failed && s.exited != s.n) { // nothing can run, yet some threads wait: a deadlock
         s.failed = true;
-        s.why = "deadlock: " + std::to_string(s.n - s.exited) + " threads wait at barriers or warp operations that can never complete";
+        snprintf(s.why, sizeof s.why, "deadlock: %u threads wait at barriers or warp operations that can never complete",
+                 s.n - s.exited);
     }
     if (s.failed) { // abandon every fiber's stack
-        s.idle.clear();
-        for (auto& f : s.fibers) {
-            f->fresh = true;
-            s.idle.push_back(f.get());
+        s.idle.size = 0;
+        for (size_t i = 0; i < s.fibers.size; ++i) {
+            s.fibers[i]->fresh = true;
+            s.idle.push(s.fibers[i]);
         }
     }
     return !s.failed;
 }
 
 // One kernel launch: validates the configuration like a GPU, then runs every block.
-inline hipError_t run_kernel(const char* name, dim3 grid, dim3 block, const std::function<void()>& body) {
+inline hipError_t run_kernel(const char* name, dim3 grid, dim3 block, body_ref body) {
     if (hipError_t e = sticky()) return e;
     uint64_t threads = uint64_t(block.x) * block.y * block.z;
-    if (!block.x || !block.y || !block.z || block.x > 1024 || block.y > 1024 || block.z > 64 || threads > 1024 ||
+    if (!block.x || !block.y || !block.z || block.x > 1024 || block.y > 1024 || block.z > 64 || threads > max_threads ||
         !grid.x || !grid.y || !grid.z || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
         return record(hipErrorInvalidConfiguration);
     scheduler& s = sched();
@@ -472,8 +511,9 @@ inline hipError_t run_kernel(const char* name, dim3 grid, dim3 block, const std:
             for (unsigned x = 0; x < grid.x && !result; ++x) {
                 blockIdx = {x, y, z};
                 if (!run_block(s, body, static_cast<unsigned>(threads))) {
-                    fail_device("kernel " + std::string(name) + " failed in block (" + std::to_string(x) + "," +
-                                std::to_string(y) + "," + std::to_string(z) + "): " + s.why);
+                    char line[700];
+                    snprintf(line, sizeof line, "%s failed in block (%u,%u,%u): %s", name, x, y, z, s.why);
+                    fail_device(line);
                     result = hipErrorLaunchFailure;
                 }
             }
@@ -495,7 +535,7 @@ inline void __syncthreads(const char* file = __builtin_FILE(), int line = __buil
     mxc_emu::block_barrier(file, line);
 }
 inline void __syncwarp(uint64_t = ~uint64_t(0)) { mxc_emu::warp_op(mxc_emu::wk_syncwarp, "", 1, -1, nullptr); }
-inline unsigned __lane_id() { return mxc_emu::sched().cur->tid % static_cast<unsigned>(warpSize); }
+inline unsigned __lane_id() { return mxc_emu::sched().cur->tid % mxc_emu::sched().warp; }
 
 namespace mxc_emu {
 template <class T> inline T shuffle(int kind, T v, int src) {
@@ -529,21 +569,19 @@ template <class T> inline T __shfl_xor(T v, int lane_mask, int width = warpSize)
     return mxc_emu::shuffle(mxc_emu::wk_shfl_xor, v, index);
 }
 inline unsigned long long __ballot(int pred) {
-    unsigned char p = pred != 0;
-    uint64_t r = 0;
-    mxc_emu::warp_op(mxc_emu::wk_ballot, &p, 1, -1, nullptr);
-    std::memcpy(&r, mxc_emu::sched().warps[mxc_emu::sched().cur->tid / mxc_emu::sched().warp].result[__lane_id()], 8);
+    uint64_t p = pred != 0, r = 0;
+    mxc_emu::warp_op(mxc_emu::wk_ballot, &p, sizeof p, -1, &r);
     return r;
 }
 inline int __any(int pred) {
-    unsigned char p = pred != 0, r = 0;
-    mxc_emu::warp_op(mxc_emu::wk_any, &p, 1, -1, &r);
-    return r;
+    uint64_t p = pred != 0, r = 0;
+    mxc_emu::warp_op(mxc_emu::wk_any, &p, sizeof p, -1, &r);
+    return static_cast<int>(r);
 }
 inline int __all(int pred) {
-    unsigned char p = pred != 0, r = 0;
-    mxc_emu::warp_op(mxc_emu::wk_all, &p, 1, -1, &r);
-    return r;
+    uint64_t p = pred != 0, r = 0;
+    mxc_emu::warp_op(mxc_emu::wk_all, &p, sizeof p, -1, &r);
+    return static_cast<int>(r);
 }
 
 // ---- Atomics (atomic read-modify-write on host memory; return the old value).
@@ -555,10 +593,10 @@ template <class T, class F> inline T atomic_rmw(T* address, F f) {
     U old = __atomic_load_n(u, __ATOMIC_RELAXED);
     for (;;) {
         T o, n;
-        std::memcpy(&o, &old, sizeof o);
+        memcpy(&o, &old, sizeof o);
         n = f(o);
         U nu;
-        std::memcpy(&nu, &n, sizeof nu);
+        memcpy(&nu, &n, sizeof nu);
         if (__atomic_compare_exchange_n(u, &old, nu, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) return o;
     }
 }
@@ -581,8 +619,8 @@ MXC_EMU_ATOMIC(atomicMax, o < v ? v : o)
 MXC_EMU_ATOMIC_FP(atomicMax, o < v ? v : o)
 MXC_EMU_ATOMIC(atomicMin, v < o ? v : o)
 MXC_EMU_ATOMIC_FP(atomicMin, v < o ? v : o)
-MXC_EMU_ATOMIC(atomicExch, v)
-MXC_EMU_ATOMIC_FP(atomicExch, v)
+MXC_EMU_ATOMIC(atomicExch, ((void)o, v))
+MXC_EMU_ATOMIC_FP(atomicExch, ((void)o, v))
 MXC_EMU_ATOMIC(atomicAnd, o & v)
 MXC_EMU_ATOMIC(atomicOr, o | v)
 MXC_EMU_ATOMIC(atomicXor, o ^ v)
@@ -603,21 +641,25 @@ inline int min(int a, int b) { return a < b ? a : b; }
 inline int max(int a, int b) { return a < b ? b : a; }
 inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
+inline long min(long a, long b) { return a < b ? a : b; }
+inline long max(long a, long b) { return a < b ? b : a; }
+inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+inline unsigned long max(unsigned long a, unsigned long b) { return a < b ? b : a; }
 inline long long min(long long a, long long b) { return a < b ? a : b; }
 inline long long max(long long a, long long b) { return a < b ? b : a; }
 inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
 inline unsigned long long max(unsigned long long a, unsigned long long b) { return a < b ? b : a; }
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float __expf(float x) { return std::exp(x); }
-inline float __logf(float x) { return std::log(x); }
-inline float __sinf(float x) { return std::sin(x); }
-inline float __cosf(float x) { return std::cos(x); }
-inline float __powf(float x, float y) { return std::pow(x, y); }
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+inline float __expf(float x) { return expf(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __powf(float x, float y) { return powf(x, y); }
 inline float __fdividef(float x, float y) { return x / y; }
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
@@ -626,29 +668,61 @@ inline int __clz(int x) { return x ? __builtin_clz(static_cast<unsigned>(x)) : 3
 inline int __clzll(long long x) { return x ? __builtin_clzll(static_cast<unsigned long long>(x)) : 64; }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
-inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
-inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); return i; }
-inline float __uint_as_float(unsigned x) { float f; std::memcpy(&f, &x, 4); return f; }
-inline unsigned __float_as_uint(float x) { unsigned i; std::memcpy(&i, &x, 4); return i; }
-inline double __longlong_as_double(long long x) { double d; std::memcpy(&d, &x, 8); return d; }
-inline long long __double_as_longlong(double x) { long long i; std::memcpy(&i, &x, 8); return i; }
+inline float __int_as_float(int x) { float f; memcpy(&f, &x, 4); return f; }
+inline int __float_as_int(float x) { int i; memcpy(&i, &x, 4); return i; }
+inline float __uint_as_float(unsigned x) { float f; memcpy(&f, &x, 4); return f; }
+inline unsigned __float_as_uint(float x) { unsigned i; memcpy(&i, &x, 4); return i; }
+inline double __longlong_as_double(long long x) { double d; memcpy(&d, &x, 8); return d; }
+inline long long __double_as_longlong(double x) { long long i; memcpy(&i, &x, 8); return i; }
 template <class T> inline T __ldg(const T* p) { return *p; }
 
 // ---- Runtime objects. Every operation on a stream runs at once, in order; a capturing
 // stream records it into its graph instead.
+namespace mxc_emu {
+// An operation on a stream (a launch, a copy...): run now, or kept in a graph and run later.
+struct task {
+    const char* what; // "kernel NAME", "memcpy", "memset", "event record", "graph launch"
+    int refs = 1;     // shared by the graph and its executable copies
+    explicit task(const char* w) : what(w) {}
+    virtual ~task() = default;
+    virtual hipError_t run() = 0;
+};
+template <class F> struct task_of : task {
+    F f;
+    task_of(const char* w, F fn) : task(w), f(static_cast<F&&>(fn)) {}
+    hipError_t run() override { return f(); }
+};
+inline void release(task* t) {
+    if (--t->refs == 0) delete t;
+}
+inline double now_ms() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+} // namespace mxc_emu
+
 struct ihipEvent_t {
-    std::chrono::steady_clock::time_point time;
+    double ms = 0;
     bool recorded = false;
 };
 struct ihipGraphNode_t {
-    std::string what; // "kernel NAME", "memcpy", "memset", "event record"
-    std::function<hipError_t()> run;
+    mxc_emu::task* op;
 };
 struct ihipGraph_t {
-    std::vector<std::unique_ptr<ihipGraphNode_t>> nodes;
+    mxc_emu::list<ihipGraphNode_t*> nodes;
+    ~ihipGraph_t() {
+        for (size_t i = 0; i < nodes.size; ++i) {
+            mxc_emu::release(nodes[i]->op);
+            delete nodes[i];
+        }
+    }
 };
 struct ihipGraphExec_t {
-    std::vector<std::function<hipError_t()>> steps;
+    mxc_emu::list<mxc_emu::task*> steps;
+    ~ihipGraphExec_t() {
+        for (size_t i = 0; i < steps.size; ++i) mxc_emu::release(steps[i]);
+    }
 };
 struct ihipStream_t {
     unsigned flags = 0;
@@ -663,22 +737,25 @@ inline ihipStream_t& null_stream() {
 }
 inline ihipStream_t& stream_of(hipStream_t s) { return s ? *s : null_stream(); }
 
-// A synchronous call (hipMemcpy, hipDeviceSynchronize...) while a stream captures: not
-// allowed in global capture mode; the capture is invalidated.
+// Work on the null stream, or a synchronous call, while a stream captures (global mode):
+// CUDA/HIP refuse it, as it would make the legacy stream depend on the capture.
 inline hipError_t check_no_capture() {
-    std::lock_guard<std::mutex> lock(device().mu);
-    if (device().capturing) return hipErrorStreamCaptureImplicit;
-    return hipSuccess;
+    lock l;
+    return device().capturing ? hipErrorStreamCaptureImplicit : hipSuccess;
 }
 
 // Runs `op` on stream s now, or records it when s is capturing.
-inline hipError_t submit(hipStream_t s, std::string what, std::function<hipError_t()> op) {
+template <class F> inline hipError_t submit(hipStream_t s, const char* what, F op) {
     ihipStream_t& st = stream_of(s);
     if (st.capture == hipStreamCaptureStatusActive) {
-        auto node = std::make_unique<ihipGraphNode_t>();
-        node->what = std::move(what);
-        node->run = std::move(op);
-        st.graph->nodes.push_back(std::move(node));
+        ihipGraphNode_t* node = new (std::nothrow) ihipGraphNode_t;
+        task* t = node ? new (std::nothrow) task_of<F>(what, static_cast<F&&>(op)) : nullptr;
+        if (!t || !st.graph->nodes.push(node)) {
+            delete t;
+            delete node;
+            return record(hipErrorOutOfMemory);
+        }
+        node->op = t;
         return hipSuccess;
     }
     if (st.capture == hipStreamCaptureStatusInvalidated) return record(hipErrorStreamCaptureInvalidated);
@@ -687,26 +764,41 @@ inline hipError_t submit(hipStream_t s, std::string what, std::function<hipError
     return record(op());
 }
 
+// A launch: the kernel with its arguments (converted to the parameter types and copied, as the
+// GPU runtime copies them at launch) in a lambda's captures, and the geometry.
+template <class Call> struct kernel_run {
+    const char* name;
+    dim3 grid, block;
+    Call call;
+    hipError_t operator()() {
+        body_ref b{[](const void* c) { (*static_cast<const Call*>(c))(); }, &call};
+        return run_kernel(name, grid, block, b);
+    }
+};
+template <class Call> inline void launch_call(const char* name, dim3 grid, dim3 block, size_t shared, hipStream_t stream,
+                                              Call call) {
+    if (shared > 64 * 1024) { // no dynamic shared memory in mxc's kernels; a GPU's limit
+        record(hipErrorInvalidConfiguration);
+        return;
+    }
+    submit(stream, name, kernel_run<Call>{name, grid, block, static_cast<Call&&>(call)});
+}
+template <class... D> inline void launch_converted(const char* name, void (*kernel)(D...), dim3 grid, dim3 block,
+                                                   size_t shared, hipStream_t stream, D... d) {
+    launch_call(name, grid, block, shared, stream, [kernel, d...] { kernel(d...); });
+}
 template <class... P, class... A>
 inline void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, size_t shared, hipStream_t stream,
                    A&&... args) {
     static_assert(sizeof...(P) == sizeof...(A), "hipLaunchKernelGGL: the kernel takes a different number of arguments");
-    // The arguments are copied at launch, as the GPU runtime does.
-    auto bound = std::make_shared<std::tuple<typename std::decay<P>::type...>>(std::forward<A>(args)...);
-    std::function<void()> body = [kernel, bound] { std::apply(kernel, *bound); };
-    if (shared > 64 * 1024) {
-        record(hipErrorInvalidConfiguration);
-        return;
-    }
-    std::string what = std::string("kernel ") + name;
-    std::string kname = name;
-    submit(stream, what, [kname, grid, block, body] { return run_kernel(kname.c_str(), grid, block, body); });
+    launch_converted<typename std::decay<P>::type...>(name, kernel, grid, block, shared, stream,
+                                                      static_cast<typename std::decay<P>::type>(static_cast<A&&>(args))...);
 }
 } // namespace mxc_emu
 
 // hipLaunchKernelGGL(kernel, grid, block, dynamic_shared_bytes, stream, args...)
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
-    ::mxc_emu::launch(#kernel, kernel, dim3(grid), dim3(block), (shared), (stream), ##__VA_ARGS__)
+    ::mxc_emu::launch("kernel " #kernel, kernel, dim3(grid), dim3(block), (shared), (stream), ##__VA_ARGS__)
 
 // ---- Errors.
 inline hipError_t hipGetLastError() {
@@ -747,8 +839,9 @@ inline const char* hipGetErrorString(hipError_t e) {
     case hipErrorNoDevice: return "no ROCm-capable device is detected";
     case hipErrorInvalidDevice: return "invalid device ordinal";
     case hipErrorInvalidHandle: return "invalid resource handle";
+    case hipErrorIllegalState: return "the operation is not valid in this state";
     case hipErrorNotReady: return "device not ready";
-    case hipErrorLaunchFailure: return "unspecified launch failure (see the hip-emu line on stderr)";
+    case hipErrorLaunchFailure: return "unspecified launch failure (hip-emu: see its line on stderr)";
     case hipErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
     case hipErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
     case hipErrorStreamCaptureImplicit: return "operation would make the legacy stream depend on a capturing blocking stream";
@@ -783,9 +876,9 @@ inline hipError_t hipSetDevice(int device) { return device == 0 ? hipSuccess : m
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device) {
     if (!p) return mxc_emu::record(hipErrorInvalidValue);
     if (device != 0) return mxc_emu::record(hipErrorInvalidDevice);
-    std::memset(p, 0, sizeof *p);
-    std::snprintf(p->name, sizeof p->name, "mxc host SIMT emulator");
-    std::snprintf(p->gcnArchName, sizeof p->gcnArchName, "emu");
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "mxc host SIMT emulator");
+    snprintf(p->gcnArchName, sizeof p->gcnArchName, "emu");
     p->totalGlobalMem = size_t(16) << 30;
     p->sharedMemPerBlock = 64 * 1024;
     p->warpSize = warpSize;
@@ -797,9 +890,9 @@ inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device) {
     p->multiProcessorCount = 1;
     return hipSuccess;
 }
-// Clears the sticky error of a failed kernel (and frees nothing: the allocations stay).
+// Clears the sticky error of a failed kernel (allocations stay).
 inline hipError_t hipDeviceReset() {
-    std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+    mxc_emu::lock l;
     mxc_emu::device().sticky = hipSuccess;
     mxc_emu::last_error = hipSuccess;
     return hipSuccess;
@@ -815,10 +908,12 @@ inline hipError_t hipMalloc(void** p, size_t bytes) {
     *p = nullptr;
     if (hipError_t e = mxc_emu::sticky()) return e;
     if (bytes == 0) return hipSuccess;
-    void* m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-    if (!m) return mxc_emu::record(hipErrorOutOfMemory);
-    std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
-    mxc_emu::device().allocations.insert(m);
+    void* m = aligned_alloc(256, (bytes + 255) / 256 * 256);
+    mxc_emu::lock l;
+    if (!m || !mxc_emu::device().allocations.push(m)) {
+        free(m);
+        return mxc_emu::record(hipErrorOutOfMemory);
+    }
     *p = m;
     return hipSuccess;
 }
@@ -826,10 +921,14 @@ template <class T> inline hipError_t hipMalloc(T** p, size_t bytes) { return hip
 inline hipError_t hipFree(void* p) {
     if (!p) return hipSuccess;
     {
-        std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
-        if (!mxc_emu::device().allocations.erase(p)) return mxc_emu::record(hipErrorInvalidValue);
+        mxc_emu::lock l;
+        auto& a = mxc_emu::device().allocations;
+        size_t i = 0;
+        while (i < a.size && a[i] != p) ++i;
+        if (i == a.size) return mxc_emu::record(hipErrorInvalidValue); // not from hipMalloc
+        a[i] = a[--a.size];
     }
-    std::free(p);
+    free(p);
     return hipSuccess;
 }
 inline hipError_t hipHostMalloc(void** p, size_t bytes, unsigned = 0) { return hipMalloc(p, bytes); }
@@ -837,7 +936,7 @@ inline hipError_t hipHostFree(void* p) { return hipFree(p); }
 inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind, hipStream_t stream = nullptr) {
     if (bytes && (!dst || !src)) return mxc_emu::record(hipErrorInvalidValue);
     return mxc_emu::submit(stream, "memcpy", [=] {
-        if (bytes) std::memmove(dst, src, bytes);
+        if (bytes) memmove(dst, src, bytes);
         return hipSuccess;
     });
 }
@@ -847,7 +946,7 @@ inline hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyK
 inline hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t stream = nullptr) {
     if (bytes && !dst) return mxc_emu::record(hipErrorInvalidValue);
     return mxc_emu::submit(stream, "memset", [=] {
-        if (bytes) std::memset(dst, value, bytes);
+        if (bytes) memset(dst, value, bytes);
         return hipSuccess;
     });
 }
@@ -856,7 +955,8 @@ inline hipError_t hipMemset(void* dst, int value, size_t bytes) { return hipMems
 // ---- Streams.
 inline hipError_t hipStreamCreateWithFlags(hipStream_t* s, unsigned flags) {
     if (!s) return mxc_emu::record(hipErrorInvalidValue);
-    *s = new ihipStream_t;
+    *s = new (std::nothrow) ihipStream_t;
+    if (!*s) return mxc_emu::record(hipErrorOutOfMemory);
     (*s)->flags = flags;
     return hipSuccess;
 }
@@ -864,10 +964,10 @@ inline hipError_t hipStreamCreate(hipStream_t* s) { return hipStreamCreateWithFl
 inline hipError_t hipStreamDestroy(hipStream_t s) {
     if (!s) return mxc_emu::record(hipErrorInvalidHandle);
     if (s->capture != hipStreamCaptureStatusNone) {
-        std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+        mxc_emu::lock l;
         --mxc_emu::device().capturing;
-        delete s->graph;
     }
+    delete s->graph;
     delete s;
     return hipSuccess;
 }
@@ -888,8 +988,8 @@ inline hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t e, unsigned = 0) {
 // ---- Events: a record takes the time when the stream reaches it (at once, or at replay).
 inline hipError_t hipEventCreate(hipEvent_t* e) {
     if (!e) return mxc_emu::record(hipErrorInvalidValue);
-    *e = new ihipEvent_t;
-    return hipSuccess;
+    *e = new (std::nothrow) ihipEvent_t;
+    return *e ? hipSuccess : mxc_emu::record(hipErrorOutOfMemory);
 }
 inline hipError_t hipEventCreateWithFlags(hipEvent_t* e, unsigned) { return hipEventCreate(e); }
 inline hipError_t hipEventDestroy(hipEvent_t e) {
@@ -900,7 +1000,7 @@ inline hipError_t hipEventDestroy(hipEvent_t e) {
 inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t s = nullptr) {
     if (!e) return mxc_emu::record(hipErrorInvalidHandle);
     return mxc_emu::submit(s, "event record", [e] {
-        e->time = std::chrono::steady_clock::now();
+        e->ms = mxc_emu::now_ms();
         e->recorded = true;
         return hipSuccess;
     });
@@ -913,7 +1013,7 @@ inline hipError_t hipEventQuery(hipEvent_t e) { return hipEventSynchronize(e); }
 inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
     if (!ms) return mxc_emu::record(hipErrorInvalidValue);
     if (!start || !stop || !start->recorded || !stop->recorded) return mxc_emu::record(hipErrorInvalidHandle);
-    *ms = std::chrono::duration<float, std::milli>(stop->time - start->time).count();
+    *ms = static_cast<float>(stop->ms - start->ms);
     return hipSuccess;
 }
 
@@ -921,9 +1021,10 @@ inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t st
 inline hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode = hipStreamCaptureModeGlobal) {
     if (!s) return mxc_emu::record(hipErrorStreamCaptureUnsupported); // the null stream cannot capture
     if (s->capture != hipStreamCaptureStatusNone) return mxc_emu::record(hipErrorIllegalState);
+    s->graph = new (std::nothrow) ihipGraph_t;
+    if (!s->graph) return mxc_emu::record(hipErrorOutOfMemory);
     s->capture = hipStreamCaptureStatusActive;
-    s->graph = new ihipGraph_t;
-    std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+    mxc_emu::lock l;
     ++mxc_emu::device().capturing;
     return hipSuccess;
 }
@@ -938,7 +1039,7 @@ inline hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t* graph) {
     *graph = nullptr;
     if (!s || s->capture == hipStreamCaptureStatusNone) return mxc_emu::record(hipErrorIllegalState);
     {
-        std::lock_guard<std::mutex> lock(mxc_emu::device().mu);
+        mxc_emu::lock l;
         --mxc_emu::device().capturing;
     }
     bool valid = s->capture == hipStreamCaptureStatusActive;
@@ -955,8 +1056,8 @@ inline hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t* graph) {
 inline hipError_t hipGraphGetNodes(hipGraph_t g, hipGraphNode_t* nodes, size_t* count) {
     if (!g || !count) return mxc_emu::record(hipErrorInvalidValue);
     if (nodes)
-        for (size_t i = 0; i < *count && i < g->nodes.size(); ++i) nodes[i] = g->nodes[i].get();
-    *count = g->nodes.size();
+        for (size_t i = 0; i < *count && i < g->nodes.size; ++i) nodes[i] = g->nodes[i];
+    *count = g->nodes.size;
     return hipSuccess;
 }
 inline hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t g, hipGraphNode_t* error_node = nullptr,
@@ -964,8 +1065,17 @@ inline hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t g, hipGra
     (void)error_node;
     if (log && log_size) log[0] = 0;
     if (!exec || !g) return mxc_emu::record(hipErrorInvalidValue);
-    *exec = new ihipGraphExec_t;
-    for (auto& n : g->nodes) (*exec)->steps.push_back(n->run);
+    *exec = new (std::nothrow) ihipGraphExec_t;
+    if (!*exec) return mxc_emu::record(hipErrorOutOfMemory);
+    for (size_t i = 0; i < g->nodes.size; ++i) { // the recorded operations, shared
+        mxc_emu::task* t = g->nodes[i]->op;
+        if (!(*exec)->steps.push(t)) {
+            delete *exec;
+            *exec = nullptr;
+            return mxc_emu::record(hipErrorOutOfMemory);
+        }
+        ++t->refs;
+    }
     return hipSuccess;
 }
 inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec, hipGraph_t g, unsigned long long) {
@@ -975,8 +1085,8 @@ inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec, hipGraph_t 
 inline hipError_t hipGraphLaunch(hipGraphExec_t exec, hipStream_t s) {
     if (!exec) return mxc_emu::record(hipErrorInvalidHandle);
     return mxc_emu::submit(s, "graph launch", [exec] {
-        for (auto& step : exec->steps)
-            if (hipError_t e = step()) return e;
+        for (size_t i = 0; i < exec->steps.size; ++i)
+            if (hipError_t e = exec->steps[i]->run()) return e;
         return hipSuccess;
     });
 }
@@ -990,3 +1100,6 @@ inline hipError_t hipGraphDestroy(hipGraph_t g) {
     delete g;
     return hipSuccess;
 }
+
+// ---- The matrix-unit APIs of templates/hip/mma.hpp (emulated wmma and MFMA).
+#include "runtime-stub/emu/mma.hpp"

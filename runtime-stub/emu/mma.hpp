@@ -1,0 +1,157 @@
+// The host emulator's versions of the two vendor matrix-unit APIs that templates/hip/mma.hpp
+// uses, so that CI runs both of its vendor paths (and their lane mappings) without a GPU.
+// Included at the end of the emulator's hip/hip_runtime.h: it uses the emulator's warp
+// operations (__shfl, __syncwarp, __lane_id) and its failure report (mxc_emu::fail_block).
+//
+// Which path templates/hip/mma.hpp compiles is chosen with -DMXC_EMU_MMA=wmma or
+// -DMXC_EMU_MMA=mfma (default: its generic per-lane path). The MFMA path needs 64-lane
+// wavefronts: run with MXC_EMU_WARP=64.
+//
+// - nvcuda::wmma (NVIDIA's <mma.h> API, 16x16x16 only): fragments are opaque on a GPU, so here
+//   every lane holds the whole tile; load_matrix_sync, mma_sync and store_matrix_sync are
+//   warp-collective (every lane of the warp must call them, with the same pointer and stride:
+//   checked), and the documented preconditions are checked: the pointer 256-bit (32-byte)
+//   aligned, ldm a multiple of 16 bytes. A store writes each element from one lane only, so
+//   reading another lane's elements without a barrier is not hidden.
+// - __builtin_amdgcn_mfma_f32_16x16x16f16: the exact lane layout of the AMD instruction
+//   (see templates/hip/mma.hpp), the operands gathered from the other lanes with __shfl.
+#pragma once
+
+#if defined(MXC_EMU_MMA)
+#define MXC_EMU_MMA_ID_wmma 1
+#define MXC_EMU_MMA_ID_mfma 2
+#define MXC_EMU_MMA_CAT2(a, b) a##b
+#define MXC_EMU_MMA_CAT(a, b) MXC_EMU_MMA_CAT2(a, b)
+#if MXC_EMU_MMA_CAT(MXC_EMU_MMA_ID_, MXC_EMU_MMA) == 1
+#define MXC_EMU_MMA_WMMA 1
+#elif MXC_EMU_MMA_CAT(MXC_EMU_MMA_ID_, MXC_EMU_MMA) == 2
+#define MXC_EMU_MMA_MFMA 1
+#else
+#error "MXC_EMU_MMA must be wmma or mfma"
+#endif
+#endif
+
+namespace mxc_emu {
+
+// Fails the block unless every lane of the warp passes the same (p, ld) to the warp-collective
+// `what`, p is 32-byte aligned and ld * elem_bytes a multiple of 16 (CUDA's wmma rules).
+inline void check_wmma_args(const char* what, const void* p, unsigned ld, size_t elem_bytes) {
+    struct args {
+        const void* p;
+        uint64_t ld;
+    } mine{p, ld};
+    args first = __shfl(mine, 0);
+    if (first.p != mine.p || first.ld != mine.ld)
+        fail_block("%s: lane %d passes another pointer or stride than lane 0 (warp-collective)", what,
+                   static_cast<int>(__lane_id()));
+    if (reinterpret_cast<uintptr_t>(p) % 32) fail_block("%s: the pointer is not 256-bit aligned", what);
+    if (ld * elem_bytes % 16)
+        fail_block("%s: ldm %u is not a multiple of 16 bytes", what, ld);
+}
+
+} // namespace mxc_emu
+
+namespace nvcuda {
+namespace wmma {
+
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+
+template <class Use, int m, int n, int k> struct tile_shape;
+template <> struct tile_shape<matrix_a, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
+template <> struct tile_shape<matrix_b, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
+template <> struct tile_shape<accumulator, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
+
+// The whole rows x cols tile, row-major, in every lane.
+template <class Use, int m, int n, int k, class T, class Layout = void> struct fragment {
+    static constexpr int rows = tile_shape<Use, m, n, k>::rows, cols = tile_shape<Use, m, n, k>::cols;
+    static constexpr int num_elements = rows * cols;
+    T x[num_elements];
+};
+
+template <class U, int m, int n, int k, class T, class L> inline void fill_fragment(fragment<U, m, n, k, T, L>& f, const T& v) {
+    for (auto& e : f.x) e = v;
+}
+
+template <class Tile, class T> inline void load_tile(Tile& f, const T* p, unsigned ld, bool col_major) {
+    for (int r = 0; r < Tile::rows; ++r)
+        for (int c = 0; c < Tile::cols; ++c) f.x[r * Tile::cols + c] = col_major ? p[c * ld + r] : p[r * ld + c];
+}
+
+// Multiplicands (the layout is part of the type).
+template <class U, int m, int n, int k, class T, class L> inline void load_matrix_sync(fragment<U, m, n, k, T, L>& f, const T* p, unsigned ldm) {
+    static_assert(!std::is_same<U, accumulator>::value, "an accumulator load takes a layout_t");
+    mxc_emu::check_wmma_args("wmma::load_matrix_sync", p, ldm, sizeof(T));
+    load_tile(f, p, ldm, std::is_same<L, col_major>::value);
+}
+// Accumulators.
+template <int m, int n, int k, class T>
+inline void load_matrix_sync(fragment<accumulator, m, n, k, T, void>& f, const T* p, unsigned ldm, layout_t layout) {
+    mxc_emu::check_wmma_args("wmma::load_matrix_sync", p, ldm, sizeof(T));
+    load_tile(f, p, ldm, layout == mem_col_major);
+}
+template <int m, int n, int k, class T>
+inline void store_matrix_sync(T* p, const fragment<accumulator, m, n, k, T, void>& f, unsigned ldm, layout_t layout) {
+    using tile = fragment<accumulator, m, n, k, T, void>;
+    mxc_emu::check_wmma_args("wmma::store_matrix_sync", p, ldm, sizeof(T));
+    const int w = warpSize;
+    for (int i = static_cast<int>(__lane_id()); i < tile::num_elements; i += w) {
+        const int r = i / tile::cols, c = i % tile::cols;
+        (layout == mem_col_major ? p[c * ldm + r] : p[r * ldm + c]) = f.x[i];
+    }
+}
+
+// d = a * b + c, fp32 accumulation in k order (d may be c).
+template <int m, int n, int k, class TA, class LA, class TB, class LB, class TC>
+inline void mma_sync(fragment<accumulator, m, n, k, TC, void>& d, const fragment<matrix_a, m, n, k, TA, LA>& a,
+                     const fragment<matrix_b, m, n, k, TB, LB>& b, const fragment<accumulator, m, n, k, TC, void>& c) {
+    __syncwarp(); // warp-collective: every lane takes part
+    float r[m * n];
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            float s = static_cast<float>(c.x[i * n + j]);
+            for (int q = 0; q < k; ++q) s = fmaf(static_cast<float>(a.x[i * k + q]), static_cast<float>(b.x[q * n + j]), s);
+            r[i * n + j] = s;
+        }
+    for (int i = 0; i < m * n; ++i) d.x[i] = static_cast<TC>(r[i]);
+}
+
+} // namespace wmma
+} // namespace nvcuda
+
+namespace mxc_emu {
+typedef _Float16 mfma_half4 __attribute__((__vector_size__(4 * sizeof(_Float16))));
+typedef float mfma_float4 __attribute__((__vector_size__(4 * sizeof(float))));
+} // namespace mxc_emu
+
+// v_mfma_f32_16x16x16f16 on a 64-lane wavefront: D = A * B + C with A, B 16x16 fp16 and C, D
+// 16x16 fp32. Lane l holds A[l % 16][4 * (l / 16) + i], B[4 * (l / 16) + i][l % 16] and
+// C, D[4 * (l / 16) + i][l % 16], i = 0..3. Each lane gathers its 4 rows of A and its column
+// of B from the lanes holding them, and sums in fp32 in k order.
+inline mxc_emu::mfma_float4 __builtin_amdgcn_mfma_f32_16x16x16f16(mxc_emu::mfma_half4 a, mxc_emu::mfma_half4 b,
+                                                                  mxc_emu::mfma_float4 c, int cbsz, int abid, int blgp) {
+    if (warpSize != 64)
+        mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x16f16 needs 64-lane wavefronts (MXC_EMU_WARP=64), warpSize is %d",
+                            static_cast<int>(warpSize));
+    if (cbsz || abid || blgp) mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x16f16: cbsz/abid/blgp are not emulated");
+    const int l = static_cast<int>(__lane_id()), col = l % 16, row0 = 4 * (l / 16);
+    float bcol[16];
+    for (int g = 0; g < 4; ++g) {
+        mxc_emu::mfma_half4 v = __shfl(b, col + 16 * g); // B[4g + i][col]
+        for (int i = 0; i < 4; ++i) bcol[4 * g + i] = static_cast<float>(v[i]);
+    }
+    mxc_emu::mfma_float4 d;
+    for (int i = 0; i < 4; ++i) {
+        float s = c[i];
+        for (int g = 0; g < 4; ++g) {
+            mxc_emu::mfma_half4 v = __shfl(a, row0 + i + 16 * g); // A[row0 + i][4g + e]
+            for (int e = 0; e < 4; ++e) s = fmaf(static_cast<float>(v[e]), bcol[4 * g + e], s);
+        }
+        d[i] = s;
+    }
+    return d;
+}

@@ -1,0 +1,157 @@
+// One warp-level (wavefront-level on AMD) tile multiply-accumulate interface over the GPU matrix
+// units: fp16 inputs, fp32 accumulation. One op multiplies a 16x16 A tile by a 16x16 B tile into
+// a 16x16 fp32 accumulator:
+//
+//   using mt = mxc::hip::mma_tile<mxc_half>;        // mt::M, mt::N, mt::K == 16
+//   mt::frag_a a; mt::frag_b b; mt::frag_acc acc;
+//   mt::zero(acc);
+//   for (k0 ...) { mt::load_a(a, As + k0, lda); mt::load_b(b, Bs + k0 * ldb, ldb); mt::mma(acc, a, b); }
+//   mt::store(Cs, ldc, acc);                        // fp32, row-major: epilogues do not see the layout
+//
+// A is row-major (A[m][k] = pa[m * lda + k]), B is row-major (B[k][n] = pb[k * ldb + n]), the
+// stored tile is row-major (D[m][n] = pd[m * ldd + n]); shared or global memory. Fragments are
+// opaque: every function is warp-collective (all lanes of a full warp call it together, with
+// the same pointers and strides), and mma computes acc += A * B. Portable preconditions (what
+// wmma requires): the tile pointers 32-byte aligned, lda and ldb multiples of 8, ldd a multiple
+// of 4. The emulator's wmma (runtime-stub/emu/mma.hpp) checks them.
+//
+// Implementations, chosen at compile time:
+//  - NVIDIA sm_80+ (__CUDA_ARCH__ >= 800): nvcuda::wmma 16x16x16, __half x __half -> float.
+//  - AMD CDNA (gfx908, gfx90a, gfx940/941/942): __builtin_amdgcn_mfma_f32_16x16x16f16 on a
+//    64-lane wavefront. Lane layout (AMD lab notes "AMD matrix cores", example
+//    mfma_fp32_16x16x16fp16.cpp; the AMD matrix instruction calculator gives the same), with
+//    lane l = 0..63 and i = 0..3:
+//      A: lane l holds A[l % 16][4 * (l / 16) + i]   (a 4 x fp16 vector)
+//      B: lane l holds B[4 * (l / 16) + i][l % 16]   (a 4 x fp16 vector)
+//      D: lane l holds D[4 * (l / 16) + i][l % 16]   (a 4 x fp32 vector)
+//  - everything else (older GPUs, gfx10/11, the host emulator by default): a per-lane FMA
+//    loop. Lane l of a warp of W lanes (W = 32 or 64) owns column l % 16 of the tile and the
+//    rows l / 16 + j * (W / 16), j < 256 / W; it keeps those rows of A and that column of B.
+// The host emulator compiles the wmma or MFMA path with -DMXC_EMU_MMA_WMMA / -DMXC_EMU_MMA_MFMA
+// against emulated vendor APIs (runtime-stub/emu/mma.hpp), so CI checks both lane mappings.
+// All paths accumulate fp32 products of fp16 values (exact) in fp32; only the summation order
+// differs.
+#pragma once
+#include "templates/hip/common.hpp"
+
+#if defined(MXC_EMU_MMA_WMMA) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
+#define MXC_MMA_WMMA 1
+#elif defined(MXC_EMU_MMA_MFMA) || defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx940__) || \
+    defined(__gfx941__) || defined(__gfx942__)
+#define MXC_MMA_MFMA 1
+#else
+#define MXC_MMA_GENERIC 1
+#endif
+
+#if defined(MXC_MMA_WMMA) && defined(__CUDACC__)
+#include <cuda_fp16.h>
+#include <mma.h>
+#endif
+
+namespace mxc {
+namespace hip {
+
+// The lane of the calling thread in its warp (blocks of any shape: threads are numbered x fastest).
+__device__ inline int mma_lane() {
+    return static_cast<int>((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % warpSize);
+}
+
+template <class T> struct mma_tile;
+
+#if defined(MXC_MMA_WMMA)
+
+template <> struct mma_tile<mxc_half> {
+    static constexpr int M = 16, N = 16, K = 16;
+#if defined(__CUDACC__)
+    using vendor_half = __half;
+#else
+    using vendor_half = mxc_half; // the emulator's wmma takes mxc's half
+#endif
+    using frag_a = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, vendor_half, nvcuda::wmma::row_major>;
+    using frag_b = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, vendor_half, nvcuda::wmma::row_major>;
+    using frag_acc = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
+
+    __device__ static void load_a(frag_a& a, const mxc_half* p, int ld) {
+        nvcuda::wmma::load_matrix_sync(a, reinterpret_cast<const vendor_half*>(p), static_cast<unsigned>(ld));
+    }
+    __device__ static void load_b(frag_b& b, const mxc_half* p, int ld) {
+        nvcuda::wmma::load_matrix_sync(b, reinterpret_cast<const vendor_half*>(p), static_cast<unsigned>(ld));
+    }
+    __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
+    __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
+    __device__ static void store(float* p, int ld, const frag_acc& c) {
+        nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
+    }
+};
+
+#elif defined(MXC_MMA_MFMA)
+
+typedef _Float16 mfma_half4 __attribute__((__vector_size__(4 * sizeof(_Float16))));
+typedef float mfma_float4 __attribute__((__vector_size__(4 * sizeof(float))));
+
+template <> struct mma_tile<mxc_half> {
+    static constexpr int M = 16, N = 16, K = 16;
+    struct frag_a { mfma_half4 v; };
+    struct frag_b { mfma_half4 v; };
+    struct frag_acc { mfma_float4 v; };
+
+    __device__ static _Float16 f16(mxc_half h) { return __builtin_bit_cast(_Float16, h.bits); }
+    __device__ static void load_a(frag_a& a, const mxc_half* p, int ld) {
+        const int l = mma_lane();
+        for (int i = 0; i < 4; ++i) a.v[i] = f16(p[(l % 16) * ld + 4 * (l / 16) + i]);
+    }
+    __device__ static void load_b(frag_b& b, const mxc_half* p, int ld) {
+        const int l = mma_lane();
+        for (int i = 0; i < 4; ++i) b.v[i] = f16(p[(4 * (l / 16) + i) * ld + l % 16]);
+    }
+    __device__ static void zero(frag_acc& c) {
+        for (int i = 0; i < 4; ++i) c.v[i] = 0.0f;
+    }
+    __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) {
+        c.v = __builtin_amdgcn_mfma_f32_16x16x16f16(a.v, b.v, c.v, 0, 0, 0);
+    }
+    __device__ static void store(float* p, int ld, const frag_acc& c) {
+        const int l = mma_lane();
+        for (int i = 0; i < 4; ++i) p[(4 * (l / 16) + i) * ld + l % 16] = c.v[i];
+    }
+};
+
+#else
+
+template <> struct mma_tile<mxc_half> {
+    static constexpr int M = 16, N = 16, K = 16;
+    static constexpr int max_rows = 8; // 256 / warpSize for warps of 32 or 64 lanes
+    struct frag_a { mxc_half v[max_rows][16]; };
+    struct frag_b { mxc_half v[16]; };
+    struct frag_acc { float v[max_rows]; };
+
+    __device__ static int rows() { return 256 / warpSize; }
+    __device__ static int row(int j) { return mma_lane() / 16 + j * (warpSize / 16); }
+    __device__ static void load_a(frag_a& a, const mxc_half* p, int ld) {
+        for (int j = 0; j < rows(); ++j)
+            for (int k = 0; k < 16; ++k) a.v[j][k] = p[row(j) * ld + k];
+    }
+    __device__ static void load_b(frag_b& b, const mxc_half* p, int ld) {
+        const int col = mma_lane() % 16;
+        for (int k = 0; k < 16; ++k) b.v[k] = p[k * ld + col];
+    }
+    __device__ static void zero(frag_acc& c) {
+        for (int j = 0; j < max_rows; ++j) c.v[j] = 0.0f;
+    }
+    __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) {
+        for (int j = 0; j < rows(); ++j) {
+            float s = c.v[j];
+            for (int k = 0; k < 16; ++k) s = fmaf(static_cast<float>(a.v[j][k]), static_cast<float>(b.v[k]), s);
+            c.v[j] = s;
+        }
+    }
+    __device__ static void store(float* p, int ld, const frag_acc& c) {
+        const int col = mma_lane() % 16;
+        for (int j = 0; j < rows(); ++j) p[row(j) * ld + col] = c.v[j];
+    }
+};
+
+#endif
+
+} // namespace hip
+} // namespace mxc
