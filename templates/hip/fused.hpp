@@ -6,6 +6,7 @@
 #include "templates/common/dot.hpp"
 #include "templates/common/pointwise_program.hpp"
 #include "templates/hip/common.hpp"
+#include "templates/hip/vector.hpp"
 
 namespace mxc {
 namespace hip {
@@ -34,8 +35,18 @@ template <class T, int Kind, class F> struct fused_elem {
     }
 };
 
+// Bodies of the vectorised fused_pointwise path (templates/hip/vector.hpp): the generated
+// expression, or the program in ip.
+template <class F> struct fused_expr_body {
+    F f;
+    template <class C> __device__ C operator()(const dev_args&, const C* x) const { return f(x); }
+};
+struct fused_program_body {
+    template <class C> __device__ C operator()(const dev_args& a, const C* x) const { return mxc_pw_run(a.ip, a.n_ip, x); }
+};
+
 template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    launch_per_output(k, s, fused_elem<T, 0, F>{f, 0});
+    if (!launch_vectorised<T, max_inputs>(k, s, fused_expr_body<F>{f})) launch_per_output(k, s, fused_elem<T, 0, F>{f, 0});
 }
 template <class T, class F> void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
     launch_per_output(k, s, fused_elem<T, 1, F>{f, 0});
@@ -45,7 +56,7 @@ template <class T, class F> void fused_dot_expr(const mxc_kargs& k, hipStream_t 
 }
 
 template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) {
-    launch_per_output(k, s, fused_elem<T, 0, program_body>{{}, 0});
+    if (!launch_vectorised<T, max_inputs>(k, s, fused_program_body{})) launch_per_output(k, s, fused_elem<T, 0, program_body>{{}, 0});
 }
 template <class T> void fused_convolution(const mxc_kargs& k, hipStream_t s) {
     launch_per_output(k, s, fused_elem<T, 1, program_body>{{}, 1 + 3 * (k.out_desc->rank - 2)});
