@@ -29,6 +29,11 @@ struct kernel_call {
     shape out_shape;               // what the kernel writes (ins->result, or one slice of a concat)
     kernel_params params;
     std::string note;              // why this kernel is not ins's own (a copy into a concat slice)
+    // A tuning-database choice for the kernel's GEMM (codegen/tuning.hpp; empty: none): the
+    // tile as BMxBNxBK/TMxTN, its C++ type, and the FILE:LINE of the entry.
+    struct tuning_t {
+        std::string config, cpp, from;
+    } tuning;
 };
 
 struct lowered_module {

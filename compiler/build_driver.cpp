@@ -608,6 +608,14 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
 
     t = std::chrono::steady_clock::now();
     lowered_module l = lower_planned(m, std::move(plan));
+    if (opts.tuning && opts.target == "hip") {
+        st.kernels_tuned = apply_tuning(l, *opts.tuning, opts.offload_arch);
+        if (opts.log)
+            for (auto& k : l.kernels)
+                if (!k.tuning.config.empty())
+                    opts.log("tuning: " + k.kernel + " " + gemm_problem_of(k)->text() + " -> " + k.tuning.config + " (" +
+                             k.tuning.from + ")");
+    }
     st.seconds.push_back({"lower", lower_s + seconds_since(t)});
     st.seconds.push_back({"plan", plan_s});
 

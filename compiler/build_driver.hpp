@@ -4,9 +4,11 @@
 // library into place. On any failure nothing is left at the output path.
 #pragma once
 #include "codegen/emit.hpp"
+#include "codegen/tuning.hpp"
 #include "ir/module.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +28,7 @@ struct build_options {
     std::string cache_dir;       // the object cache (compiler/object_cache.hpp); "" = none
     std::function<void(const std::string&)> log; // -v: the commands as they run
     std::function<void(const std::string&)> progress; // the phase starting ("build: 57 kernels")
+    std::shared_ptr<const tuning_db> tuning;          // hip: --tuning-db, GEMM tiles per problem (or null)
 };
 
 struct build_stats {
@@ -33,6 +36,7 @@ struct build_stats {
     int64_t arena_bytes = 0, arena_lower_bound_bytes = 0, arena_naive_bytes = 0, weights_bytes = 0;
     std::vector<std::pair<std::string, double>> seconds; // phase -> seconds, in order
     int64_t objects_built = 0, objects_cached = 0;       // translation units compiled / found in the cache
+    int64_t kernels_tuned = 0;                           // kernels given a tile by the tuning database
     std::vector<std::string> objects;                    // what was linked
     std::vector<std::string> object_keys;                // their cache keys
     std::string header_path;                             // where the C header was written

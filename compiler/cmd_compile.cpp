@@ -71,6 +71,8 @@ private:
 
 struct compile_args {
     std::string model, output, target = "cpu", offload_arch, cpu_arch, name, emit_src, report, passes, hip_compiler, memory_plot;
+    std::string tuning_db;
+    bool tune = false;
     std::vector<std::vector<std::string>> input_dims;
     std::vector<std::string> const_inputs;
     std::vector<std::string> external_dirs;
@@ -141,7 +143,8 @@ void write_report(const std::string& path, const module& m, const build_stats& s
     std::ostringstream o;
     o << "{\n  \"kernels\": " << st.kernels << ",\n  \"instructions\": " << st.instructions << ",\n"
       << memory_report_json(m, st.plan, st.weights_bytes) << ",\n  \"objects\": {\"built\": " << st.objects_built
-      << ", \"cached\": " << st.objects_cached << "},\n  \"seconds\": {";
+      << ", \"cached\": " << st.objects_cached << "},\n  \"kernels_tuned\": " << st.kernels_tuned
+      << ",\n  \"seconds\": {";
     for (std::size_t i = 0; i < st.seconds.size(); ++i) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.6f", st.seconds[i].second);
@@ -164,12 +167,31 @@ build_stats plan_only(module& m) {
     return st;
 }
 
+// --tune: times candidate GEMM tiles on the GPU of this machine and writes the winners to
+// --tuning-db. Checked before anything is read or written: without a GPU it fails and writes
+// nothing.
+void check_tune(const compile_args& a) {
+    if (a.target != "hip") throw error("--tune times GPU kernels: it is for --target hip (got --target " + a.target + ")");
+    if (a.tuning_db.empty()) throw error("--tune writes the tiles it chooses to --tuning-db FILE: give one");
+    const std::string gpu = detect_offload_arch();
+    if (gpu.empty())
+        throw error("--tune: no GPU found (no AMD GPU in /sys/class/kfd, no answer from nvidia-smi); tuning times "
+                    "kernels on the device: run it on a GPU machine, or build without --tune (--tuning-db reads a database "
+                    "made there)");
+    if (!a.offload_arch.empty() && a.offload_arch != gpu)
+        throw error("--tune: the GPU here is " + gpu + ", not --offload-arch " + a.offload_arch +
+                    ": tiles are timed on the GPU they are chosen for");
+    throw error("--tune: the tuning run (candidate tiles of templates/hip/gemm.hpp compiled into a timing program and "
+                "timed on " + gpu + ") is not in this mxc yet; build without --tune");
+}
+
 void run_compile(const compile_args& a) {
     bool memory_only = a.output.empty() && (a.memory_report || !a.memory_plot.empty());
     if (a.output.empty() && !memory_only) throw error("no output given: mxc MODEL.onnx -o libmodel.so");
     if (a.target == "ref")
         throw error("--target ref is the reference evaluator inside mxc and builds no library; use --target cpu or hip");
     if (a.target != "cpu" && a.target != "hip") throw error("unknown --target '" + a.target + "' (expected cpu or hip)");
+    if (a.tune) check_tune(a);
     build_options bo;
     bo.target = a.target;
     bo.offload_arch = a.offload_arch;
@@ -194,6 +216,10 @@ void run_compile(const compile_args& a) {
         if (bo.offload_arch.empty())
             throw error("--target hip: no GPU found to build for; pass --offload-arch (e.g. gfx90a, sm_90, or emu "
                         "for the host emulator) or use --target cpu");
+    }
+    if (!a.tuning_db.empty()) {
+        if (a.target != "hip") throw error("--tuning-db holds GPU kernel tiles: it is for --target hip (got --target " + a.target + ")");
+        bo.tuning = std::make_shared<const tuning_db>(tuning_db::load(a.tuning_db));
     }
     if (a.verbose) bo.log = [](const std::string& s) { std::cerr << "mxc: " << s << "\n"; };
 
@@ -257,6 +283,10 @@ void setup_compile(CLI::App& app) {
     app.add_option("-j,--jobs", a->jobs, "compiler processes at once (default: one per CPU)");
     app.add_flag("--no-cache", a->no_cache,
                  "compile every kernel source afresh (default: reuse objects from $MXC_CACHE_DIR or ~/.cache/mxc/objects)");
+    app.add_option("--tuning-db", a->tuning_db,
+                   "hip: GEMM tiles per problem and GPU from a tuning run (file format: codegen/tuning.hpp)")
+        ->type_name("FILE");
+    app.add_flag("--tune", a->tune, "hip: time candidate GEMM tiles on this machine's GPU, write the winners to --tuning-db");
     app.add_flag("-q,--quiet", a->quiet, "print nothing on success");
     app.add_flag("-v,--verbose", a->verbose, "print each pass with its time and the compiler commands");
     app.add_flag("--profile-hooks", a->profile, "time every kernel (for mxc perf / run --profile); off: no cost");

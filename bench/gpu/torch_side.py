@@ -1,0 +1,216 @@
+"""The PyTorch half of bench/gpu/bench.py (imported only on the device: nothing else in the
+benchmark needs torch): the models as torch modules (torchvision with random weights; the
+zoo's BERT-base with the zoo's own weights), their ONNX export, and timing with CUDA events.
+"""
+import copy
+import math
+import time
+
+import numpy as np
+import onnx
+import torch
+import torch.nn.functional as F
+from onnx import numpy_helper
+
+TORCHVISION = {"resnet50": "resnet50", "mobilenetv2": "mobilenet_v2", "vit_b_16": "vit_b_16"}
+
+
+def versions():
+    import torchvision
+    return {"torch": torch.__version__, "torchvision": torchvision.__version__, "cuda": torch.version.cuda,
+            "cudnn": str(torch.backends.cudnn.version()), "gpu": torch.cuda.get_device_name(0)}
+
+
+def setup(tf32):
+    """cuDNN picks its fastest algorithms (benchmark mode); TF32 off unless asked, so the fp32
+    rows compare IEEE fp32 with IEEE fp32 (PyTorch's default lets cuDNN convolutions use TF32)."""
+    torch.backends.cudnn.benchmark = True
+    torch.backends.cudnn.allow_tf32 = tf32
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.set_grad_enabled(False)
+
+
+def torchvision_model(name):
+    import torchvision
+    torch.manual_seed(0)
+    return getattr(torchvision.models, TORCHVISION[name])(weights=None).eval()
+
+
+def export(module, inputs, input_names, output_names, path, opset):
+    """torch.onnx.export with fixed shapes. The TorchScript exporter first (opset as asked);
+    where this torch has dropped it or it fails, the dynamo exporter (which may write a later
+    opset: the model's opset is recorded in the results). Traced with grad enabled and the
+    MultiheadAttention fast path off, so ViT's attention is exported as ONNX ops rather than as
+    aten::_native_multi_head_attention (which has no ONNX form)."""
+    args = tuple(torch.from_numpy(a) for a in inputs)
+    mha = getattr(torch.backends, "mha", None)
+    fast = mha.get_fastpath_enabled() if mha else None
+    try:
+        if mha:
+            mha.set_fastpath_enabled(False)
+        with torch.enable_grad():
+            torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
+                              opset_version=opset, do_constant_folding=True, dynamo=False)
+        return "torchscript"
+    except Exception as e:  # noqa: BLE001 (any exporter failure: try the other one)
+        print("  torchscript exporter failed (%s: %s); trying dynamo=True" % (type(e).__name__, str(e)[:200]),
+              flush=True)
+    finally:
+        if mha:
+            mha.set_fastpath_enabled(fast)
+    torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
+                      opset_version=opset, dynamo=True, external_data=False)
+    return "dynamo"
+
+
+class ZooBert(torch.nn.Module):
+    """tools/models/zoo.py's BERT-base as a torch module, with the zoo model's weights (its
+    initializers in creation order: embeddings and their LayerNorm, then per layer q, k, v,
+    attention output, LayerNorm, feed-forward in and out, LayerNorm). The head count comes from
+    the first [heads, head] reshape constant of the graph."""
+
+    def __init__(self, onnx_path):
+        super().__init__()
+        m = onnx.load(onnx_path)
+        arrays = [numpy_helper.to_array(t) for t in m.graph.initializer]
+        shapes = [numpy_helper.to_array(n.attribute[0].t) for n in m.graph.node if n.op_type == "Constant"]
+        split = next(s for s in shapes if s.dtype == np.int64 and s.shape == (2,))
+        self.heads, self.head = int(split[0]), int(split[1])
+        it = iter(arrays)
+
+        def take(shape):
+            a = next(it)
+            if tuple(a.shape) != tuple(shape):
+                raise ValueError("ZooBert: expected a weight of shape %s, found %s" % (shape, a.shape))
+            return torch.nn.Parameter(torch.from_numpy(a.copy()), requires_grad=False)
+
+        word = next(it)
+        hidden = word.shape[1]
+        seq = next(a for a in arrays if a.dtype == np.int64).shape[1]
+        self.word = torch.nn.Parameter(torch.from_numpy(word.copy()), requires_grad=False)
+        self.register_buffer("position_ids", torch.from_numpy(next(it).copy()))
+        self.pos = take((512, hidden))
+        self.register_buffer("token_type_ids", torch.from_numpy(next(it).copy()))
+        self.tt = take((2, hidden))
+        self.ln0 = torch.nn.ParameterList([take((hidden,)), take((hidden,))])
+        n_layers = (len(arrays) - 7) // 16
+        self.layers = torch.nn.ModuleList()
+        for _ in range(n_layers):
+            p = torch.nn.ParameterList()
+            for shape in [(hidden, hidden), (hidden,)] * 4 + [(hidden,), (hidden,), (hidden, 4 * hidden), (4 * hidden,),
+                                                              (4 * hidden, hidden), (hidden,), (hidden,), (hidden,)]:
+                p.append(take(shape))
+            self.layers.append(p)
+        if next(it, None) is not None or self.position_ids.shape != (1, seq):
+            raise ValueError("ZooBert: %s does not have the zoo BERT's initializers" % onnx_path)
+
+    def forward(self, input_ids, attention_mask):
+        hidden = self.word.shape[1]
+        ln = lambda v, g, b: F.layer_norm(v, (hidden,), g, b, eps=1e-12)  # noqa: E731
+        x = F.embedding(input_ids, self.word) + F.embedding(self.position_ids, self.pos) + \
+            F.embedding(self.token_type_ids, self.tt)
+        x = ln(x, self.ln0[0], self.ln0[1])
+        mask = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
+        b, s = input_ids.shape
+
+        def split(v):
+            return v.reshape(b, s, self.heads, self.head).transpose(1, 2)
+
+        for p in self.layers:
+            q, k, v = split(x @ p[0] + p[1]), split(x @ p[2] + p[3]), split(x @ p[4] + p[5])
+            att = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(self.head) + mask, dim=-1)
+            c = (att @ v).transpose(1, 2).reshape(b, s, hidden)
+            x = ln(c @ p[6] + p[7] + x, p[8], p[9])
+            f = F.gelu(x @ p[10] + p[11]) @ p[12] + p[13]
+            x = ln(f + x, p[14], p[15])
+        return x
+
+
+def prepare(module, dtype):
+    """A copy of the module on the GPU in `dtype` ("fp32" or "fp16"); the original stays as it
+    was (fp32, on the host) for the next row."""
+    module = copy.deepcopy(module).cuda().eval()
+    return module.half() if dtype == "fp16" else module.float()
+
+
+def to_device(arrays, dtype):
+    out = []
+    for a in arrays:
+        t = torch.from_numpy(np.ascontiguousarray(a)).cuda()
+        out.append(t.half() if dtype == "fp16" and t.is_floating_point() else t)
+    return out
+
+
+def time_cuda(fn, runs, warmup):
+    """Milliseconds of each of `runs` calls of fn() after `warmup` untimed ones: CUDA events
+    recorded on the current stream around each call, synchronised after each, so a number is
+    one run's latency (host launch work included) and runs do not overlap."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(a.elapsed_time(b))
+    return times
+
+
+def outputs_numpy(result):
+    if isinstance(result, (tuple, list)):
+        return [r.float().cpu().numpy() for r in result]
+    return [result.float().cpu().numpy()]
+
+
+def run_eager(module, inputs, dtype, runs, warmup):
+    """(median ms, all ms, outputs as float32 numpy) of the module in eager mode."""
+    m = prepare(module, dtype)
+    xs = to_device(inputs, dtype)
+    out = outputs_numpy(m(*xs))
+    times = time_cuda(lambda: m(*xs), runs, warmup)
+    return float(np.median(times)), times, out
+
+
+def run_compiled(module, inputs, dtype, runs, warmup, mode):
+    """As run_eager, through torch.compile(mode=mode); also the seconds the first call took
+    (compilation)."""
+    m = prepare(module, dtype)
+    xs = to_device(inputs, dtype)
+    c = torch.compile(m, mode=mode, dynamic=False)
+    t0 = time.perf_counter()
+    out = outputs_numpy(c(*xs))
+    torch.cuda.synchronize()
+    compile_s = time.perf_counter() - t0
+    times = time_cuda(lambda: c(*xs), runs, warmup)
+    return float(np.median(times)), times, out, compile_s
+
+
+def release():
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+
+
+def run_mxc(lib_path, name, feeds, runs, warmup):
+    """(median ms, all ms, outputs) of a hip library built by mxc, in device-pointer mode on
+    the current stream (feeds: input name -> numpy array): inputs copied to the GPU once, so the times exclude host copies; the
+    outputs are poisoned with NaN before the first run (an unwritten element shows)."""
+    from mxclib import Library
+    lib = Library(lib_path, name, device_pointers=True, stream=torch.cuda.current_stream().cuda_stream)
+    try:
+        dt = {np.dtype(np.float32): torch.float32, np.dtype(np.float16): torch.float16,
+              np.dtype(np.int64): torch.int64, np.dtype(np.int32): torch.int32}
+        xs = [torch.from_numpy(np.ascontiguousarray(feeds[i["name"]], dtype=i["dtype"])).cuda() for i in lib.inputs]
+        ys = [torch.full(o["shape"], float("nan"), dtype=dt[o["dtype"]], device="cuda") for o in lib.outputs]
+        lib.set_pointers([x.data_ptr() for x in xs], [y.data_ptr() for y in ys])
+        torch.cuda.synchronize()
+        lib.run()
+        torch.cuda.synchronize()
+        out = [y.float().cpu().numpy() for y in ys]
+        times = time_cuda(lib.run, runs, warmup)
+        return float(np.median(times)), times, out
+    finally:
+        torch.cuda.synchronize()
+        lib.close()

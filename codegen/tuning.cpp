@@ -1,0 +1,211 @@
+// The tuning database: parsing, writing, lookup (see codegen/tuning.hpp for the format).
+#include "codegen/tuning.hpp"
+#include "ir/error.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace mxc {
+
+namespace {
+constexpr const char* magic = "mxc-tuning-db";
+constexpr int version = 1;
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> r;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= s.size(); ++i)
+        if (i == s.size() || s[i] == sep) {
+            r.push_back(s.substr(start, i - start));
+            start = i + 1;
+        }
+    return r;
+}
+
+// A positive decimal integer, the whole of s.
+bool positive(const std::string& s, int64_t& v) {
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return ec == std::errc() && p == s.data() + s.size() && v > 0;
+}
+
+// "AxBx..." with exactly `count` positive integers.
+bool dims(const std::string& s, std::size_t count, std::vector<int64_t>& out) {
+    auto parts = split(s, 'x');
+    if (parts.size() != count) return false;
+    out.clear();
+    for (auto& p : parts) {
+        int64_t v = 0;
+        if (!positive(p, v)) return false;
+        out.push_back(v);
+    }
+    return true;
+}
+
+bool is_gemm_type(dtype t) {
+    return t == dtype::float_type || t == dtype::double_type || t == dtype::half_type || t == dtype::bf16_type;
+}
+
+std::string strip_fused(const std::string& op) { return op.rfind("fused_", 0) == 0 ? op.substr(6) : op; }
+} // namespace
+
+std::string gemm_problem::text() const {
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + "x" + std::to_string(z);
+}
+
+std::string gemm_tile::text() const {
+    return std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/" + std::to_string(tm) + "x" +
+           std::to_string(tn);
+}
+
+std::string gemm_tile::cpp_type() const {
+    return "mxc::hip::gemm_config<" + std::to_string(bm) + ", " + std::to_string(bn) + ", " + std::to_string(bk) + ", " +
+           std::to_string(tm) + ", " + std::to_string(tn) + ">";
+}
+
+std::string gemm_tile::invalid(dtype type) const {
+    if (bm % tm != 0 || bn % tn != 0) return "BM must be a multiple of TM and BN of TN";
+    if (bm % 8 != 0 || bn % 8 != 0 || bk % 8 != 0) return "BM, BN and BK must be multiples of 8";
+    const int64_t threads = int64_t(bm / tm) * (bn / tn);
+    if (threads < 32 || threads > 1024)
+        return "(BM/TM) x (BN/TN) = " + std::to_string(threads) + " threads, expected 32 to 1024";
+    // fp16 and bf16 compute in float (mxc_compute_t), double in double.
+    const int64_t elem = type == dtype::double_type ? 8 : 4;
+    const int64_t shared = (int64_t(bk) * (bm + 1) + int64_t(bk) * (bn + 1)) * elem;
+    if (shared > 48 * 1024) return "the tiles need " + std::to_string(shared) + " bytes of shared memory, over 48 KiB";
+    return "";
+}
+
+tuning_db::key tuning_db::key_of(const gemm_problem& p, const std::string& arch) {
+    return {strip_fused(p.op), std::string(dtype_name(p.type)), arch, p.m, p.n, p.k, p.z};
+}
+
+tuning_db tuning_db::load(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw error("--tuning-db " + path + ": cannot read the file");
+    tuning_db db;
+    bool versioned = false;
+    std::string line;
+    for (int no = 1; std::getline(f, line); ++no) {
+        const std::string at = path + ":" + std::to_string(no) + ": ";
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        auto cols = split(line, '\t');
+        if (!versioned) {
+            int64_t v = 0;
+            if (cols.size() != 2 || cols[0] != magic || !positive(cols[1], v))
+                throw error(at + "expected the version line 'mxc-tuning-db<TAB>1' first, got '" + line + "'");
+            if (v != version)
+                throw error(at + "version " + cols[1] + " of the tuning database; this mxc reads version " +
+                            std::to_string(version));
+            versioned = true;
+            continue;
+        }
+        if (cols.size() != 5 && cols.size() != 6)
+            throw error(at + "expected 5 or 6 tab-separated fields (op dtype arch MxNxKxZ BMxBNxBK/TMxTN [us]), got " +
+                        std::to_string(cols.size()));
+        tuning_entry e;
+        e.problem.op = cols[0];
+        if (e.problem.op != "dot" && e.problem.op != "convolution")
+            throw error(at + "op '" + cols[0] + "': expected dot or convolution");
+        auto t = parse_dtype(cols[1]);
+        if (!t) throw error(at + "unknown dtype '" + cols[1] + "' (mxc's names: float_type, half_type, ...)");
+        if (!is_gemm_type(*t))
+            throw error(at + "dtype " + cols[1] + ": the GEMM engine takes float_type, half_type, bf16_type, double_type");
+        e.problem.type = *t;
+        e.arch = cols[2];
+        if (e.arch.empty()) throw error(at + "the arch field is empty");
+        std::vector<int64_t> d;
+        if (!dims(cols[3], 4, d)) throw error(at + "problem '" + cols[3] + "': expected MxNxKxZ, four positive integers");
+        e.problem.m = d[0], e.problem.n = d[1], e.problem.k = d[2], e.problem.z = d[3];
+        auto slash = cols[4].find('/');
+        std::vector<int64_t> block, thread;
+        if (slash == std::string::npos || !dims(cols[4].substr(0, slash), 3, block) ||
+            !dims(cols[4].substr(slash + 1), 2, thread))
+            throw error(at + "config '" + cols[4] + "': expected BMxBNxBK/TMxTN, five positive integers");
+        for (int64_t v : {block[0], block[1], block[2], thread[0], thread[1]})
+            if (v > 4096) throw error(at + "config '" + cols[4] + "': a tile side over 4096");
+        e.tile = {int(block[0]), int(block[1]), int(block[2]), int(thread[0]), int(thread[1])};
+        std::string why = e.tile.invalid(*t);
+        if (!why.empty()) throw error(at + "config " + cols[4] + ": " + why);
+        if (cols.size() == 6) {
+            std::istringstream us(cols[5]);
+            if (!(us >> e.us) || !us.eof() || !(e.us >= 0)) throw error(at + "time '" + cols[5] + "': expected microseconds, a number >= 0");
+        }
+        e.from = path + ":" + std::to_string(no);
+        auto k = key_of(e.problem, e.arch);
+        if (auto it = db.entries_.find(k); it != db.entries_.end())
+            throw error(at + "a second entry for " + e.problem.op + " " + cols[1] + " " + e.arch + " " + cols[3] +
+                        " (the first is at line " + it->second.from.substr(path.size() + 1) + ")");
+        db.entries_.emplace(k, std::move(e));
+    }
+    if (!versioned) throw error("--tuning-db " + path + ": empty (no 'mxc-tuning-db<TAB>1' version line)");
+    return db;
+}
+
+const tuning_entry* tuning_db::find(const gemm_problem& p, const std::string& arch) const {
+    auto it = entries_.find(key_of(p, arch));
+    return it == entries_.end() ? nullptr : &it->second;
+}
+
+void tuning_db::put(tuning_entry e) {
+    e.problem.op = strip_fused(e.problem.op);
+    auto k = key_of(e.problem, e.arch);
+    entries_[k] = std::move(e);
+}
+
+std::string tuning_db::text() const {
+    std::ostringstream o;
+    o << "# mxc tuning database (codegen/tuning.hpp): the GEMM tile that won per problem, timed on the GPU\n"
+      << magic << "\t" << version << "\n# op\tdtype\tarch\tMxNxKxZ\tBMxBNxBK/TMxTN\tus\n";
+    for (auto& [k, e] : entries_) {
+        o << e.problem.op << "\t" << dtype_name(e.problem.type) << "\t" << e.arch << "\t" << e.problem.text() << "\t"
+          << e.tile.text();
+        if (e.us >= 0) o << "\t" << e.us;
+        o << "\n";
+    }
+    return o.str();
+}
+
+std::optional<gemm_problem> gemm_problem_of(const kernel_call& k) {
+    const std::string op = strip_fused(k.kernel);
+    if ((op != "dot" && op != "convolution") || !is_gemm_type(k.type) || k.in_shapes.size() < 2) return std::nullopt;
+    const shape &a = k.in_shapes[0], &b = k.in_shapes[1], &out = k.out_shape;
+    const std::size_t r = out.lens.size();
+    gemm_problem p;
+    p.op = op;
+    p.type = k.type;
+    if (op == "dot") {
+        if (r < 2 || a.lens.size() != r) return std::nullopt;
+        p.m = out.lens[r - 2], p.n = out.lens[r - 1], p.k = a.lens[r - 1];
+        for (std::size_t i = 0; i + 2 < r; ++i) p.z *= out.lens[i];
+        return p;
+    }
+    // convolution: x [N, C, spatial...], w [M, C/group, kernel...], out [N, M, out spatial...];
+    // params.ip[0] = group.
+    if (r < 3 || b.lens.size() != r || k.params.ip.empty() || k.params.ip[0] < 1) return std::nullopt;
+    const int64_t group = k.params.ip[0];
+    p.z = group;
+    p.m = out.lens[1] / group;
+    p.n = out.lens[0];
+    p.k = b.lens[1];
+    for (std::size_t d = 2; d < r; ++d) p.n *= out.lens[d], p.k *= b.lens[d];
+    // A 2-d depthwise convolution (one input channel per group) runs a direct kernel, no GEMM.
+    if (b.lens[1] == 1 && group > 1 && r == 4) return std::nullopt;
+    return p;
+}
+
+int apply_tuning(lowered_module& l, const tuning_db& db, const std::string& arch) {
+    int n = 0;
+    for (auto& k : l.kernels) {
+        auto p = gemm_problem_of(k);
+        if (!p) continue;
+        if (const tuning_entry* e = db.find(*p, arch)) {
+            k.tuning = {e->tile.text(), e->tile.cpp_type(), e->from};
+            ++n;
+        }
+    }
+    return n;
+}
+
+} // namespace mxc
