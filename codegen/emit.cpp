@@ -372,10 +372,11 @@ emitted_library emit_library(const lowered_module& l, const std::string& target,
     e.files.push_back({"weights.bin", std::string(l.weights.data(), l.weights.size())});
     std::string map = "{\n  global:\n";
     for (const char* fn : {"create", "destroy", "set_num_threads", "num_inputs", "num_outputs", "input_info", "output_info", "run",
-                           "workspace_bytes", "last_error", "build_info"})
+                           "run_async", "workspace_bytes", "last_error", "build_info"})
         map += "    " + name + "_" + fn + ";\n";
-    if (flags.profile || flags.debug_trace) map += "    " + name + "_num_kernels;\n    " + name + "_kernel_info;\n";
-    if (flags.profile) map += "    " + name + "_profile;\n";
+    if (flags.profile || flags.debug_trace)
+        map += "    " + name + "_num_kernels;\n    " + name + "_kernel_info;\n    " + name + "_graph_stats;\n";
+    if (flags.profile) map += "    " + name + "_profile;\n    " + name + "_time_runs;\n";
     if (flags.debug_trace) map += "    " + name + "_debug_run;\n";
     map += "  local: *;\n};\n";
     e.files.push_back({e.exports, map});

@@ -29,7 +29,7 @@ struct emitted_library {
 };
 
 // The version of the generated libraries' C API (bumped when it changes incompatibly).
-constexpr int abi_version = 1;
+constexpr int abi_version = 2; // 2: mxc_options.no_graph, <name>_run_async
 
 // A kernel's name and line in the IR text (for the kernel table of tool builds).
 struct kernel_note {

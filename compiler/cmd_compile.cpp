@@ -79,7 +79,7 @@ struct compile_args {
     int64_t batch = 0;
     int jobs = 0;
     bool passes_given = false, quiet = false, verbose = false, memory_report = false, profile = false,
-         debug_trace = false, no_cache = false;
+         debug_trace = false, no_cache = false, fp16 = false;
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -191,6 +191,8 @@ void run_compile(const compile_args& a) {
     if (a.target == "ref")
         throw error("--target ref is the reference evaluator inside mxc and builds no library; use --target cpu or hip");
     if (a.target != "cpu" && a.target != "hip") throw error("unknown --target '" + a.target + "' (expected cpu or hip)");
+    if (a.fp16 && a.passes_given)
+        throw error("--fp16 adds convert-fp16 to the default pipeline; with --passes, list convert-fp16 yourself");
     if (a.tune) check_tune(a);
     build_options bo;
     bo.target = a.target;
@@ -236,7 +238,7 @@ void run_compile(const compile_args& a) {
     po.report = &std::cerr;
     po.time_passes = a.verbose;
     progress.phase("passes");
-    run_passes(p, a.passes_given ? split_list(a.passes) : default_pipeline(), po);
+    run_passes(p, a.passes_given ? split_list(a.passes) : default_pipeline(a.fp16), po);
     double passes_s = std::chrono::duration<double>(clock::now() - t).count();
 
     build_stats st = memory_only ? plan_only(p.main()) : compile_module(p.main(), a.output, bo);
@@ -283,6 +285,9 @@ void setup_compile(CLI::App& app) {
     app.add_option("-j,--jobs", a->jobs, "compiler processes at once (default: one per CPU)");
     app.add_flag("--no-cache", a->no_cache,
                  "compile every kernel source afresh (default: reuse objects from $MXC_CACHE_DIR or ~/.cache/mxc/objects)");
+    app.add_flag("--fp16", a->fp16,
+                 "run a float32 model in half precision: f16 weights and activations, fp32 accumulation and "
+                 "statistics, the C API stays float32");
     app.add_option("--tuning-db", a->tuning_db,
                    "hip: GEMM tiles per problem and GPU from a tuning run (file format: codegen/tuning.hpp)")
         ->type_name("FILE");

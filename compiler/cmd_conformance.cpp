@@ -27,8 +27,18 @@ struct conformance_args {
     std::vector<std::string> dirs, results;
     std::string target = "ref", filter, out, cache, markdown, offload_arch, passing;
     int jobs = 0, timeout = 60;
-    bool compile_only = false;
+    bool compile_only = false, one_per_op = false;
 };
+
+// --passing FILE: the tests that FILE records as passing (all when not given).
+std::vector<conformance::test_case> passing_tests(const conformance_args& a, const std::vector<conformance::test_case>& tests) {
+    if (a.passing.empty()) return tests;
+    std::vector<conformance::test_case> picked;
+    auto rows = conformance::read_results(a.passing);
+    for (auto& t : tests)
+        if (auto it = rows.find(t.name); it != rows.end() && it->second.status == "pass") picked.push_back(t);
+    return picked;
+}
 
 std::string today() {
     std::time_t t = std::time(nullptr);
@@ -79,14 +89,7 @@ void write_markdown(const conformance_args& a, const std::vector<conformance::te
 std::vector<conformance::result> compile_only(const conformance_args& a, const std::vector<conformance::test_case>& tests,
                                               const conformance::run_options& o) {
     if (o.target == "ref") throw error("--compile-only builds libraries: use --target cpu or hip");
-    std::vector<conformance::test_case> picked;
-    if (a.passing.empty()) {
-        picked = tests;
-    } else {
-        auto rows = conformance::read_results(a.passing);
-        for (auto& t : tests)
-            if (auto it = rows.find(t.name); it != rows.end() && it->second.status == "pass") picked.push_back(t);
-    }
+    std::vector<conformance::test_case> picked = passing_tests(a, tests);
     conformance::compile_check_options co;
     co.build.target = o.target;
     co.build.offload_arch = o.offload_arch;
@@ -138,8 +141,15 @@ void run_conformance(const conformance_args& a) {
     if (a.compile_only) {
         results = compile_only(a, tests, o);
     } else {
-        if (!a.passing.empty()) throw error("--passing is only read with --compile-only");
-        results = conformance::run_tests(tests, o);
+        if (!a.passing.empty() && !a.one_per_op) throw error("--passing is only read with --compile-only or --one-per-op");
+        if (a.one_per_op) {
+            auto picked = conformance::one_per_op_dtype(passing_tests(a, tests));
+            std::cerr << "mxc conformance: --one-per-op: " << picked.size() << " of " << tests.size()
+                      << " tests (one per op type and dtype)\n";
+            results = conformance::run_tests(picked, o);
+        } else {
+            results = conformance::run_tests(tests, o);
+        }
     }
     std::string rows = conformance::results_tsv(results), last = conformance::summary_line(results);
     if (!a.out.empty())
@@ -162,8 +172,11 @@ void add_conformance(CLI::App& app) {
     sub->add_option("--offload-arch", a->offload_arch, "hip: the GPU to build for (default: the one found; emu: the host SIMT emulator)");
     sub->add_flag("--compile-only", a->compile_only,
                   "only build: one test per op type and dtype, merged into one library (rows: OpType:dtype)");
+    sub->add_flag("--one-per-op", a->one_per_op,
+                  "run only one test per op type and dtype (the simplest; the tests --compile-only picks)");
     sub->add_option("--passing", a->passing,
-                    "--compile-only: take only the tests this results file records as passing (e.g. expected-cpu.tsv)");
+                    "--compile-only, --one-per-op: take only the tests this results file records as passing "
+                    "(e.g. expected-cpu.tsv)");
     sub->add_option("--markdown", a->markdown, "write the per-op report (docs/conformance.md) from --results; runs nothing");
     sub->add_option("--results", a->results, "TARGET=FILE: a run's --out file, for --markdown (repeatable; TARGET= : not run yet)");
     sub->callback([a] { run_conformance(*a); });

@@ -94,6 +94,24 @@ void add_perf(CLI::App& app) {
         std::cout << "Overhead time: " << fixed(mean - kernels_ms) << "ms, " << pct(mean - kernels_ms, mean) << "\n";
         std::cout << "(" << a->n << " profiled runs after " << a->warmup
                   << " warm-up runs; instruction times are means over the same runs as the total)\n";
+        // The profiled runs launch kernel by kernel with events between them; the host
+        // overhead of a plain run (hip: a graph replay on device memory) is timed apart.
+        std::vector<double> plain;
+        if (s->time_runs(std::max(a->warmup, 1), plain) && s->time_runs(a->n, plain)) {
+            std::sort(plain.begin(), plain.end());
+            std::sort(prof.sum_ms.begin(), prof.sum_ms.end());
+            double run_us = 1e3 * percentile(plain, 0.5), kernels_us = 1e3 * percentile(prof.sum_ms, 0.5);
+            std::size_t captures = 0, replays = 0, direct = 0;
+            std::string how;
+            if (s->target == "hip" && s->graph_stats(captures, replays, direct))
+                how = replays ? " (graph replays: " + std::to_string(captures) + " captures, " + std::to_string(replays) +
+                                    " replays, " + std::to_string(direct) + " runs kernel by kernel)"
+                              : " (graphs off: kernel by kernel)";
+            std::cout << "\nPlain run time" << (s->target == "hip" ? " on device memory" : "") << how << ": median "
+                      << fixed(run_us, 1) << "us over " << a->n << " runs (kernels: the median of the profiled runs' sums)\n";
+            std::cout << "host overhead: " << fixed(run_us - kernels_us, 1) << " us/run (run " << fixed(run_us, 1)
+                      << " us - kernels " << fixed(kernels_us, 1) << " us)\n";
+        }
         if (!a->profile.empty() && !a->quiet) std::cerr << "mxc: wrote the trace " << a->profile << "\n";
     });
 }

@@ -1,4 +1,4 @@
-// mxc read MODEL.onnx [--input-dim @NAME D0 D1 ...] [--batch N] [--passes=default|LIST]
+// mxc read MODEL.onnx [--input-dim @NAME D0 D1 ...] [--batch N] [--passes=default|default-fp16|LIST]
 //   [--print-after-all] [--report] [--format text|dot]: imports an ONNX model, optionally runs
 // passes, and prints its IR as text (DESIGN.md form) or as a Graphviz graph.
 #include "compiler/commands.hpp"
@@ -114,6 +114,7 @@ std::string kernel_report(const module& m) {
 
 std::vector<std::string> pass_list(const std::string& s) {
     if (s == "default") return default_pipeline();
+    if (s == "default-fp16") return default_pipeline(true);
     std::vector<std::string> r;
     std::stringstream in(s);
     for (std::string item; std::getline(in, item, ',');)
@@ -175,7 +176,8 @@ void add_read(CLI::App& app) {
         ->type_name("DIR");
     sub->add_option("--const-input", args->const_inputs,
                     "NAME:FILE.pb|1,2,3: bind a graph input at build time (it becomes a constant; may be repeated)");
-    sub->add_option("--passes", args->passes, "run these passes after import: 'default' (the default pipeline) or a comma-separated list");
+    sub->add_option("--passes", args->passes, "run these passes after import: 'default' (the default pipeline), 'default-fp16' (that of --fp16) "
+                    "or a comma-separated list");
     sub->add_flag("--report", args->report, "print the kernel count (by op) to stderr, before and after the passes");
     sub->add_flag("--print-after-all", args->print_after_all, "print the IR to stderr after every pass");
     sub->add_option("--format", args->format, "text (default) or dot (Graphviz)");

@@ -163,6 +163,7 @@ struct api_options {
     void* stream;
     void* workspace;
     size_t workspace_bytes;
+    int no_graph;
 };
 
 struct library {

@@ -88,6 +88,9 @@ struct compile_check_options {
     std::string work_dir; // where the library is written (a private directory)
 };
 std::vector<result> compile_check(const std::vector<test_case>& tests, const compile_check_options& o, std::ostream& log);
+// The tests --compile-only picks (one per op type and dtype, the simplest), sorted by name:
+// `mxc conformance --one-per-op` runs only these (a quick gate for slow targets: hip emu).
+std::vector<test_case> one_per_op_dtype(const std::vector<test_case>& tests);
 
 // The results as TSV rows "name\tstatus\tdetail".
 std::string results_tsv(const std::vector<result>& results);

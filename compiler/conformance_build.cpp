@@ -3,7 +3,8 @@
 // templates and runtime stub, the compiler command), so an unchanged test is never rebuilt.
 // cpu builds are tuned for many tiny models: -O1, and the kernel templates come from one
 // precompiled header built once per cache (gcc ignores it and reads the headers if it does
-// not fit).
+// not fit). hip builds for the host emulator (--offload-arch emu) likewise, with the emulator
+// header and the hip templates precompiled.
 #include "codegen/embedded.hpp"
 #include "codegen/emit.hpp"
 #include "codegen/lower.hpp"
@@ -108,6 +109,8 @@ void make_dir_atomically(const fs::path& dir, const std::function<void(const fs:
 }
 
 const std::vector<std::string> cpu_flags = {"-std=c++17", "-O1", "-fPIC", "-fvisibility=hidden"};
+// The emulator's flags (as build_driver's object_command for emu), the include path after -I DIR.
+const std::vector<std::string> emu_flags = {"-std=c++17", "-O1", "-fPIC", "-fvisibility=hidden"};
 
 std::string cxx() {
     const char* c = std::getenv("CXX");
@@ -115,28 +118,33 @@ std::string cxx() {
 }
 
 // The embedded templates and runtime stub, with the precompiled header of every cpu kernel
-// template: <cache>/src-<hash>. Built once.
-fs::path shared_sources(const std::string& cache_dir) {
+// template (emu: the emulator header and every hip kernel template): <cache>/src[-emu]-<hash>.
+// Built once.
+fs::path shared_sources(const std::string& cache_dir, bool emu = false) {
     fnv h;
     for (auto& f : embedded_files()) {
         h.add(f.path);
         h.add(f.content);
     }
     h.add(cxx());
-    for (auto& f : cpu_flags) h.add(f);
-    fs::path dir = fs::path(cache_dir) / ("src-" + h.hex());
-    make_dir_atomically(dir, [](const fs::path& d) {
-        std::string pch = "// Every cpu kernel template, precompiled once for the conformance builds.\n"
+    for (auto& f : emu ? emu_flags : cpu_flags) h.add(f);
+    fs::path dir = fs::path(cache_dir) / ((emu ? "src-emu-" : "src-") + h.hex());
+    make_dir_atomically(dir, [emu](const fs::path& d) {
+        std::string pch = std::string("// Every ") + (emu ? "hip" : "cpu") +
+                          " kernel template, precompiled once for the conformance builds.\n"
                           "#include <stdarg.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n";
+        if (emu) pch += "#include <hip/hip_runtime.h>\n";
+        std::string dir_of_templates = emu ? "templates/hip/" : "templates/cpu/";
         for (auto& f : embedded_files()) {
             write_file(d / std::string(f.path), f.content);
             std::string p(f.path);
-            if (p.rfind("templates/cpu/", 0) == 0 && p.size() > 4 && p.substr(p.size() - 4) == ".hpp")
+            if (p.rfind(dir_of_templates, 0) == 0 && p.size() > 4 && p.substr(p.size() - 4) == ".hpp")
                 pch += "#include \"" + p + "\"\n";
         }
         write_file(d / "conformance_pch.hpp", pch);
         std::vector<std::string> cmd = {cxx()};
-        cmd.insert(cmd.end(), cpu_flags.begin(), cpu_flags.end());
+        for (auto& f : emu ? emu_flags : cpu_flags) cmd.push_back(f);
+        if (emu) cmd.push_back("-Iruntime-stub/emu");
         cmd.insert(cmd.end(), {"-I.", "-x", "c++-header", "conformance_pch.hpp", "-o", "conformance_pch.hpp.gch"});
         std::string out;
         if (run_command(cmd, d.string(), out) != 0)
@@ -163,7 +171,8 @@ void prepare_builds(const run_options& o) {
     if (o.target == "ref") return;
     fs::create_directories(o.cache_dir);
     prune_cache(o.cache_dir);
-    if (o.target == "cpu") fs::last_write_time(shared_sources(o.cache_dir), fs::file_time_type::clock::now());
+    if (o.target == "cpu" || is_emu_arch(o.offload_arch))
+        fs::last_write_time(shared_sources(o.cache_dir, o.target != "cpu"), fs::file_time_type::clock::now());
 }
 
 std::string build_cached(module& m, const run_options& o) {
@@ -181,6 +190,14 @@ std::string build_cached(module& m, const run_options& o) {
         cmd.insert(cmd.end(), {"-shared", "-I.", "-I" + src.string(), "-include", (src / "conformance_pch.hpp").string(),
                                lib.model_source, lib.weights_source, "-Wl,--version-script=" + lib.exports, "-o",
                                "lib.so"});
+    } else if (is_emu_arch(o.offload_arch)) {
+        src = shared_sources(o.cache_dir, true);
+        cmd = {cxx(), "-x", "c++"};
+        cmd.insert(cmd.end(), emu_flags.begin(), emu_flags.end());
+        cmd.insert(cmd.end(), {"-shared", "-I.", "-I" + (src / "runtime-stub/emu").string(), "-I" + src.string(), "-include",
+                               (src / "conformance_pch.hpp").string(), lib.model_source});
+        cmd.insert(cmd.end(), lib.units.begin(), lib.units.end());
+        cmd.insert(cmd.end(), {lib.weights_source, "-Wl,--version-script=" + lib.exports, "-o", "lib.so"});
     } else {
         cmd = compile_command(lib, bo, "lib.so");
     }
@@ -208,7 +225,7 @@ std::string build_cached(module& m, const run_options& o) {
             fs::remove_all(dir, e);
         }
     } guard{tmpl};
-    if (o.target == "cpu")
+    if (o.target == "cpu" || is_emu_arch(o.offload_arch))
         for (auto& f : lib.files) write_file(fs::path(tmpl) / f.path, f.content);
     else
         write_sources(lib, bo, tmpl);

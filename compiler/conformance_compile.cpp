@@ -102,15 +102,15 @@ std::string first_error_line(const std::string& msg) {
 }
 } // namespace
 
-std::vector<result> compile_check(const std::vector<test_case>& tests, const compile_check_options& o, std::ostream& log) {
-    // The candidates, and one test per (op type, dtype): the simplest first (fewest op types,
-    // smallest model), each taken when it covers a pair not yet covered.
+namespace {
+// One test per (op type, dtype): the simplest first (fewest op types, smallest model), each
+// taken when it covers a pair not yet covered. `owner`: pair -> index into the result.
+std::vector<const test_case*> pick_per_pair(const std::vector<test_case>& tests, std::map<key, std::size_t>& owner) {
     std::vector<candidate> cands;
     for (auto& t : tests) cands.push_back(describe(t));
     std::stable_sort(cands.begin(), cands.end(), [](const candidate& a, const candidate& b) {
         return a.ops.size() != b.ops.size() ? a.ops.size() < b.ops.size() : a.bytes < b.bytes;
     });
-    std::map<key, std::size_t> owner; // pair -> index into `picked_tests`
     std::vector<const test_case*> picked_tests;
     for (auto& c : cands) {
         bool useful = false;
@@ -121,6 +121,21 @@ std::vector<result> compile_check(const std::vector<test_case>& tests, const com
             for (auto& dt : c.dtypes) owner.emplace(key{op, dt}, picked_tests.size());
         picked_tests.push_back(c.test);
     }
+    return picked_tests;
+}
+} // namespace
+
+std::vector<test_case> one_per_op_dtype(const std::vector<test_case>& tests) {
+    std::map<key, std::size_t> owner;
+    std::vector<test_case> r;
+    for (const test_case* t : pick_per_pair(tests, owner)) r.push_back(*t);
+    std::sort(r.begin(), r.end(), [](const test_case& a, const test_case& b) { return a.name < b.name; });
+    return r;
+}
+
+std::vector<result> compile_check(const std::vector<test_case>& tests, const compile_check_options& o, std::ostream& log) {
+    std::map<key, std::size_t> owner; // pair -> index into `picked_tests`
+    std::vector<const test_case*> picked_tests = pick_per_pair(tests, owner);
     log << "compile check: " << owner.size() << " op type/dtype pairs from " << picked_tests.size() << " of "
         << tests.size() << " tests, one " << o.build.target
         << (o.build.target == "hip" ? " " + o.build.offload_arch : "") << " library\n";

@@ -64,6 +64,8 @@ public:
         target = build_info.find("target hip") != std::string::npos ? "hip" : "cpu";
         find(profile_, "profile");
         find(debug_run_, "debug_run");
+        find(time_runs_, "time_runs");
+        find(graph_stats_, "graph_stats");
         size_t (*num_kernels)() = nullptr;
         const c_kernel_info* (*kernel_info)(size_t) = nullptr;
         if (find(num_kernels, "num_kernels") && find(kernel_info, "kernel_info"))
@@ -128,6 +130,17 @@ public:
         for (std::size_t i = 0; i < outputs.size(); ++i) r.emplace_back(outputs[i].s.as_standard(), out_buf_[i]);
         return r;
     }
+    bool time_runs(int n, std::vector<double>& run_ms) override {
+        if (!time_runs_) return false;
+        run_ms.assign(static_cast<std::size_t>(n), 0);
+        check(time_runs_(model_, in_ptr_.data(), out_ptr_.data(), n, run_ms.data()), "time_runs");
+        return true;
+    }
+    bool graph_stats(std::size_t& captures, std::size_t& replays, std::size_t& direct) override {
+        if (!graph_stats_) return false;
+        check(graph_stats_(model_, &captures, &replays, &direct), "graph_stats");
+        return true;
+    }
 
 private:
     literal kernel_value(std::size_t i, const void* data) {
@@ -172,6 +185,8 @@ private:
     const char* (*last_error_)(const void*) = nullptr;
     int (*profile_)(void*, const void* const*, void* const*, double*, double*) = nullptr;
     int (*debug_run_)(void*, const void* const*, void* const*, observer_fn, void*) = nullptr;
+    int (*time_runs_)(void*, const void* const*, void* const*, int, double*) = nullptr;
+    int (*graph_stats_)(const void*, size_t*, size_t*, size_t*) = nullptr;
     std::vector<literal> in_;
     std::vector<const void*> in_ptr_;
     std::vector<std::vector<char>> out_buf_;
@@ -295,13 +310,16 @@ std::unique_ptr<session> open_session(const std::string& path, const session_opt
         throw error("unknown --target '" + o.target + "' (expected ref, cpu or hip)");
     if (is_library_path(path)) {
         if (o.target == "ref") throw error("--target ref runs a model (.onnx), not a library: " + path);
+        if (o.fp16)
+            throw error("--fp16 compiles a model in half precision; " + path +
+                        " is a library already (build one with mxc MODEL.onnx --fp16 -o LIB.so)");
         auto s = std::make_unique<library_session>(path, "");
         if (!o.target.empty() && o.target != s->target)
             throw error(path + " was built for " + s->target + ", not --target " + o.target);
         return s;
     }
     program p = load_program(path, o.import);
-    run_passes(p, default_pipeline());
+    run_passes(p, default_pipeline(o.fp16));
     if (o.target == "ref") return std::make_unique<ref_session>(std::move(p));
 
     build_options bo;

@@ -40,6 +40,17 @@ public:
     // Runs once, handing kernel i's output to `observe`.
     virtual void execute_observed(const std::function<void(std::size_t, const literal&)>& observe) = 0;
     virtual std::vector<literal> results() = 0; // of the last run, in the order of `outputs`
+    // Times `n` plain runs (ms each; hip: on device memory, no copies); false when the
+    // library cannot (built without --profile-hooks, or ref).
+    virtual bool time_runs(int n, std::vector<double>& run_ms) {
+        (void)n, (void)run_ms;
+        return false;
+    }
+    // How the runs so far went (hip graphs): captures, replays, runs launched kernel by kernel.
+    virtual bool graph_stats(std::size_t& captures, std::size_t& replays, std::size_t& direct) {
+        (void)captures, (void)replays, (void)direct;
+        return false;
+    }
 };
 
 struct session_options {
@@ -47,6 +58,7 @@ struct session_options {
     import_options import;
     std::string offload_arch, hip_compiler;
     bool profile = false, debug_trace = false; // what a model compiled here gets
+    bool fp16 = false;           // a model runs in half precision (passes/convert_fp16.cpp)
     bool quiet = false;
 };
 

@@ -16,15 +16,14 @@ void add_model_options(CLI::App* sub, model_args& a, bool with_target, bool with
     sub->add_option("--batch", a.batch, "fix a symbolic first dim of every input to N");
     sub->add_option("--offload-arch", a.offload_arch, "hip: gfxNNN, sm_NN or emu (host SIMT emulator) (default: the GPU found)");
     sub->add_option("--hip-compiler", a.hip_compiler, "the compiler for hip builds");
-    if (with_fp16) sub->add_flag("--fp16", a.fp16, "run in half precision (where the target supports it)");
+    if (with_fp16)
+        sub->add_flag("--fp16", a.fp16, "run a float32 model in half precision (f16 weights and activations, f32 API)");
     sub->add_flag("-q,--quiet", a.quiet, "say nothing on stderr but errors");
 }
 
 session_options session_opts(const model_args& a) {
-    if (a.fp16)
-        throw error("--fp16: no target supports half precision conversion yet (target " +
-                    (a.target.empty() ? std::string("cpu") : a.target) + "); run without --fp16");
     session_options o;
+    o.fp16 = a.fp16;
     o.target = a.target;
     o.import = make_import_options(a.input_dims, a.batch);
     o.offload_arch = a.offload_arch;
@@ -55,8 +54,10 @@ kernel_profile profile_kernels(session& s, int iterations, const std::string& tr
         double base = std::chrono::duration<double, std::milli>(run_start - t0).count();
         s.execute_profiled(start, time);
         r.run_ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - run_start).count());
+        r.sum_ms.push_back(0);
         for (std::size_t i = 0; i < n; ++i) {
             mean[i] += time[i] / iterations;
+            r.sum_ms.back() += time[i];
             if (trace_path.empty()) continue;
             auto& k = s.kernels[i];
             char nums[160];

@@ -28,6 +28,7 @@ import_options make_import_options(const std::vector<std::vector<std::string>>& 
 struct kernel_profile {
     std::vector<double> kernel_ms; // the mean ms of each kernel
     std::vector<double> run_ms;    // the host's wall time of each profiled run
+    std::vector<double> sum_ms;    // the kernels' total time in each profiled run
 };
 kernel_profile profile_kernels(session& s, int iterations, const std::string& trace_path);
 

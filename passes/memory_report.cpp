@@ -76,6 +76,18 @@ std::string sharing(const memory_plan& p, const buffer_plan& b) {
     return s;
 }
 
+// "half_type 45056 bytes, float_type 4096 bytes": the buffers' bytes per element type.
+std::string bytes_by_type(const memory_plan& p) {
+    std::vector<int64_t> bytes(static_cast<std::size_t>(dtype_count), 0);
+    for (auto& b : p.buffers) bytes[static_cast<std::size_t>(b.ins->result.type)] += b.bytes;
+    std::string s;
+    for (int t = 0; t < dtype_count; ++t)
+        if (bytes[static_cast<std::size_t>(t)] > 0)
+            s += (s.empty() ? "" : ", ") + std::string(dtype_name(static_cast<dtype>(t))) + " " +
+                 std::to_string(bytes[static_cast<std::size_t>(t)]) + " bytes";
+    return s.empty() ? "none" : s;
+}
+
 } // namespace
 
 std::string memory_report_text(const module& m, const memory_plan& p, int64_t weights_bytes, int biggest) {
@@ -92,6 +104,7 @@ std::string memory_report_text(const module& m, const memory_plan& p, int64_t we
     o << "  naive sum:       " << p.naive_bytes << " bytes (one slot per buffer)\n";
     o << "  weights:         " << weights_bytes << " bytes\n";
     o << "  shared storage:  " << in_place << " in place, " << slices << " written into concat slices\n";
+    o << "  buffers by type: " << bytes_by_type(p) << " (summed over buffers)\n";
     auto names = buffer_names(m, p);
     auto top = biggest_first(p, biggest);
     if (!top.empty()) o << "  biggest buffers (#, bytes, offset, interval, instruction):\n";

@@ -82,9 +82,12 @@ void run_passes(program& prog, const std::vector<std::string>& names, const pass
     }
 }
 
-std::vector<std::string> default_pipeline() {
-    return {"eliminate-identity", "simplify-algebra", "constant-propagate", "cse", "dce", "fold-batchnorm",
-            "constant-propagate", "dce", "fuse-reduce", "eliminate-contiguous", "fuse-pointwise", "fuse-epilogue", "merge-parallel-dots", "dce"};
+std::vector<std::string> default_pipeline(bool fp16) {
+    std::vector<std::string> r = {"eliminate-identity", "simplify-algebra", "constant-propagate", "cse", "dce",
+                                  "fold-batchnorm", "constant-propagate", "dce", "fuse-reduce", "eliminate-contiguous",
+                                  "fuse-pointwise", "fuse-epilogue", "merge-parallel-dots", "dce"};
+    if (fp16) r.insert(std::find(r.begin(), r.end(), "fuse-pointwise"), "convert-fp16");
+    return r;
 }
 
 } // namespace mxc

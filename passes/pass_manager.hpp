@@ -38,8 +38,9 @@ struct pass_options {
 // (with the known ones) before anything runs; a failed verification names the pass.
 void run_passes(program& p, const std::vector<std::string>& names, const pass_options& options = {});
 
-// The default pipeline, in order.
-std::vector<std::string> default_pipeline();
+// The default pipeline, in order; with fp16, convert-fp16 (mxc --fp16) runs after
+// fuse-reduce and before the pointwise / epilogue fusions (passes/convert_fp16.cpp says why).
+std::vector<std::string> default_pipeline(bool fp16 = false);
 
 } // namespace mxc
 

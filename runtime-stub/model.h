@@ -78,6 +78,9 @@ typedef struct mxc_options {
     void* workspace;     /* caller memory for the arena (device memory for hip), 256-byte
                             aligned, at least <name>_workspace_bytes(); NULL: allocated */
     size_t workspace_bytes;
+    int no_graph;        /* hip: 1 launches the kernels one by one on every run instead of
+                            replaying the run captured as a graph (also: environment variable
+                            MXC_NO_GRAPH=1); 0 (default): graphs. cpu: ignored. (ABI 2) */
 } mxc_options;
 
 #ifdef __cplusplus
@@ -111,13 +114,27 @@ MXC_API size_t @NAME@_num_inputs(const mxc_model* m);  /* m may be NULL */
 MXC_API size_t @NAME@_num_outputs(const mxc_model* m); /* m may be NULL */
 MXC_API mxc_status @NAME@_input_info(const mxc_model* m, size_t i, mxc_tensor_info* info);
 MXC_API mxc_status @NAME@_output_info(const mxc_model* m, size_t i, mxc_tensor_info* info);
-/* Runs the model: inputs[i] and outputs[j] point at buffers laid out as the infos say. */
+/* Runs the model: inputs[i] and outputs[j] point at buffers laid out as the infos say; returns
+   when the outputs are written. hip: host buffers, or device buffers with
+   options.device_pointers = 1. The first run (and the first with a new set of buffer
+   addresses: a few sets are kept) records the run as a HIP graph; the others replay it with
+   one launch, on the instance's stream (options.stream, or one the instance owns). */
 MXC_API mxc_status @NAME@_run(mxc_model* m, const void* const* inputs, void* const* outputs);
+/* hip: enqueues the run on `stream` (a hipStream_t / cudaStream_t; NULL: the instance's
+   stream) and returns without waiting; synchronise the stream before reading the outputs.
+   The inputs must stay unchanged and all buffers alive until then; with host buffers
+   (offload mode) the copies are asynchronous only from pinned memory (hipHostMalloc /
+   cudaMallocHost); pageable memory makes them wait on the host. Runs of one instance share
+   its arena: do not let two of them overlap (enqueue them on one stream, or synchronise in
+   between). A status other than MXC_OK may also report an earlier run's failure.
+   cpu: `stream` must be NULL; runs synchronously. */
+MXC_API mxc_status @NAME@_run_async(mxc_model* m, const void* const* inputs, void* const* outputs, void* stream);
 MXC_API size_t @NAME@_workspace_bytes(void);
 /* What built this library: the mxc version, the C API (ABI) version, the target and the
    compiler command. Libraries built with --profile-hooks / --debug-trace also export
-   @NAME@_num_kernels, @NAME@_kernel_info, @NAME@_profile and @NAME@_debug_run (see mxc's
-   runtime-stub/tools_api.hpp); mxc perf and mxc run use them. */
+   @NAME@_num_kernels, @NAME@_kernel_info, @NAME@_graph_stats, @NAME@_profile,
+   @NAME@_time_runs and @NAME@_debug_run (see mxc's runtime-stub/tools_api.hpp); mxc perf
+   and mxc run use them. */
 MXC_API const char* @NAME@_build_info(void);
 /* The message of the last failure of m ("" if none); a fixed message when m is NULL. */
 MXC_API const char* @NAME@_last_error(const mxc_model* m);

@@ -14,6 +14,22 @@
 #include "runtime-stub/thread_pool.hpp"
 #endif
 
+#if defined(MXC_TARGET_HIP)
+namespace mxc_rt {
+// One run captured as a HIP graph and instantiated: replayed by one hipGraphLaunch on any
+// stream. The pointers that the capture baked in are its key: the inputs and outputs as run
+// passed them (host pointers when the copies are in the graph, else device pointers).
+struct graph_entry {
+    hipGraphExec_t exec; // NULL: a free slot
+    int copies;          // the graph holds offload mode's copies in and out
+    const void* in[mxc_gen::num_inputs + 1];
+    void* out[mxc_gen::num_outputs + 1];
+    unsigned long long used; // for least-recently-used replacement
+};
+enum { graph_slots = 4 };
+} // namespace mxc_rt
+#endif
+
 struct mxc_model {
     char error[512];
     int failed;             // create failed: the instance only reports why
@@ -23,9 +39,17 @@ struct mxc_model {
 #if defined(MXC_TARGET_HIP)
     int device;
     int device_pointers;
-    hipStream_t stream;
+    hipStream_t stream;     // runs go here unless run_async names another stream
     int own_stream;
     char* staged[mxc_gen::num_inputs + mxc_gen::num_outputs + 1]; // offload copy buffers
+    // graphs: 1 while runs replay captured graphs; 0 after no_graph / MXC_NO_GRAPH, or once a
+    // capture failed (the kernels are then launched one by one, as with profiling hooks).
+    int graphs;
+    int graph_copies;          // offload mode: capture the copies too (0 once that failed)
+    hipStream_t capture_stream; // private to the instance: nothing else can join a capture
+    mxc_rt::graph_entry graph[mxc_rt::graph_slots];
+    unsigned long long clock;   // graph_entry::used
+    size_t captures, replays, direct_runs; // counters, for tests (<name>_graph_stats)
 #else
     mxc_rt::thread_pool* pool; // NULL: one thread (set_num_threads)
 #endif
@@ -62,13 +86,15 @@ static mxc_status tensor_info(const mxc_model* m, size_t i, mxc_tensor_info* inf
 }
 
 #if defined(MXC_TARGET_HIP)
-// Makes `device` current for the lifetime of the guard, then restores the caller's device.
+// Makes `device` current for the lifetime of the guard, then restores the caller's device
+// (two cheap calls when it already is current).
 struct device_guard {
     int previous = -1;
     hipError_t status = hipSuccess;
     explicit device_guard(int device) {
         if (hipGetDevice(&previous) != hipSuccess) previous = -1;
-        status = hipSetDevice(device);
+        if (previous == device) previous = -1;
+        else status = hipSetDevice(device);
     }
     ~device_guard() {
         if (previous >= 0) (void)hipSetDevice(previous);
@@ -82,6 +108,9 @@ static mxc_status device_fail(mxc_model* m, hipError_t e, const char* what) {
 
 static void release(mxc_model* m) {
     device_guard g(m->device);
+    for (graph_entry& e : m->graph)
+        if (e.exec) (void)hipGraphExecDestroy(e.exec);
+    if (m->capture_stream && m->capture_stream != m->stream) (void)hipStreamDestroy(m->capture_stream);
     if (m->stream && m->own_stream) (void)hipStreamDestroy(m->stream);
     if (m->arena && m->own_arena) (void)hipFree(m->arena);
     if (m->weights) (void)hipFree(const_cast<char*>(m->weights));
@@ -99,6 +128,9 @@ static mxc_status setup(mxc_model* m, const mxc_options& o) {
         return fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: device_pointers must be 0 or 1, got %d", o.device_pointers);
     m->device = o.device;
     m->device_pointers = o.device_pointers;
+    const char* no_graph = getenv("MXC_NO_GRAPH");
+    m->graphs = !o.no_graph && !(no_graph && atoi(no_graph) > 0);
+    m->graph_copies = 1;
     device_guard g(m->device);
     if (g.status != hipSuccess) return device_fail(m, g.status, "create: cannot select the device");
     if (o.stream) {
@@ -107,6 +139,12 @@ static mxc_status setup(mxc_model* m, const mxc_options& o) {
         if ((e = hipStreamCreateWithFlags(&m->stream, hipStreamNonBlocking)) != hipSuccess)
             return device_fail(m, e, "create: cannot create a stream");
         m->own_stream = 1;
+    }
+    if (m->graphs) {
+        // The caller's stream may be used by others at the same time: capture on our own.
+        if (m->own_stream) m->capture_stream = m->stream;
+        else if (hipStreamCreateWithFlags(&m->capture_stream, hipStreamNonBlocking) != hipSuccess)
+            m->graphs = 0, m->capture_stream = nullptr;
     }
     if (!m->arena && mxc_gen::arena_bytes > 0) {
         if ((e = hipMalloc(reinterpret_cast<void**>(&m->arena), mxc_gen::arena_bytes)) != hipSuccess)
@@ -132,36 +170,145 @@ static mxc_status setup(mxc_model* m, const mxc_options& o) {
     return MXC_OK;
 }
 
-static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs, mxc_hooks* h) {
-    device_guard g(m->device);
-    if (g.status != hipSuccess) return device_fail(m, g.status, "run: cannot select the device");
-    hipError_t e;
+static hipError_t copy_in(mxc_model* m, const void* const* inputs, hipStream_t stream) {
+    for (size_t i = 0; i < mxc_gen::num_inputs; ++i)
+        if (size_t bytes = mxc_gen::input_infos[i].bytes)
+            if (hipError_t e = hipMemcpyAsync(m->staged[i], inputs[i], bytes, hipMemcpyHostToDevice, stream)) return e;
+    return hipSuccess;
+}
+
+static hipError_t copy_out(mxc_model* m, void* const* outputs, hipStream_t stream) {
+    for (size_t j = 0; j < mxc_gen::num_outputs; ++j)
+        if (size_t bytes = mxc_gen::output_infos[j].bytes)
+            if (hipError_t e = hipMemcpyAsync(outputs[j], m->staged[mxc_gen::num_inputs + j], bytes, hipMemcpyDeviceToHost,
+                                              stream))
+                return e;
+    return hipSuccess;
+}
+
+// Enqueues one run on `stream` kernel by kernel: with `copies`, inputs and outputs are host
+// pointers, copied through the instance's device buffers.
+static hipError_t enqueue(mxc_model* m, const void* const* inputs, void* const* outputs, mxc_hooks* h,
+                          hipStream_t stream, bool copies, const char** what) {
     const void* in[mxc_gen::num_inputs + 1];
     void* out[mxc_gen::num_outputs + 1];
-    for (size_t i = 0; i < mxc_gen::num_inputs; ++i) {
-        in[i] = inputs[i];
-        if (!m->device_pointers) {
-            e = hipMemcpyAsync(m->staged[i], inputs[i], mxc_gen::input_infos[i].bytes, hipMemcpyHostToDevice, m->stream);
-            if (e != hipSuccess) return device_fail(m, e, "run: cannot copy an input to the device");
-            in[i] = m->staged[i];
-        }
-    }
-    for (size_t j = 0; j < mxc_gen::num_outputs; ++j)
-        out[j] = m->device_pointers ? outputs[j] : m->staged[mxc_gen::num_inputs + j];
+    for (size_t i = 0; i < mxc_gen::num_inputs; ++i) in[i] = copies ? m->staged[i] : inputs[i];
+    for (size_t j = 0; j < mxc_gen::num_outputs; ++j) out[j] = copies ? m->staged[mxc_gen::num_inputs + j] : outputs[j];
+    hipError_t e;
+    *what = "run: cannot copy an input to the device";
+    if (copies && (e = copy_in(m, inputs, stream)) != hipSuccess) return e;
 #if defined(MXC_PROFILE) || defined(MXC_DEBUG_TRACE)
-    if (h) h->stream = m->stream;
+    if (h) h->stream = stream;
 #endif
-    mxc_gen::run_kernels(m->arena, m->weights, in, out, h, m->stream);
-    if ((e = hipGetLastError()) != hipSuccess) return device_fail(m, e, "run: a kernel failed to launch");
-    if (!m->device_pointers) {
-        for (size_t j = 0; j < mxc_gen::num_outputs; ++j) {
-            e = hipMemcpyAsync(outputs[j], out[j], mxc_gen::output_infos[j].bytes, hipMemcpyDeviceToHost, m->stream);
-            if (e != hipSuccess) return device_fail(m, e, "run: cannot copy an output from the device");
+    mxc_gen::run_kernels(m->arena, m->weights, in, out, h, stream);
+    *what = "run: a kernel failed to launch";
+    if ((e = hipGetLastError()) != hipSuccess) return e;
+    *what = "run: cannot copy an output from the device";
+    if (copies && (e = copy_out(m, outputs, stream)) != hipSuccess) return e;
+    return hipSuccess;
+}
+
+// The graph captured for these pointers, if any.
+static graph_entry* find_graph(mxc_model* m, const void* const* inputs, void* const* outputs, bool copies) {
+    for (graph_entry& g : m->graph) {
+        bool hit = g.exec && g.copies == copies;
+        for (size_t i = 0; hit && i < mxc_gen::num_inputs; ++i) hit = g.in[i] == inputs[i];
+        for (size_t j = 0; hit && j < mxc_gen::num_outputs; ++j) hit = g.out[j] == outputs[j];
+        if (hit) {
+            g.used = ++m->clock;
+            return &g;
         }
     }
-    if (m->own_stream || !m->device_pointers)
-        if ((e = hipStreamSynchronize(m->stream)) != hipSuccess) return device_fail(m, e, "run");
+    return nullptr;
+}
+
+// Captures one run for these pointers on the instance's private stream and instantiates it,
+// into the least recently used slot; NULL when that failed (nothing ran).
+static graph_entry* capture(mxc_model* m, const void* const* inputs, void* const* outputs, bool copies) {
+    hipGraph_t graph = nullptr;
+    hipGraphExec_t exec = nullptr;
+    const char* what;
+    hipError_t e = hipStreamBeginCapture(m->capture_stream, hipStreamCaptureModeThreadLocal);
+    if (e == hipSuccess) {
+        hipError_t r = enqueue(m, inputs, outputs, nullptr, m->capture_stream, copies, &what);
+        e = hipStreamEndCapture(m->capture_stream, &graph); // ends a failed capture as well
+        if (r != hipSuccess) e = r;
+    }
+    if (e == hipSuccess) e = hipGraphInstantiateWithFlags(&exec, graph, 0);
+    if (graph) (void)hipGraphDestroy(graph);
+    if (e != hipSuccess) {
+        (void)hipGetLastError(); // the capture's error is not the run's
+        return nullptr;
+    }
+    graph_entry* g = &m->graph[0];
+    for (graph_entry& s : m->graph)
+        if (!s.exec || (g->exec && s.used < g->used)) g = &s;
+    if (g->exec) (void)hipGraphExecDestroy(g->exec);
+    g->exec = exec;
+    g->copies = copies;
+    for (size_t i = 0; i < mxc_gen::num_inputs; ++i) g->in[i] = inputs[i];
+    for (size_t j = 0; j < mxc_gen::num_outputs; ++j) g->out[j] = outputs[j];
+    g->used = ++m->clock;
+    m->captures++;
+    return g;
+}
+
+// A capture costs more than a run launched kernel by kernel: when most runs miss the cache
+// (pointers that keep changing), capture no more until replays catch up.
+static bool thrashing(const mxc_model* m) { return m->captures >= 2 * graph_slots && m->captures * 4 > m->replays; }
+
+// Replays the run as a graph; false (nothing enqueued) when no graph is used this time. In
+// offload mode the copies are in the graph (keyed on the host pointers) unless capturing them
+// failed or the host pointers keep changing; then they go around one graph of the kernels.
+static bool replay(mxc_model* m, const void* const* inputs, void* const* outputs, hipStream_t stream, bool copies,
+                   hipError_t* e, const char** what) {
+    graph_entry* g = nullptr;
+    if (copies && m->graph_copies && !(g = find_graph(m, inputs, outputs, true)))
+        if (thrashing(m) || !(g = capture(m, inputs, outputs, true))) m->graph_copies = 0;
+    bool around = copies && !g;
+    if (!g) {
+        const void* in[mxc_gen::num_inputs + 1];
+        void* out[mxc_gen::num_outputs + 1];
+        for (size_t i = 0; i < mxc_gen::num_inputs; ++i) in[i] = copies ? m->staged[i] : inputs[i];
+        for (size_t j = 0; j < mxc_gen::num_outputs; ++j) out[j] = copies ? m->staged[mxc_gen::num_inputs + j] : outputs[j];
+        if (!(g = find_graph(m, in, out, false))) {
+            if (!copies && thrashing(m)) return false;
+            if (!(g = capture(m, in, out, false))) {
+                m->graphs = 0; // capture does not work here: launch kernel by kernel from now on
+                return false;
+            }
+        }
+    }
+    *what = "run: cannot copy an input to the device";
+    if (around && (*e = copy_in(m, inputs, stream)) != hipSuccess) return true;
+    *what = "run: cannot launch the graph";
+    if ((*e = hipGraphLaunch(g->exec, stream)) != hipSuccess) return true;
+    *what = "run: cannot copy an output from the device";
+    if (around && (*e = copy_out(m, outputs, stream)) != hipSuccess) return true;
+    m->replays++;
+    return true;
+}
+
+// One run on `stream` (NULL: the instance's); `copies`: inputs and outputs are host memory.
+// Waits for it unless `sync` is false. Hooks (profiling, tracing) need the kernels one by one.
+static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs, mxc_hooks* h,
+                          hipStream_t stream, bool copies, bool sync) {
+    device_guard g(m->device);
+    if (g.status != hipSuccess) return device_fail(m, g.status, "run: cannot select the device");
+    if (!stream) stream = m->stream;
+    hipError_t e = hipSuccess;
+    const char* what = "run";
+    if (h || !m->graphs || !replay(m, inputs, outputs, stream, copies, &e, &what)) {
+        e = enqueue(m, inputs, outputs, h, stream, copies, &what);
+        m->direct_runs++;
+    }
+    if (e != hipSuccess) return device_fail(m, e, what);
+    if (sync && (e = hipStreamSynchronize(stream)) != hipSuccess) return device_fail(m, e, "run");
     return MXC_OK;
+}
+
+static mxc_status execute(mxc_model* m, const void* const* inputs, void* const* outputs, mxc_hooks* h) {
+    return execute(m, inputs, outputs, h, nullptr, !m->device_pointers, true);
 }
 #else
 static void release(mxc_model* m) {
@@ -238,6 +385,10 @@ MXC_API mxc_status MXC_FN(create)(mxc_model** out, const mxc_options* opts) {
     } else if (o.workspace_bytes) {
         s = mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "create: workspace_bytes is set but workspace is NULL");
     }
+    if (s == MXC_OK && o.no_graph != 0 && o.no_graph != 1)
+        s = mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT,
+                         "create: no_graph must be 0 or 1, got %d (an mxc_options from before ABI 2, without no_graph?)",
+                         o.no_graph);
     if (s == MXC_OK) s = mxc_rt::setup(m, o);
     if (s != MXC_OK) {
         mxc_rt::release(m);
@@ -305,6 +456,16 @@ MXC_API mxc_status MXC_FN(run)(mxc_model* m, const void* const* inputs, void* co
     }
 #endif
     return mxc_rt::execute(m, inputs, outputs, nullptr);
+}
+
+MXC_API mxc_status MXC_FN(run_async)(mxc_model* m, const void* const* inputs, void* const* outputs, void* stream) {
+    if (mxc_status s = check_run(m, inputs, outputs)) return s;
+#if defined(MXC_TARGET_HIP)
+    return mxc_rt::execute(m, inputs, outputs, nullptr, static_cast<hipStream_t>(stream), !m->device_pointers, false);
+#else
+    if (stream) return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "run_async: a cpu model takes no stream (pass NULL)");
+    return mxc_rt::execute(m, inputs, outputs, nullptr);
+#endif
 }
 
 MXC_API const char* MXC_FN(build_info)(void) { return mxc_gen::build_info; }

@@ -8,7 +8,65 @@ MXC_API const mxc_kernel_info* MXC_FN(kernel_info)(size_t i) {
     return i < mxc_gen::num_kernels ? &mxc_gen::kernel_table[i] : nullptr;
 }
 
+// How m's runs went so far: graphs captured, runs replayed from one, runs launched kernel by
+// kernel (hip; all 0 for a cpu model). For tests and mxc perf.
+MXC_API mxc_status MXC_FN(graph_stats)(const mxc_model* m, size_t* captures, size_t* replays, size_t* direct_runs) {
+    if (mxc_status s = mxc_rt::check_model(m)) return s;
+    if (!captures || !replays || !direct_runs)
+        return mxc_rt::fail(const_cast<mxc_model*>(m), MXC_ERROR_INVALID_ARGUMENT, "graph_stats: a count pointer is NULL");
+#if defined(MXC_TARGET_HIP)
+    *captures = m->captures;
+    *replays = m->replays;
+    *direct_runs = m->direct_runs;
+#else
+    *captures = *replays = *direct_runs = 0;
+#endif
+    return MXC_OK;
+}
+
 #if defined(MXC_PROFILE)
+static double mxc_tools_now_ms() {
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+// Times `iterations` plain runs as the host sees them (from the call to the outputs being
+// ready): run_ms[i] for i < iterations. hip: the inputs are copied to the device once and the
+// timed runs work on device memory, as in device-pointer mode (no copies: run time minus the
+// kernels' time is the host's overhead); then the outputs are copied back to `outputs`.
+MXC_API mxc_status MXC_FN(time_runs)(mxc_model* m, const void* const* inputs, void* const* outputs, int iterations,
+                                     double* run_ms) {
+    if (mxc_status s = check_run(m, inputs, outputs)) return s;
+    if (iterations < 1 || !run_ms)
+        return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "time_runs: want iterations >= 1 and run_ms, got %d and %p",
+                            iterations, static_cast<void*>(run_ms));
+#if defined(MXC_TARGET_HIP)
+    if (m->device_pointers) return mxc_rt::fail(m, MXC_ERROR_INVALID_ARGUMENT, "time_runs: needs an instance in offload mode");
+    mxc_rt::device_guard g(m->device);
+    const void* in[mxc_gen::num_inputs + 1];
+    void* out[mxc_gen::num_outputs + 1];
+    for (size_t i = 0; i < mxc_gen::num_inputs; ++i) in[i] = m->staged[i];
+    for (size_t j = 0; j < mxc_gen::num_outputs; ++j) out[j] = m->staged[mxc_gen::num_inputs + j];
+    hipError_t e = mxc_rt::copy_in(m, inputs, m->stream);
+    if (e != hipSuccess) return mxc_rt::device_fail(m, e, "time_runs: cannot copy an input to the device");
+    for (int i = 0; i < iterations; ++i) {
+        double t = mxc_tools_now_ms();
+        if (mxc_status s = mxc_rt::execute(m, in, out, nullptr, nullptr, false, true)) return s;
+        run_ms[i] = mxc_tools_now_ms() - t;
+    }
+    if ((e = mxc_rt::copy_out(m, outputs, m->stream)) != hipSuccess || (e = hipStreamSynchronize(m->stream)) != hipSuccess)
+        return mxc_rt::device_fail(m, e, "time_runs: cannot copy an output from the device");
+#else
+    for (int i = 0; i < iterations; ++i) {
+        double t = mxc_tools_now_ms();
+        if (mxc_status s = mxc_rt::execute(m, inputs, outputs, nullptr)) return s;
+        run_ms[i] = mxc_tools_now_ms() - t;
+    }
+#endif
+    return MXC_OK;
+}
+
 // Runs the model once, timing every kernel: start_ms[i] (from the start of the run, may be
 // NULL) and time_ms[i] for i < num_kernels.
 MXC_API mxc_status MXC_FN(profile)(mxc_model* m, const void* const* inputs, void* const* outputs, double* start_ms,

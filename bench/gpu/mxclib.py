@@ -18,7 +18,8 @@ class TensorInfo(ctypes.Structure):
 
 class Options(ctypes.Structure):
     _fields_ = [("device", ctypes.c_int), ("device_pointers", ctypes.c_int), ("stream", ctypes.c_void_p),
-                ("workspace", ctypes.c_void_p), ("workspace_bytes", ctypes.c_size_t)]
+                ("workspace", ctypes.c_void_p), ("workspace_bytes", ctypes.c_size_t),
+                ("no_graph", ctypes.c_int)]  # ABI 2
 
 
 class MxcError(RuntimeError):
@@ -27,8 +28,9 @@ class MxcError(RuntimeError):
 
 class Library:
     """One instance of the model in LIB.so (symbols NAME_*). device_pointers: run() takes
-    device addresses (hip); stream: a cudaStream_t / hipStream_t as an int (the run is then
-    asynchronous on it), or None for the instance's own stream (run() returns when done)."""
+    device addresses (hip); stream: a cudaStream_t / hipStream_t as an int to run on, or None
+    for the instance's own stream. run() returns when done (the C API's NAME_run_async would
+    not wait); runs replay a captured HIP graph unless MXC_NO_GRAPH=1 is in the environment."""
 
     def __init__(self, path, name, device_pointers=False, stream=None):
         self.dll = ctypes.CDLL(path)
@@ -44,7 +46,7 @@ class Library:
         f("last_error", ctypes.c_char_p, [ctypes.c_void_p])
         f("build_info", ctypes.c_char_p, [])
         self.model = ctypes.c_void_p()
-        opts = Options(0, 1 if device_pointers else 0, stream or None, None, 0)
+        opts = Options(0, 1 if device_pointers else 0, stream or None, None, 0, 0)
         if self.c_create(ctypes.byref(self.model), ctypes.byref(opts)) != 0:
             msg = self.error() if self.model.value else "out of memory"
             raise MxcError("%s: create failed: %s" % (path, msg))

@@ -1,11 +1,14 @@
 // layer_norm / rms_norm over the trailing dims from axis ip[0] (one "row" = the elements of
 // those dims), epsilon fp[0]. Inputs: x, then optional scale and bias with x's lens (usually
-// broadcast views of a [row] vector). One row at a time:
-//   layer_norm: mean and variance in one pass (Welford), then y = (x - mean) / sqrt(var + eps) * scale + bias
+// broadcast views of a [row] vector). One row at a time, shared by a team of lanes
+// (templates/common/team.hpp), statistics in the compute type (fp32 for half types):
+//   layer_norm: mean, then the variance as the mean of (x - mean)^2 (two passes: exact for rows
+//               with a large mean), then y = (x - mean) / sqrt(var + eps) * scale + bias
 //   rms_norm:   mean of squares in one pass, then y = x / sqrt(ms + eps) * scale
-// The row is read twice.
+// The row is read three times (twice for rms_norm).
 #pragma once
 #include "templates/common/math.hpp"
+#include "templates/common/team.hpp"
 
 // Elements of one row (the product of lens[axis..]).
 MXC_HD inline int64_t mxc_norm_row_len(const mxc_desc& d, int64_t axis) {
@@ -49,28 +52,27 @@ template <class T> struct mxc_norm_reader {
     }
 };
 
-template <class T, bool Rms>
+template <class T, bool Rms, class Team = mxc_serial_team>
 MXC_HD inline void mxc_norm_row(const T* const* in, const mxc_desc* in_desc, int n_in, T* y, const mxc_desc& od,
-                                int64_t axis, double eps, int64_t row) {
+                                int64_t axis, double eps, int64_t row, const Team& t = Team{}) {
     using C = mxc_compute_t<T>;
     const int64_t len = mxc_norm_row_len(od, axis), first = row * len;
     mxc_norm_reader<T> x(in[0], in_desc[0], axis, first);
     C mean = C(0), m2 = C(0);
-    for (int64_t i = 0; i < len; ++i) {
-        const C v = x(first, i);
-        if (Rms) {
-            m2 += v * v;
-        } else {
-            const C delta = v - mean;
-            mean += delta / C(i + 1);
-            m2 += delta * (v - mean);
-        }
+    if (!Rms) {
+        for (int64_t i = t.rank; i < len; i += t.size) mean += x(first, i);
+        mean = C(t.reduce(mean, mxc_op_sum{}) / C(len));
     }
+    for (int64_t i = t.rank; i < len; i += t.size) {
+        const C v = C(x(first, i) - mean);
+        m2 += v * v;
+    }
+    m2 = t.reduce(m2, mxc_op_sum{});
     const C inv = C(1) / mxc_sqrt(C(m2 / C(len) + C(eps)));
     const bool has_scale = n_in > 1, has_bias = n_in > 2;
     mxc_norm_reader<T> g(in[has_scale ? 1 : 0], in_desc[has_scale ? 1 : 0], axis, first);
     mxc_norm_reader<T> b(in[has_bias ? 2 : 0], in_desc[has_bias ? 2 : 0], axis, first);
-    for (int64_t i = 0; i < len; ++i) {
+    for (int64_t i = t.rank; i < len; i += t.size) {
         C v = (x(first, i) - mean) * inv;
         if (has_scale) v *= g(first, i);
         if (has_bias) v += b(first, i);

@@ -2,7 +2,7 @@
 // ip = [group, pad_begin[0..s), stride[0..s), dilation[0..s)], s = rank - 2; output position p
 // reads input position p * stride - pad_begin + k * dilation (outside: zero), as
 // mxc_conv_at (templates/common/convolution.hpp), which the hip kernel uses.
-// float and double (not depthwise, standard weights) run as an implicit GEMM per (n, group):
+// float, double, half and bfloat16 (not depthwise, standard weights) run as an implicit GEMM per (n, group):
 // y[m, p] = sum_(c, k) w[m, c, k] * x[c, p * stride - pad + k * dil], the blocked GEMM of
 // templates/cpu/gemm.hpp packing the im2col panel of x straight from x (nothing
 // materialised); a 1x1 / stride 1 / no padding convolution packs x as a plain matrix.
@@ -28,8 +28,9 @@ template <class T> struct conv_pack_b {
     const mxc_desc &xd, &wd, &od;
     const int64_t *pad, *stride, *dil;
     int64_t kn;
-    void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, T* dst) const {
-        constexpr int nr = gemm_shape<T>::nr;
+    void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst) const {
+        using C = compute_t<T>;
+        constexpr int nr = gemm_shape<C>::nr;
         const int s = od.rank - 2, last = s - 1;
         const int64_t out_w = od.lens[od.rank - 1], in_w = xd.lens[xd.rank - 1], xs_w = xd.strides[xd.rank - 1];
         for (int64_t kk = 0; kk < kc; ++kk) {
@@ -59,11 +60,11 @@ template <class T> struct conv_pack_b {
                     lo = ow_lo - o[last] < 0 ? 0 : ow_lo - o[last] > run ? run : ow_lo - o[last];
                     hi = ow_hi - o[last] < lo ? lo : ow_hi - o[last] > run ? run : ow_hi - o[last];
                 }
-                T* row = dst + kk * nr;
+                C* row = dst + kk * nr;
                 const T* xr = xc + off + (o[last] * st + shift) * xs_w;
-                for (int64_t q = 0; q < lo; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = T(0);
-                for (int64_t q = lo; q < hi; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = xr[q * st * xs_w];
-                for (int64_t q = hi; q < run; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = T(0);
+                for (int64_t q = 0; q < lo; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = C(0);
+                for (int64_t q = lo; q < hi; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = C(xr[q * st * xs_w]);
+                for (int64_t q = hi; q < run; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = C(0);
                 col += run;
                 o[last] += run;
                 for (int d = last; d > 0 && o[d] == od.lens[2 + d]; --d) {

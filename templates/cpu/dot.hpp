@@ -1,5 +1,5 @@
 // dot: a [..., M, K] x b [..., K, N] -> packed [..., M, N]; inputs may be strided (e.g.
-// transposed) views. No parameters. float and double go through the blocked GEMM
+// transposed) views. No parameters. float, double, half and bfloat16 go through the blocked GEMM
 // (templates/cpu/gemm.hpp), one work item per (batch, block of outputs) for the thread pool;
 // other types accumulate rows of the output in the compute type with the innermost loop
 // over N (contiguous when b is).

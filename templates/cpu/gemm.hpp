@@ -1,6 +1,8 @@
-// gemm: the blocked matrix product behind the cpu dot and convolution kernels (float and
-// double; other element types keep the plain loops of templates/cpu/dot.hpp and
-// convolution.hpp).
+// gemm: the blocked matrix product behind the cpu dot and convolution kernels (element
+// types that compute in float or double: float, double, half and bfloat16; the packing
+// widens half / bfloat16 to float, so the micro-kernel and the accumulation are fp32, and
+// only the epilogue's store rounds; other element types keep the plain loops of
+// templates/cpu/dot.hpp and convolution.hpp).
 //   y[i * ldy + j] = epi(sum_k A(i, k) * B(k, j), ebase + i * ldy + j),  i < m, j < n
 // A and B are read only through packing functors, so strided views (dot) and the implicit
 // im2col of a convolution share one kernel:
@@ -36,8 +38,9 @@ template <class C> struct gemm_vec;
 template <> struct gemm_vec<float> { typedef float type __attribute__((vector_size(gemm_vec_bytes))); };
 template <> struct gemm_vec<double> { typedef double type __attribute__((vector_size(gemm_vec_bytes))); };
 
-// Whether element type T takes the blocked path.
-template <class T> constexpr bool gemm_supported = std::is_same<T, float>::value || std::is_same<T, double>::value;
+// Whether element type T takes the blocked path (its compute type is float or double).
+template <class T> constexpr bool gemm_supported =
+    std::is_same<compute_t<T>, float>::value || std::is_same<compute_t<T>, double>::value;
 
 template <class C> struct gemm_shape {
     static constexpr int lanes = gemm_vec_bytes / sizeof(C);
@@ -70,35 +73,37 @@ template <class C> inline void gemm_micro(int64_t kc, const C* a, const C* b, C*
 
 // Number of blocks of mc x nc outputs (the units gemm_block takes).
 template <class T> inline int64_t gemm_blocks(int64_t m, int64_t n) {
-    using S = gemm_shape<T>;
+    using S = gemm_shape<compute_t<T>>;
     return ((m + S::mc - 1) / S::mc) * ((n + S::nc - 1) / S::nc);
 }
 
-// Block `blk` (row-major over row blocks x column blocks) of y.
+// Block `blk` (row-major over row blocks x column blocks) of y. The packed panels, the
+// accumulators and the micro-kernel are in the compute type C.
 template <class T, class PA, class PB, class E>
 void gemm_block(int64_t m, int64_t n, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
                 int64_t ebase, const E& epi, int64_t blk) {
-    using S = gemm_shape<T>;
+    using C = compute_t<T>;
+    using S = gemm_shape<C>;
     constexpr int mr = S::mr, nr = S::nr;
     const int64_t col_blocks = (n + S::nc - 1) / S::nc;
     const int64_t i0 = blk / col_blocks * S::mc, j0 = blk % col_blocks * S::nc;
     const int64_t mb = m - i0 < S::mc ? m - i0 : S::mc, nb = n - j0 < S::nc ? n - j0 : S::nc;
-    alignas(64) T acc[S::mc * S::nc];
-    alignas(64) T bp[S::kc * S::nc];
-    alignas(64) T ap[S::kc * mr];
-    alignas(64) T tile[mr * nr];
-    for (int64_t i = 0; i < mb * S::nc; ++i) acc[i] = T(0);
+    alignas(64) C acc[S::mc * S::nc];
+    alignas(64) C bp[S::kc * S::nc];
+    alignas(64) C ap[S::kc * mr];
+    alignas(64) C tile[mr * nr];
+    for (int64_t i = 0; i < mb * S::nc; ++i) acc[i] = C(0);
     for (int64_t k0 = 0; k0 < kdim; k0 += S::kc) {
         const int64_t kc = kdim - k0 < S::kc ? kdim - k0 : S::kc;
-        if (nb % nr) memset(bp + nb / nr * nr * kc, 0, sizeof(T) * kc * nr);
+        if (nb % nr) memset(bp + nb / nr * nr * kc, 0, sizeof(C) * kc * nr);
         pack_b(k0, kc, j0, int(nb), bp);
         for (int64_t ir = 0; ir < mb; ir += mr) {
             const int rows = mb - ir < mr ? int(mb - ir) : mr;
-            if (rows < mr) memset(ap, 0, sizeof(T) * kc * mr);
+            if (rows < mr) memset(ap, 0, sizeof(C) * kc * mr);
             pack_a(i0 + ir, rows, k0, kc, ap);
             for (int64_t jr = 0; jr < nb; jr += nr) {
-                gemm_micro<T>(kc, ap, bp + jr * kc, tile);
-                T* at = acc + ir * S::nc + jr;
+                gemm_micro<C>(kc, ap, bp + jr * kc, tile);
+                C* at = acc + ir * S::nc + jr;
                 for (int r = 0; r < mr; ++r)
                     for (int c = 0; c < nr; ++c) at[r * S::nc + c] += tile[r * nr + c];
             }
@@ -114,35 +119,41 @@ void gemm_block(int64_t m, int64_t n, int64_t kdim, const PA& pack_a, const PB& 
         }
 }
 
-// Packing of a strided matrix: element (i, j) at p[i * si + j * sj].
+// Packing of a strided matrix: element (i, j) at p[i * si + j * sj], widened to the compute type.
 template <class T> struct gemm_pack_a_strided {
     const T* p;
     int64_t si, sj;
-    void operator()(int64_t i0, int rows, int64_t k0, int64_t kc, T* dst) const {
-        constexpr int mr = gemm_shape<T>::mr;
+    void operator()(int64_t i0, int rows, int64_t k0, int64_t kc, compute_t<T>* dst) const {
+        using C = compute_t<T>;
+        constexpr int mr = gemm_shape<C>::mr;
         for (int r = 0; r < rows; ++r) {
             const T* row = p + (i0 + r) * si + k0 * sj;
             if (sj == 1)
-                for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = row[kk];
+                for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = C(row[kk]);
             else
-                for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = row[kk * sj];
+                for (int64_t kk = 0; kk < kc; ++kk) dst[kk * mr + r] = C(row[kk * sj]);
         }
     }
 };
 template <class T> struct gemm_pack_b_strided {
     const T* p;
     int64_t si, sj;
-    void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, T* dst) const {
-        constexpr int nr = gemm_shape<T>::nr;
+    void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst) const {
+        using C = compute_t<T>;
+        constexpr int nr = gemm_shape<C>::nr;
         for (int c0 = 0; c0 < cols; c0 += nr) {
             const int w = cols - c0 < nr ? cols - c0 : nr;
-            T* strip = dst + c0 * kc;
+            C* strip = dst + c0 * kc;
             if (sj == 1) {
-                for (int64_t kk = 0; kk < kc; ++kk) memcpy(strip + kk * nr, p + (k0 + kk) * si + j0 + c0, sizeof(T) * w);
+                for (int64_t kk = 0; kk < kc; ++kk) {
+                    const T* src = p + (k0 + kk) * si + j0 + c0;
+                    if constexpr (std::is_same<T, C>::value) memcpy(strip + kk * nr, src, sizeof(T) * w);
+                    else for (int c = 0; c < w; ++c) strip[kk * nr + c] = C(src[c]);
+                }
             } else {
                 for (int c = 0; c < w; ++c) {
                     const T* col = p + k0 * si + (j0 + c0 + c) * sj;
-                    for (int64_t kk = 0; kk < kc; ++kk) strip[kk * nr + c] = col[kk * si];
+                    for (int64_t kk = 0; kk < kc; ++kk) strip[kk * nr + c] = C(col[kk * si]);
                 }
             }
         }

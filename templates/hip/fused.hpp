@@ -8,6 +8,7 @@
 #include "templates/hip/common.hpp"
 #include "templates/hip/convolution.hpp"
 #include "templates/hip/dot.hpp"
+#include "templates/hip/vector.hpp"
 
 #include <type_traits>
 
@@ -61,8 +62,18 @@ template <class T, class F> struct fused_elem {
     }
 };
 
+// Bodies of the vectorised fused_pointwise path (templates/hip/vector.hpp): the generated
+// expression, or the program in ip.
+template <class F> struct fused_expr_body {
+    F f;
+    template <class C> __device__ C operator()(const dev_args&, const C* x) const { return f(x); }
+};
+struct fused_program_body {
+    template <class C> __device__ C operator()(const dev_args& a, const C* x) const { return mxc_pw_run(a.ip, a.n_ip, x); }
+};
+
 template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    launch_per_output(k, s, fused_elem<T, F>{f});
+    if (!launch_vectorised<T, max_inputs>(k, s, fused_expr_body<F>{f})) launch_per_output(k, s, fused_elem<T, F>{f});
 }
 template <class T, class Cfg = gemm_auto, class F> void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
     convolution_epilogue<T, Cfg>(k, s, fused_store<T, F>{f, pack(k), 0});
@@ -71,7 +82,9 @@ template <class T, class Cfg = gemm_auto, class F> void fused_dot_expr(const mxc
     dot_epilogue<T, Cfg>(k, s, fused_store<T, F>{f, pack(k), 0});
 }
 
-template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) { fused_pointwise_expr<T>(k, s, program_body{}); }
+template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) {
+    if (!launch_vectorised<T, max_inputs>(k, s, fused_program_body{})) launch_per_output(k, s, fused_elem<T, program_body>{{}});
+}
 template <class T, class Cfg = gemm_auto> void fused_convolution(const mxc_kargs& k, hipStream_t s) {
     convolution_epilogue<T, Cfg>(k, s, fused_store<T, program_body>{{}, pack(k), 1 + 3 * (k.out_desc->rank - 2)});
 }

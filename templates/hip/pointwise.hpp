@@ -1,8 +1,11 @@
-// Elementwise hip kernels: one thread per output element; inputs read through their strides.
-// The math is in templates/common/pointwise.hpp. `convert`: ip = [source dtype index].
+// Elementwise hip kernels: 4 elements a thread with aligned vector loads when the output and
+// inputs are packed alike (or inputs are scalars: templates/hip/vector.hpp), else one thread
+// per output element with inputs read through their strides. The math is in
+// templates/common/pointwise.hpp. `convert`: ip = [source dtype index].
 #pragma once
 #include "templates/common/pointwise.hpp"
 #include "templates/hip/common.hpp"
+#include "templates/hip/vector.hpp"
 
 namespace mxc {
 namespace hip {
@@ -20,8 +23,18 @@ template <class T, int N, class F> struct pointwise_elem {
     }
 };
 
+// f over the N values of x, for the vectorised path.
+template <int N, class F> struct pointwise_body {
+    F f;
+    template <class C> __device__ auto operator()(const dev_args&, const C* x) const {
+        if constexpr (N == 1) return f(x[0]);
+        else if constexpr (N == 2) return f(x[0], x[1]);
+        else return f(x[0], x[1], x[2]);
+    }
+};
+
 template <class T, int N, class F> inline void pointwise(const mxc_kargs& k, hipStream_t stream, F f) {
-    launch_per_output(k, stream, pointwise_elem<T, N, F>{f});
+    if (!launch_vectorised<T, N>(k, stream, pointwise_body<N, F>{f})) launch_per_output(k, stream, pointwise_elem<T, N, F>{f});
 }
 
 template <class T> void relu(const mxc_kargs& k, hipStream_t s) { pointwise<T, 1>(k, s, mxc_pw_relu{}); }

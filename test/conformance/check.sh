@@ -3,8 +3,10 @@
 # test data and compares with the committed expected results (expected-TARGET.tsv beside this
 # script: test name and status, sorted). Fails listing every test that passed there and does
 # not pass now; prints the tests that newly pass and how to record them.
-#   test/conformance/check.sh ref|cpu|hip [--update] [--build DIR] [--expected FILE] [--out-dir DIR]
-#                             [-j N] [DIR...]
+#   test/conformance/check.sh ref|cpu|hip|hip-emu [--update] [--build DIR] [--expected FILE]
+#                             [--out-dir DIR] [-j N] [--all] [DIR...]
+# hip-emu: the hip kernels on the host SIMT emulator (--target hip --offload-arch emu), one test
+# per op type and dtype among those passing on cpu (expected-cpu.tsv), or every test with --all.
 # DIR...: test folders (default ../shared/onnx-tests/node and simple, beside the repository).
 # --update: rewrite the expected file from this run (after checking it).
 # Exit 0: no regressions; 1: regressions (or the runner failed); 77: skipped (no data, or no
@@ -13,8 +15,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 target=${1:-}
-case $target in ref|cpu|hip) shift ;; *) echo "usage: $0 ref|cpu|hip [--update] [--build DIR] [--expected FILE] [-j N] [DIR...]" >&2; exit 2 ;; esac
-update=0; build=${MXC_BUILD_DIR:-$root/build}; expected=$here/expected-$target.tsv; jobs=(); dirs=(); outdir=
+case $target in ref|cpu|hip|hip-emu) shift ;; *) echo "usage: $0 ref|cpu|hip|hip-emu [--update] [--build DIR] [--expected FILE] [-j N] [--all] [DIR...]" >&2; exit 2 ;; esac
+all=0; update=0; build=${MXC_BUILD_DIR:-$root/build}; expected=$here/expected-$target.tsv; jobs=(); dirs=(); outdir=
 while [ $# -gt 0 ]; do
   case $1 in
     --update) update=1 ;;
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
     --expected) expected=$2; shift ;;
     --out-dir) outdir=$2; shift ;;
     -j) jobs=(-j "$2"); shift ;;
+    --all) all=1 ;;
     *) dirs+=("$1") ;;
   esac
   shift
@@ -37,7 +40,12 @@ outdir=${outdir:-$build/conformance}
 mkdir -p "$outdir"
 results=$outdir/results-$target.tsv
 rm -f "$results"
-"$mxc" conformance "${dirs[@]}" --target "$target" "${jobs[@]}" --out "$results" >"$outdir/stdout-$target.txt"
+run=(--target "$target")
+if [ "$target" = hip-emu ]; then
+  run=(--target hip --offload-arch emu)
+  [ $all -eq 1 ] || run+=(--one-per-op --passing "$here/expected-cpu.tsv")
+fi
+"$mxc" conformance "${dirs[@]}" "${run[@]}" "${jobs[@]}" --out "$results" >"$outdir/stdout-$target.txt"
 rc=$?
 last=$(tail -1 "$outdir/stdout-$target.txt")
 if [ $rc -ne 0 ]; then echo "conformance $target: the runner failed (exit $rc): $last"; exit 1; fi

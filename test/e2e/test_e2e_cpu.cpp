@@ -40,6 +40,7 @@ struct options {
     void* stream;
     void* workspace;
     size_t workspace_bytes;
+    int no_graph;
 };
 
 struct tmp_dir {
@@ -218,16 +219,17 @@ TEST(e2e_cpu, every_argument_error_returns_a_status_with_a_message) {
         EXPECT_EQ(lib.run(m, in, out), invalid_argument); // a failed instance cannot run
         lib.destroy(m);
     };
-    expect_create_fails({1, 0, nullptr, nullptr, 0}, "device");
-    expect_create_fails({0, 2, nullptr, nullptr, 0}, "device_pointers");
+    expect_create_fails({1, 0, nullptr, nullptr, 0, 0}, "device");
+    expect_create_fails({0, 2, nullptr, nullptr, 0, 0}, "device_pointers");
     int stream_dummy = 0;
-    expect_create_fails({0, 0, &stream_dummy, nullptr, 0}, "stream");
+    expect_create_fails({0, 0, &stream_dummy, nullptr, 0, 0}, "stream");
     alignas(256) static char small[256];
     size_t need = lib.workspace_bytes();
     ASSERT_GT(need, 0u);
-    expect_create_fails({0, 0, nullptr, small, need - 1}, "workspace");
-    expect_create_fails({0, 0, nullptr, small + 1, need}, "aligned");
-    expect_create_fails({0, 0, nullptr, nullptr, 64}, "workspace");
+    expect_create_fails({0, 0, nullptr, small, need - 1, 0}, "workspace");
+    expect_create_fails({0, 0, nullptr, small + 1, need, 0}, "aligned");
+    expect_create_fails({0, 0, nullptr, nullptr, 64, 0}, "workspace");
+    expect_create_fails({0, 0, nullptr, nullptr, 0, 2}, "no_graph");
 
     void* m = nullptr;
     ASSERT_EQ(lib.create(&m, nullptr), ok);
@@ -365,13 +367,49 @@ TEST(e2e_cpu, two_instances_run_from_two_threads) {
     lib.destroy(b);
 }
 
+// run_async exists for every target; a cpu model takes no stream and runs synchronously.
+TEST(e2e_cpu, run_async_without_a_stream_is_run) {
+    tmp_dir d;
+    library lib(build_mixed(d), "mixed");
+    int (*run_async)(void*, const void* const*, void* const*, void*) = nullptr;
+    lib.get(run_async, "mixed_run_async");
+    void* m = nullptr;
+    ASSERT_EQ(lib.create(&m, nullptr), ok) << lib.last_error(m);
+    std::vector<std::vector<float>> in_bufs, a_bufs, b_bufs;
+    std::vector<const void*> in;
+    std::vector<void*> a, b;
+    for (size_t i = 0; i < lib.num_inputs(m); ++i) {
+        tensor_info info{};
+        ASSERT_EQ(lib.input_info(m, i, &info), ok);
+        in_bufs.emplace_back(info.bytes / sizeof(float));
+        for (size_t k = 0; k < in_bufs.back().size(); ++k) in_bufs.back()[k] = 0.25f * static_cast<float>(k % 13) - 1;
+    }
+    for (auto& v : in_bufs) in.push_back(v.data());
+    for (size_t j = 0; j < lib.num_outputs(m); ++j) {
+        tensor_info info{};
+        ASSERT_EQ(lib.output_info(m, j, &info), ok);
+        a_bufs.emplace_back(info.bytes / sizeof(float), -7.f);
+        b_bufs.emplace_back(info.bytes / sizeof(float), 9.f);
+    }
+    for (auto& v : a_bufs) a.push_back(v.data());
+    for (auto& v : b_bufs) b.push_back(v.data());
+    ASSERT_EQ(lib.run(m, in.data(), a.data()), ok) << lib.last_error(m);
+    ASSERT_EQ(run_async(m, in.data(), b.data(), nullptr), ok) << lib.last_error(m);
+    EXPECT_EQ(a_bufs, b_bufs);
+    int not_a_stream = 0;
+    EXPECT_EQ(run_async(m, in.data(), b.data(), &not_a_stream), invalid_argument);
+    EXPECT_NE(std::string(lib.last_error(m)).find("takes no stream"), std::string::npos) << lib.last_error(m);
+    EXPECT_EQ(run_async(m, nullptr, b.data(), nullptr), invalid_argument);
+    lib.destroy(m);
+}
+
 TEST(e2e_cpu, caller_workspace) {
     tmp_dir d;
     library lib(build_mixed(d), "mixed");
     size_t need = lib.workspace_bytes();
     void* ws = std::aligned_alloc(256, (need + 255) / 256 * 256);
     std::memset(ws, 0xff, need); // garbage NaNs: the plan must not read before it writes
-    options o{0, 0, nullptr, ws, need};
+    options o{0, 0, nullptr, ws, need, 0};
     void* m = nullptr;
     ASSERT_EQ(lib.create(&m, &o), ok) << lib.last_error(m);
     program ref = mixed_program();
@@ -420,7 +458,7 @@ TEST(e2e_cpu, in_place_and_concat_slices_match_the_reference) {
     size_t need = lib.workspace_bytes();
     void* ws = std::aligned_alloc(256, (need + 255) / 256 * 256);
     std::memset(ws, 0xff, need); // NaNs: reading a slice that was never written shows
-    options o{0, 0, nullptr, ws, need};
+    options o{0, 0, nullptr, ws, need, 0};
     void* m = nullptr;
     ASSERT_EQ(lib.create(&m, &o), ok) << lib.last_error(m);
     program ref = sharing_program();
@@ -440,7 +478,7 @@ TEST(e2e_cpu, two_instances_with_their_own_workspaces_run_from_two_threads) {
     std::vector<void*> ws, models;
     for (int i = 0; i < 2; ++i) {
         ws.push_back(std::aligned_alloc(256, (need + 255) / 256 * 256));
-        options o{0, 0, nullptr, ws.back(), need};
+        options o{0, 0, nullptr, ws.back(), need, 0};
         void* m = nullptr;
         ASSERT_EQ(lib.create(&m, &o), ok) << lib.last_error(m);
         models.push_back(m);
@@ -463,7 +501,7 @@ TEST(e2e_cpu, exports_only_the_c_api_and_needs_only_the_c_runtime) {
         EXPECT_EQ(name.rfind("mixed_", 0), 0u) << "unexpected export: " << line;
         ++api;
     }
-    EXPECT_EQ(api, 11); // the C API of runtime-stub/model.h, build_info and set_num_threads included
+    EXPECT_EQ(api, 12); // the C API of runtime-stub/model.h, build_info, set_num_threads and run_async included
     std::istringstream deps(run_command("ldd " + path));
     for (std::string line; std::getline(deps, line);) {
         bool allowed = false;

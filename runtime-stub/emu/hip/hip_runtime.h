@@ -9,9 +9,11 @@
 //   until every thread of the block arrived; warp operations (__shfl*, __ballot, __any,
 //   __all, __syncwarp) park until every lane of the warp arrived, then exchange values.
 // - warpSize is 32, or 64 (AMD's wavefront) with MXC_EMU_WARP=64 in the environment.
-// - Barrier divergence (a thread exits, or reaches another barrier, while others wait) fails
-//   the launch like a GPU fault: one line on stderr, a sticky hipErrorLaunchFailure returned
-//   by hipGetLastError / hipStreamSynchronize / every later call (hipDeviceReset clears it).
+// - Barrier divergence (a thread exits while others wait at a barrier or a warp operation,
+//   reaches one after another thread exited, or waits at a different barrier or warp
+//   operation than the others; or nothing can run while threads wait) fails the launch like a
+//   GPU fault: one line on stderr, a sticky hipErrorLaunchFailure returned by hipGetLastError /
+//   hipStreamSynchronize / every later call (hipDeviceReset clears it). Never a hang.
 // - A block of more than 1024 threads (or a zero dimension) is hipErrorInvalidConfiguration.
 // - Device memory is host memory; streams execute in order at once; events take real times.
 // - Stream capture records launches, copies, memsets and event records into a graph instead
@@ -269,7 +271,7 @@ inline scheduler& sched() {
 inline uint3 thread_index(const scheduler& s, unsigned t) {
     return {t % s.dim.x, t / s.dim.x % s.dim.y, t / (s.dim.x * s.dim.y)};
 }
-// "thread (x,y,z)" of linear index t, in a static buffer per call site use.
+// "thread (x,y,z)" of linear index t (a temporary for one message).
 struct thread_name {
     char text[48];
     thread_name(const scheduler& s, unsigned t) {

@@ -1,0 +1,112 @@
+// Warp and block reductions, and the launchers of "one team per row" kernels: the row math of
+// templates/common (written against a team, templates/common/team.hpp) runs with one thread,
+// one warp or one block per row. Warp reductions shuffle over warpSize lanes (32 on NVIDIA,
+// 64 on AMD); block reductions go through a small __shared__ array, one slot per warp.
+#pragma once
+#include <type_traits>
+
+#include "templates/common/team.hpp"
+#include "templates/hip/common.hpp"
+
+namespace mxc {
+namespace hip {
+
+constexpr int team_block = 256;     // threads per block of the team kernels (a multiple of every warpSize)
+constexpr int max_warps = 1024 / 32; // shared slots: enough for the largest block of any warp size
+
+// Types the warp shuffles carry (the compute types of the floating and 32/64-bit integer
+// element types); teams of more than one lane reduce only these.
+template <class C> constexpr bool shuffles() {
+    return std::is_same<C, float>::value || std::is_same<C, double>::value || std::is_same<C, int32_t>::value ||
+           std::is_same<C, uint32_t>::value || std::is_same<C, int64_t>::value || std::is_same<C, uint64_t>::value;
+}
+
+// Every lane of the warp gets op over the warp's values (butterfly).
+template <class C, class Op> __device__ inline C warp_reduce(C v, Op op) {
+    for (int m = warpSize / 2; m > 0; m /= 2) v = op(v, shfl_xor(v, m));
+    return v;
+}
+
+// Every thread of the block gets op over the block's values. `slots` is a __shared__ array of
+// at least blockDim.x / warpSize elements; the first barrier lets a previous reduction's
+// readers finish before the slots are overwritten.
+template <class C, class Op> __device__ inline C block_reduce(C v, Op op, C* slots) {
+    v = warp_reduce(v, op);
+    const int warps = static_cast<int>(blockDim.x) / warpSize;
+    block_sync();
+    if (threadIdx.x % warpSize == 0) slots[threadIdx.x / warpSize] = v;
+    block_sync();
+    v = slots[0];
+    for (int w = 1; w < warps; ++w) v = op(v, slots[w]);
+    return v;
+}
+
+struct warp_team {
+    int rank, size;
+    template <class C, class Op> __device__ C reduce(C v, Op op) const { return warp_reduce(v, op); }
+};
+template <class S> struct block_team { // S: the type of the shared slots (the compute type)
+    int rank, size;
+    S* slots;
+    template <class C, class Op> __device__ C reduce(C v, Op op) const {
+        static_assert(std::is_same<C, S>::value, "block_team reduces its slot type");
+        return block_reduce(v, op, slots);
+    }
+};
+
+// f(a, row, team) for every row in [0, rows): one block per row (grid-stride over rows)...
+template <class S, class F> __global__ void rows_per_block(dev_args a, int64_t rows, F f) {
+    __shared__ S slots[max_warps];
+    const block_team<S> t{static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x), slots};
+    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) f(a, r, t);
+}
+// ... one warp per row ...
+template <class F> __global__ void rows_per_warp(dev_args a, int64_t rows, F f) {
+    const int64_t per_block = blockDim.x / warpSize;
+    const warp_team t{static_cast<int>(threadIdx.x % warpSize), warpSize};
+    for (int64_t r = blockIdx.x * per_block + threadIdx.x / warpSize; r < rows; r += gridDim.x * per_block) f(a, r, t);
+}
+// ... or one thread per row.
+template <class F> __global__ void rows_per_thread(dev_args a, int64_t rows, F f) {
+    const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
+    for (int64_t r = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += step)
+        f(a, r, mxc_serial_team{});
+}
+
+enum class team_kind { thread, warp, block };
+
+// The team for rows of `len` elements: a block for long rows, a warp for short ones (up to
+// 8 elements a lane on a 32-lane warp), one thread when the row is tiny, when there are enough
+// rows to fill the device with a thread each and the lanes of a team would read with a stride
+// (`strided`: the rows interleave in memory, so neighbouring threads reading neighbouring rows
+// coalesce), or when C does not shuffle.
+template <class C> inline team_kind choose_team(int64_t rows, int64_t len, bool strided) {
+    if (!shuffles<C>() || len < 8 || (strided && rows >= 4096)) return team_kind::thread;
+    return len <= 256 ? team_kind::warp : team_kind::block;
+}
+
+// Launches f over rows with the chosen team; S is the compute type the team reduces.
+template <class S, class F> inline void launch_rows(const dev_args& a, int64_t rows, team_kind kind, hipStream_t stream, F f) {
+    if (rows <= 0) return;
+    const int64_t cap = 65535 * 16;
+    int64_t grid = kind == team_kind::block ? rows
+                 : kind == team_kind::warp  ? (rows + team_block / 32 - 1) / (team_block / 32) // at most 8 warps a block
+                                            : (rows + team_block - 1) / team_block;
+    if (grid > cap) grid = cap;
+    const dim3 g(static_cast<unsigned>(grid)), b(team_block);
+    if constexpr (shuffles<S>()) {
+        if (kind == team_kind::block) {
+            const auto kernel = rows_per_block<S, F>; // (a template-id with a comma is no macro argument)
+            hipLaunchKernelGGL(kernel, g, b, 0, stream, a, rows, f);
+            return;
+        }
+        if (kind == team_kind::warp) {
+            hipLaunchKernelGGL(rows_per_warp<F>, g, b, 0, stream, a, rows, f);
+            return;
+        }
+    }
+    hipLaunchKernelGGL(rows_per_thread<F>, g, b, 0, stream, a, rows, f);
+}
+
+} // namespace hip
+} // namespace mxc

@@ -1,0 +1,247 @@
+// The hip runtime stub on the host SIMT emulator (--offload-arch emu): runs captured as HIP
+// graphs and replayed, re-captured when the buffer addresses change (a stale graph would
+// read the old buffers: wrong answers), kernel by kernel with no_graph / MXC_NO_GRAPH and with
+// profiling hooks, device-pointer mode (the emulator's device memory is host memory) and
+// run_async on a caller's stream. The counts come from <name>_graph_stats (profiling builds).
+#include "compiler/build_driver.hpp"
+#include "ir/error.hpp"
+
+// The caller's streams: made by the emulator's runtime, as a program using the library would.
+#include "runtime-stub/emu/hip/hip_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+using namespace mxc;
+namespace fs = std::filesystem;
+
+namespace {
+struct options {
+    int device;
+    int device_pointers;
+    void* stream;
+    void* workspace;
+    size_t workspace_bytes;
+    int no_graph;
+};
+
+// relu(x + y) for x {2, 3} and y {3} broadcast, and its transpose {3, 2}.
+module graph_module() {
+    module m;
+    auto* x = m.add_param("x", shape(dtype::float_type, {2, 3}));
+    auto* y = m.add_param("y", shape(dtype::float_type, {3}));
+    auto* yb = m.add("multibroadcast", {y}, {{{"out_lens", std::vector<int64_t>{2, 3}}}});
+    auto* r = m.add("relu", {m.add("add", {x, yb})});
+    m.add_return({r, m.add("transpose", {r}, {{{"permutation", std::vector<int64_t>{1, 0}}}})});
+    return m;
+}
+
+// One set of buffers: inputs filled from `seed`, outputs poisoned.
+struct io {
+    std::vector<float> x = std::vector<float>(6), y = std::vector<float>(3), r = std::vector<float>(6, -99),
+                       t = std::vector<float>(6, -99);
+    const void* in[2];
+    void* out[2];
+    explicit io(int seed) {
+        fill(seed);
+        in[0] = x.data(), in[1] = y.data();
+        out[0] = r.data(), out[1] = t.data();
+    }
+    void fill(int seed) {
+        for (int i = 0; i < 6; ++i) x[i] = static_cast<float>((i * 7 + seed * 3) % 11) - 5;
+        for (int i = 0; i < 3; ++i) y[i] = static_cast<float>((i + seed) % 5) - 2;
+        std::fill(r.begin(), r.end(), -99.f);
+        std::fill(t.begin(), t.end(), -99.f);
+    }
+    void expect_right(const char* what) const {
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 3; ++j) {
+                float want = std::max(0.f, x[i * 3 + j] + y[j]);
+                EXPECT_EQ(r[i * 3 + j], want) << what << ": r[" << i << "][" << j << "]";
+                EXPECT_EQ(t[j * 2 + i], want) << what << ": t[" << j << "][" << i << "]";
+            }
+    }
+};
+
+struct graph_lib {
+    std::string dir;
+    void* handle = nullptr;
+    int (*create)(void**, const options*) = nullptr;
+    void (*destroy)(void*) = nullptr;
+    int (*run)(void*, const void* const*, void* const*) = nullptr;
+    int (*run_async)(void*, const void* const*, void* const*, void*) = nullptr;
+    int (*graph_stats)(const void*, size_t*, size_t*, size_t*) = nullptr;
+    int (*profile)(void*, const void* const*, void* const*, double*, double*) = nullptr;
+    const char* (*last_error)(const void*) = nullptr;
+
+    graph_lib() {
+        std::string t = (fs::temp_directory_path() / "mxc-hiprt-XXXXXX").string();
+        dir = mkdtemp(t.data());
+        module m = graph_module();
+        build_options o;
+        o.target = "hip";
+        o.offload_arch = "emu";
+        o.profile = true;
+        compile_module(m, dir + "/libg.so", o);
+        handle = dlopen((dir + "/libg.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) throw error(dlerror());
+        get(create, "g_create");
+        get(destroy, "g_destroy");
+        get(run, "g_run");
+        get(run_async, "g_run_async");
+        get(graph_stats, "g_graph_stats");
+        get(profile, "g_profile");
+        get(last_error, "g_last_error");
+    }
+    ~graph_lib() {
+        if (handle) dlclose(handle);
+        fs::remove_all(dir);
+    }
+    template <class F> void get(F& f, const char* name) {
+        f = reinterpret_cast<F>(dlsym(handle, name));
+        if (!f) throw error(std::string("missing ") + name);
+    }
+    void* make(options o = {}) {
+        void* m = nullptr;
+        if (create(&m, &o) != 0) throw error(std::string("create: ") + last_error(m));
+        return m;
+    }
+    // captures, replays, runs kernel by kernel
+    std::vector<size_t> stats(void* m) {
+        size_t c = 0, r = 0, d = 0;
+        EXPECT_EQ(graph_stats(m, &c, &r, &d), 0) << last_error(m);
+        return {c, r, d};
+    }
+};
+
+graph_lib& lib() {
+    static graph_lib l; // one emulator build for every test here
+    return l;
+}
+
+using counts = std::vector<size_t>;
+} // namespace
+
+TEST(e2e_hip_runtime, offload_mode_captures_once_per_set_of_host_buffers) {
+    auto& L = lib();
+    void* m = L.make();
+    io a(1), b(2);
+    ASSERT_EQ(L.run(m, a.in, a.out), 0) << L.last_error(m);
+    a.expect_right("first run");
+    EXPECT_EQ(L.stats(m), (counts{1, 1, 0}));
+    a.fill(3); // same buffers, new values: the replay reads them again
+    ASSERT_EQ(L.run(m, a.in, a.out), 0) << L.last_error(m);
+    a.expect_right("replay");
+    EXPECT_EQ(L.stats(m), (counts{1, 2, 0}));
+    ASSERT_EQ(L.run(m, b.in, b.out), 0) << L.last_error(m); // other host buffers: a new capture
+    b.expect_right("other buffers");
+    ASSERT_EQ(L.run(m, a.in, a.out), 0) << L.last_error(m); // the first graph is still cached
+    a.expect_right("back to the first buffers");
+    EXPECT_EQ(L.stats(m), (counts{2, 4, 0}));
+    // Profiling times kernel by kernel (events between kernels), outside the graphs.
+    double ms[8];
+    ASSERT_EQ(L.profile(m, b.in, b.out, nullptr, ms), 0) << L.last_error(m);
+    b.expect_right("profiled run");
+    EXPECT_EQ(L.stats(m), (counts{2, 4, 1}));
+    L.destroy(m);
+}
+
+TEST(e2e_hip_runtime, no_graph_option_and_environment_launch_kernel_by_kernel) {
+    auto& L = lib();
+    options o{};
+    o.no_graph = 1;
+    void* m = L.make(o);
+    io a(4);
+    for (int i = 0; i < 2; ++i) {
+        a.fill(4 + i);
+        ASSERT_EQ(L.run(m, a.in, a.out), 0) << L.last_error(m);
+        a.expect_right("no_graph");
+    }
+    EXPECT_EQ(L.stats(m), (counts{0, 0, 2}));
+    L.destroy(m);
+    setenv("MXC_NO_GRAPH", "1", 1);
+    m = L.make();
+    unsetenv("MXC_NO_GRAPH");
+    ASSERT_EQ(L.run(m, a.in, a.out), 0) << L.last_error(m);
+    a.expect_right("MXC_NO_GRAPH");
+    EXPECT_EQ(L.stats(m), (counts{0, 0, 1}));
+    L.destroy(m);
+    o.no_graph = 2;
+    void* bad = nullptr;
+    EXPECT_NE(L.create(&bad, &o), 0);
+    EXPECT_NE(std::string(L.last_error(bad)).find("no_graph must be 0 or 1"), std::string::npos) << L.last_error(bad);
+    L.destroy(bad);
+}
+
+TEST(e2e_hip_runtime, device_pointer_mode_recaptures_when_the_pointers_change) {
+    auto& L = lib();
+    options o{};
+    o.device_pointers = 1; // the emulator's device memory is host memory
+    void* m = L.make(o);
+    io a(5), b(6);
+    ASSERT_EQ(L.run(m, a.in, a.out), 0) << L.last_error(m);
+    a.expect_right("buffers a");
+    ASSERT_EQ(L.run(m, b.in, b.out), 0) << L.last_error(m);
+    b.expect_right("buffers b");
+    a.fill(7);
+    ASSERT_EQ(L.run(m, a.in, a.out), 0) << L.last_error(m);
+    a.expect_right("buffers a again");
+    EXPECT_EQ(L.stats(m), (counts{2, 3, 0}));
+    // Inputs from one set and outputs to another: a key of its own.
+    const void* mixed_in[2] = {a.in[0], b.in[1]};
+    void* mixed_out[2] = {b.out[0], a.out[1]};
+    ASSERT_EQ(L.run(m, mixed_in, mixed_out), 0) << L.last_error(m);
+    for (int i = 0; i < 6; ++i) EXPECT_EQ(b.r[i], std::max(0.f, a.x[i] + b.y[i % 3])) << i;
+    EXPECT_EQ(L.stats(m)[0], 3u);
+    // Only an input moves: a key of its own too.
+    const void* moved_in[2] = {b.in[0], a.in[1]};
+    ASSERT_EQ(L.run(m, moved_in, a.out), 0) << L.last_error(m);
+    for (int i = 0; i < 6; ++i) EXPECT_EQ(a.r[i], std::max(0.f, b.x[i] + a.y[i % 3])) << i;
+    EXPECT_EQ(L.stats(m)[0], 4u);
+    // Buffers that change on every run: a few captures, then kernel by kernel, still right.
+    for (int i = 0; i < 12; ++i) {
+        io fresh(10 + i);
+        ASSERT_EQ(L.run(m, fresh.in, fresh.out), 0) << L.last_error(m);
+        fresh.expect_right("fresh buffers");
+    }
+    counts s = L.stats(m);
+    EXPECT_LE(s[0], 8u);
+    EXPECT_GT(s[2], 0u);
+    EXPECT_EQ(s[1] + s[2], 17u);
+    L.destroy(m);
+}
+
+TEST(e2e_hip_runtime, run_async_on_a_callers_stream) {
+    auto& L = lib();
+    hipStream_t s = nullptr, own = nullptr;
+    ASSERT_EQ(hipStreamCreateWithFlags(&s, hipStreamNonBlocking), hipSuccess);
+    ASSERT_EQ(hipStreamCreateWithFlags(&own, hipStreamNonBlocking), hipSuccess);
+    for (int device_pointers = 0; device_pointers < 2; ++device_pointers) {
+        options o{};
+        o.device_pointers = device_pointers;
+        o.stream = own; // the instance's stream is the caller's too; captures stay private
+        void* m = L.make(o);
+        io a(20), b(21);
+        ASSERT_EQ(L.run_async(m, a.in, a.out, s), 0) << L.last_error(m);
+        ASSERT_EQ(hipStreamSynchronize(s), hipSuccess);
+        a.expect_right("run_async on a caller's stream");
+        ASSERT_EQ(L.run_async(m, b.in, b.out, nullptr), 0) << L.last_error(m); // the instance's stream
+        ASSERT_EQ(hipStreamSynchronize(own), hipSuccess);
+        b.expect_right("run_async on the instance's stream");
+        a.fill(22);
+        ASSERT_EQ(L.run(m, a.in, a.out), 0) << L.last_error(m);
+        a.expect_right("run after run_async");
+        EXPECT_EQ(L.stats(m), (counts{2, 3, 0})) << "device_pointers " << device_pointers;
+        EXPECT_NE(L.run_async(m, nullptr, a.out, s), 0);
+        L.destroy(m);
+    }
+    hipStreamDestroy(s);
+    hipStreamDestroy(own);
+}
