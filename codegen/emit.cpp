@@ -149,7 +149,9 @@ std::vector<int> assign_units(const lowered_module& l, int groups_per_unit, int 
     std::map<std::string, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
         auto& k = l.kernels[i];
-        groups[is_fused_kernel(k) ? "#" + std::to_string(i) : k.kernel + "<" + std::string(dtype_c_name(k.type)) + ">"].push_back(i);
+        std::string key = k.kernel + "<" + std::string(dtype_c_name(k.type)) + ">";
+        if (is_fused_kernel(k)) key += "#" + k.ins->attrs.get_string("body"); // same body: one instantiation
+        groups[key].push_back(i);
     }
     int n = static_cast<int>(std::min<std::size_t>((groups.size() + groups_per_unit - 1) / groups_per_unit,
                                                    static_cast<std::size_t>(std::max(1, max_units))));
@@ -166,6 +168,15 @@ std::vector<int> assign_units(const lowered_module& l, int groups_per_unit, int 
     return unit;
 }
 
+// The fused kernel whose body functor kernel i uses: the first with the same body text, so that
+// kernels with equal bodies (most of a CNN's conv+bias+relu) share one template instantiation.
+std::size_t body_owner(const lowered_module& l, std::size_t i) {
+    const std::string& body = l.kernels[i].ins->attrs.get_string("body");
+    for (std::size_t j = 0; j < i; ++j)
+        if (is_fused_kernel(l.kernels[j]) && l.kernels[j].ins->attrs.get_string("body") == body) return j;
+    return i;
+}
+
 // The signature of the function that runs one kernel.
 std::string kernel_fn(std::size_t i, const target_style& st) {
     return "void kernel_" + std::to_string(i) + "(char* arena, const char* w, const void* const* in, void* const* out" +
@@ -173,9 +184,12 @@ std::string kernel_fn(std::size_t i, const target_style& st) {
 }
 
 // Kernel i's descriptors, parameters and the function that calls its template.
-void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const target_style& st) {
+// bodies: the body functors this translation unit already defines.
+void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const target_style& st,
+                 std::set<std::size_t>& bodies) {
     auto& k = l.kernels[i];
     std::string id = "k" + std::to_string(i);
+    const std::string body_id = is_fused_kernel(k) ? "k" + std::to_string(body_owner(l, i)) : id;
     o << "// " << i << ": " << k.ins->op;
     if (!k.ins->attrs.items.empty()) {
         o << "[";
@@ -194,7 +208,7 @@ void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const 
     o << "static const mxc_desc " << id << "_out = " << desc(k.out_shape) << ";\n";
     if (!k.params.ip.empty()) o << "static const int64_t " << id << "_ip[] = " << braced(k.params.ip, int_literal) << ";\n";
     if (!k.params.fp.empty()) o << "static const double " << id << "_fp[] = " << braced(k.params.fp, double_literal) << ";\n";
-    if (is_fused_kernel(k)) o << fused_body_functor(k, id);
+    if (is_fused_kernel(k) && bodies.insert(body_owner(l, i)).second) o << fused_body_functor(k, body_id);
     o << kernel_fn(i, st) << " {\n";
     o << "    (void)arena; (void)w; (void)in; (void)out;\n";
     o << "    const void* p[] = {";
@@ -206,7 +220,7 @@ void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const 
       << (k.params.fp.empty() ? "nullptr" : id + "_fp") << ", " << k.params.fp.size() << "};\n";
     // A tuning-database tile (codegen/tuning.hpp) for the GEMM of this kernel.
     if (!k.tuning.config.empty()) o << "    // tuned: " << k.tuning.cpp << "\n";
-    if (is_fused_kernel(k)) o << "    " << fused_call(k, id, st) << "\n";
+    if (is_fused_kernel(k)) o << "    " << fused_call(k, body_id, st) << "\n";
     else o << "    mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << ">(k" << st.call_suffix << ");\n";
     o << "}\n";
 }
@@ -229,7 +243,8 @@ std::string emit_kernel_unit(const lowered_module& l, const std::string& name, c
     o << "#include \"mxc_model.h\"\n";
     for (auto& h : headers_for(l, kernels, st.target)) o << "#include \"" << h << "\"\n";
     o << "\nnamespace mxc_gen {\n";
-    for (std::size_t i : kernels) emit_kernel(o, l, i, st);
+    std::set<std::size_t> bodies;
+    for (std::size_t i : kernels) emit_kernel(o, l, i, st, bodies);
     o << "} // namespace mxc_gen\n";
     return o.str();
 }
@@ -291,7 +306,8 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
 
     for (std::size_t i = 0; i < l.kernels.size(); ++i)
         if (unit[i] != 0) o << kernel_fn(i, st) << "; // in " << unit_path(st, unit[i]) << "\n";
-    for (std::size_t i : own) emit_kernel(o, l, i, st);
+    std::set<std::size_t> bodies;
+    for (std::size_t i : own) emit_kernel(o, l, i, st, bodies);
 
     o << "\nstatic void run_kernels(char* arena, const char* w, const void* const* in, void* const* out, mxc_hooks* h"
       << st.run_extra_param << ") {\n";
