@@ -48,9 +48,10 @@ for t in test/e2e/*.sh; do
 done
 summary e2e "$ep" "$ef"
 
-# ONNX conformance gate (test/conformance/check.sh): ref and cpu over the backend test data;
+# ONNX conformance gate (test/conformance/check.sh): ref and cpu over the backend test data,
+# and the hip kernels on the host SIMT emulator (hip-emu: one test per op type and dtype);
 # passed: the tests that pass; failed: regressions (a test recorded as passing that does not).
-for target in ref cpu; do
+for target in ref cpu hip-emu; do
   out=$(bash test/conformance/check.sh "$target" --build "$BUILD" 2>&1); rc=$?
   last=$(echo "$out" | tail -1)
   if [ "$(echo "$out" | wc -l)" -gt 60 ]; then echo "$out" | head -58; echo "  ..."; echo "$last"; else echo "$out"; fi
