@@ -16,9 +16,9 @@ std::string fused_body_functor(const kernel_call& k, const std::string& id) {
            body_cxx(body) + ";\n    }\n};\n";
 }
 
-std::string fused_call(const kernel_call& k, const std::string& id, const target_style& st) {
-    return "mxc::" + st.target + "::" + k.kernel + "_expr<" + std::string(dtype_c_name(k.type)) + ">(k" + st.call_suffix + ", " + id +
-           "_body{});";
+std::string fused_call(const kernel_call& k, const std::string& id, const target_style& st, const std::string& cfg) {
+    return "mxc::" + st.target + "::" + k.kernel + "_expr<" + std::string(dtype_c_name(k.type)) + cfg + ">(k" + st.call_suffix +
+           ", " + id + "_body{});";
 }
 
 } // namespace mxc
