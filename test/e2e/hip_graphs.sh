@@ -4,8 +4,10 @@
 # with graphs and kernel by kernel. On the device: test/e2e/hip_graphs.sh sm_90 [MODEL] [N];
 # here: test/e2e/hip_graphs.sh emu (the host emulator; times are the emulator's).
 # Exit status 0 when every result matches. MXC: the mxc to use (default build/mxc).
+# The test command calls every e2e script with the build directory first: then arch is emu.
 set -e
 cd "$(dirname "$0")/../.."
+if [ -n "${1:-}" ] && [ -d "$1" ]; then MXC=${MXC:-$1/mxc}; shift; fi
 arch=${1:-emu}
 model=${2:-examples/cnn.onnx}
 iterations=${3:-200}
