@@ -12,19 +12,10 @@ using namespace mxc::test;
 
 namespace {
 // Runs `build` in a program with float32 params for `inputs`, after `passes`.
-literal run_with(const std::vector<std::string>& passes, const std::vector<literal>& inputs,
-                 const std::function<instruction*(module&, std::vector<instruction*>&)>& build,
+literal run_with(const std::vector<std::string>& passes, const std::vector<literal>& inputs, const module_builder& build,
                  program* keep = nullptr) {
     program p;
-    module& m = p.main();
-    std::vector<instruction*> ps;
-    std::map<std::string, literal> feed;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        auto name = "x" + std::to_string(i);
-        ps.push_back(m.add_param(name, inputs[i].s));
-        feed[name] = inputs[i];
-    }
-    m.add_return({build(m, ps)});
+    auto feed = build_module(p.main(), inputs, build);
     run_passes(p, passes);
     auto r = evaluate(p.main(), feed).at(0);
     if (keep) *keep = std::move(p);

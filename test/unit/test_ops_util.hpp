@@ -31,10 +31,12 @@ inline std::vector<float> values(int64_t n, uint32_t seed = 1) {
     return v;
 }
 
-// Evaluates `build(m, params)` where params are @param instructions for `inputs`.
-inline literal run_module(const std::vector<literal>& inputs,
-                          const std::function<instruction*(module&, std::vector<instruction*>&)>& build) {
-    module m;
+using module_builder = std::function<instruction*(module&, std::vector<instruction*>&)>;
+
+// Fills m with @param instructions x0, x1, ... for `inputs` and returns `build(m, params)`;
+// the feed that binds them.
+inline std::map<std::string, literal> build_module(module& m, const std::vector<literal>& inputs,
+                                                   const module_builder& build) {
     std::vector<instruction*> ps;
     std::map<std::string, literal> feed;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -43,6 +45,13 @@ inline literal run_module(const std::vector<literal>& inputs,
         feed[name] = inputs[i];
     }
     m.add_return({build(m, ps)});
+    return feed;
+}
+
+// Evaluates `build(m, params)` where params are @param instructions for `inputs`.
+inline literal run_module(const std::vector<literal>& inputs, const module_builder& build) {
+    module m;
+    auto feed = build_module(m, inputs, build);
     verify(m);
     return evaluate(m, feed).at(0);
 }
