@@ -4,14 +4,18 @@
 # line "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+t_start=$SECONDS; t_sec=$SECONDS
+# "time: SECTION N s" after each section, so a slow CI run shows where its minutes went.
+lap() { echo "time: $1 $((SECONDS - t_sec)) s"; t_sec=$SECONDS; }
 bash tools/setup.sh || exit 1
 BUILD=${MXC_BUILD_DIR:-build}
 JOBS=${MXC_JOBS:-$(nproc)}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
 ninja -C "$BUILD" -j "$JOBS" || exit 1
+lap build
 
 passed=0; failed=0
-summary() { echo "$1: $2 passed, $3 failed"; passed=$((passed + $2)); failed=$((failed + $3)); }
+summary() { echo "$1: $2 passed, $3 failed"; passed=$((passed + $2)); failed=$((failed + $3)); lap "$1"; }
 
 # Unit and end-to-end tests (GoogleTest); counts come from its XML report, and a crash or a
 # non-zero exit with no failure recorded still counts as one failure.
@@ -94,5 +98,6 @@ if [ "${MXC_SANITIZE_TESTS:-1}" != 0 ]; then
   while read -r sec p _ f _; do [ -n "$sec" ] && summary "${sec%:}" "$p" "$f"; done <<<"$lines"
 fi
 
+echo "time: total $((SECONDS - t_start)) s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
