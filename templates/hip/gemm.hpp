@@ -229,89 +229,252 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 }
 
 // The fp16 path on the matrix units (templates/hip/mma.hpp: wmma on NVIDIA sm_80+, MFMA on
-// AMD CDNA, a per-lane FMA loop elsewhere): the same staging and epilogue contract, the
-// multiply-accumulate step done by warps on 16x16x16 tiles. Block = gemm_mma::threads threads
-// = 256 / warpSize warps; the 64x64 C tile is 16 sub-tiles of 16x16, warp w owns sub-tiles
-// w, w + warps, ... (2 per warp of 32, 4 per wavefront of 64). A and B are staged in half
-// (row-major, leading dims multiples of 8 and 32-byte aligned sub-tiles as wmma requires),
-// the accumulators go through a float tile in shared memory to the epilogue (one element per
-// thread per step: fused bodies are not unrolled). Shared memory: 64x24 + 16x72 halves +
-// 64x68 floats = 22.3 KiB; registers ~64 (wmma) / ~40 (MFMA). sm_90: 8 blocks per SM
-// (threads); gfx90a: 2 blocks per CU (LDS 64 KiB / 22.3).
-struct gemm_mma {
-    static constexpr int BM = 64, BN = 64, BK = 16, threads = 256, lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
-    static constexpr int subtiles = (BM / 16) * (BN / 16), max_per_warp = subtiles / (threads / 64);
+// AMD CDNA, a per-lane FMA loop elsewhere): the same sources and epilogue contract, the
+// multiply-accumulate done by warps on 16x16x16 fragments. The recipe of tensor-core GEMMs:
+//  - a BM x BN block tile, K stepped by BK = 32; 256 threads = 256 / warpSize warps;
+//  - each warp owns a rectangular warp tile of FM x FN fragments: per 16-deep step it loads
+//    its FN B fragments once, then each of its FM A fragments once, and issues FM * FN mma;
+//    the warps split the block tile warps_m (rows) x warps_n (cols), warps_m = BM / (16 FM)
+//    fixed, warps_n and FN following from warpSize (8 warps of 32 or 4 wavefronts of 64);
+//  - two shared stages and one barrier per k-tile: the next k-tile's global loads go to
+//    registers (gemm_fetch, 16-byte vectors where the view allows) before the current tile
+//    is multiplied, and are written to the other stage (gemm_put) after it;
+//  - A and B staged row-major in half, rows padded by 8 halves (16 bytes): leading dims stay
+//    multiples of 8 and fragment pointers 32-byte aligned (wmma's rules) while consecutive
+//    8-row groups of a fragment load fall on different banks (lda = 40 halves: rows 20 words
+//    apart; ldb = BN + 8: 4 words apart mod 32);
+//  - the accumulators go through a float tile that reuses the stage memory (after the main
+//    loop) to out.store(z, r, c, v), one element per thread per step, rows in `passes` parts
+//    where the whole float tile would not fit.
+// Configurations (usable as a Cfg of gemm_mma_launch):
+//   gemm_mma_large 128x128x32, warp tile 64 x 32 (warp 32: 4x2 fragments) or 64 x 64 (wavefront
+//     64: 4x4). Shared memory 2 x (128x40 + 32x136) halves = 37 KiB (<= 48 KiB static), float
+//     tile 64 x 132 in two passes. Per k-tile and warp of 32: 16 mma per barrier (the old
+//     64x64x16 kernel: 2), 12 fragment loads (6 KiB of shared reads) for 16 mma = 384 B per
+//     mma (old: 1 KiB per mma).
+//   gemm_mma_small 64x64x32, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32 (wavefront 64: 2x2).
+//     2 x (64x40 + 32x72) halves = 19 KiB, float tile 64 x 68 in one pass. For problems with
+//     few large tiles (batch 1, small M or N): four times the blocks of the large one.
+// gemm_mma_pick chooses between them by the number of large tiles.
+template <int BM_, int BN_, int FM_> struct gemm_mma_config {
+    static constexpr int BM = BM_, BN = BN_, BK = 32, threads = 256, FM = FM_;
+    static constexpr int lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
+    static constexpr int warps_m = BM / (16 * FM);
+    static constexpr int fn_max = BN / 16 / (threads / 64 / warps_m); // fragments along N, wavefronts of 64
+    static constexpr int a_elems = BM * lda, b_elems = BK * ldb;     // halves per stage
+    static constexpr int ab_bytes = 2 * (a_elems + b_elems) * 2;
+    // the float tile in `passes` parts of c_rows rows, each fitting in the stage memory
+    static constexpr int passes = BM * ldc * 4 <= ab_bytes ? 1 : (BM / 2) * ldc * 4 <= ab_bytes ? 2 : 4;
+    static constexpr int c_rows = BM / passes;
+    static constexpr int smem_bytes = ab_bytes;
+    static_assert(BM % (16 * FM) == 0 && threads / 64 % warps_m == 0, "gemm_mma_config: warps must tile the rows");
+    static_assert(FM % passes == 0 && c_rows * ldc * 4 <= ab_bytes, "gemm_mma_config: the float tile must fit");
+    static_assert(smem_bytes <= 48 * 1024, "gemm_mma_config: static shared memory is limited to 48 KiB");
+    static_assert((a_elems * 2) % 32 == 0 && (b_elems * 2) % 32 == 0, "gemm_mma_config: stages must stay 32-byte aligned");
 };
+using gemm_mma_large = gemm_mma_config<128, 128, 4>;
+using gemm_mma_small = gemm_mma_config<64, 64, 2>;
 
-// The shared tiles, 32-byte aligned (the sizes of a and b are multiples of 32 bytes).
-struct alignas(32) gemm_mma_smem {
-    mxc_half a[gemm_mma::BM * gemm_mma::lda];
-    mxc_half b[gemm_mma::BK * gemm_mma::ldb];
-    float c[gemm_mma::BM * gemm_mma::ldc];
-};
+// Large tiles from which the large configuration fills a device (~132 SMs / 110 CUs).
+constexpr int64_t gemm_mma_large_min_tiles = 128;
+inline bool gemm_mma_pick_large(int64_t m, int64_t n, int64_t z) {
+    return ((m + 127) / 128) * ((n + 127) / 128) * z >= gemm_mma_large_min_tiles;
+}
 
-template <class SA, class SB, class Out>
-__global__ void MXC_LAUNCH_BOUNDS(gemm_mma::threads)
+// The warp size as a compile-time constant where the target fixes it (so that the fragment
+// arrays of a warp are sized and indexed by constants), warpSize elsewhere (the emulator).
+__device__ inline int gemm_mma_warp_size() {
+#if defined(__CUDA_ARCH__)
+    return 32; // every NVIDIA GPU
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+    return __AMDGCN_WAVEFRONT_SIZE;
+#else
+    return warpSize;
+#endif
+}
+
+// Global -> registers half of gemm_stage (no transposition): thread tid's share of the R x CC
+// tile at (r0, c0) of v (zero outside rn x cn), E = R * CC / Threads elements. With vec, chunk i
+// (V elements along the fast dim) is s = tid + i * Threads; otherwise element i is s = tid + i
+// * Threads (consecutive threads, consecutive addresses either way). FastC: v.fast == 1.
+template <int Threads, int R, int CC, bool FastC, class View, class T, int E>
+__device__ inline void gemm_fetch(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, T (&buf)[E], int tid) {
+    constexpr int V = gemm_vec_width<T>;
+    constexpr int F = FastC ? CC : R; // extent along the fast dim
+    static_assert(E * Threads == R * CC && E % V == 0 && F % V == 0, "gemm_fetch: the tile must split into whole vectors");
+    const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
+    if (v.vec) {
+#pragma unroll
+        for (int i = 0; i < E / V; ++i) {
+            const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
+            const int64_t go = o0 + o, gf = f0 + f;
+            if (go < on && gf + V <= fn) {
+                const gemm_vec<T, V> x = *reinterpret_cast<const gemm_vec<T, V>*>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+#pragma unroll
+                for (int e = 0; e < V; ++e) buf[i * V + e] = x.v[e];
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; ++e)
+                    buf[i * V + e] = go < on && gf + e < fn ? (FastC ? v.at(go, gf + e) : v.at(gf + e, go)) : T(0.0f);
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < E; ++i) {
+            const int s = tid + i * Threads, o = s / F, f = s % F;
+            const int64_t go = o0 + o, gf = f0 + f;
+            buf[i] = go < on && gf < fn ? (FastC ? v.at(go, gf) : v.at(gf, go)) : T(0.0f);
+        }
+    }
+}
+
+// Registers -> shared half: writes what gemm_fetch loaded (same vec flag) to dst[r * ld + c];
+// a vector chunk along a row is one 16-byte store (ld and dst keep it 16-byte aligned).
+template <int Threads, int R, int CC, bool FastC, class T, int E>
+__device__ inline void gemm_put(const T (&buf)[E], bool vec, T* dst, int ld, int tid) {
+    constexpr int V = gemm_vec_width<T>;
+    constexpr int F = FastC ? CC : R;
+    if (vec) {
+#pragma unroll
+        for (int i = 0; i < E / V; ++i) {
+            const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
+            if (FastC) {
+                gemm_vec<T, V> x;
+#pragma unroll
+                for (int e = 0; e < V; ++e) x.v[e] = buf[i * V + e];
+                *reinterpret_cast<gemm_vec<T, V>*>(dst + o * ld + f) = x;
+            } else {
+#pragma unroll
+                for (int e = 0; e < V; ++e) dst[(f + e) * ld + o] = buf[i * V + e];
+            }
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < E; ++i) {
+            const int s = tid + i * Threads, o = s / F, f = s % F;
+            dst[FastC ? o * ld + f : f * ld + o] = buf[i];
+        }
+    }
+}
+
+// Loads the k-tile at k0 of A (BM x BK) and B (BK x BN) into registers (the views' fast dims
+// are uniform over the block).
+template <class G, class VA, class VB>
+__device__ inline void gemm_mma_fetch(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
+                                      int64_t k, mxc_half (&ra)[G::BM * G::BK / G::threads],
+                                      mxc_half (&rb)[G::BK * G::BN / G::threads], int tid) {
+    if (va.fast) gemm_fetch<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, tid);
+    else gemm_fetch<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, tid);
+    if (vb.fast) gemm_fetch<G::threads, G::BK, G::BN, true>(vb, k0, n0, k, n, rb, tid);
+    else gemm_fetch<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, tid);
+}
+template <class G, class VA, class VB>
+__device__ inline void gemm_mma_put(const VA& va, const VB& vb, const mxc_half (&ra)[G::BM * G::BK / G::threads],
+                                    const mxc_half (&rb)[G::BK * G::BN / G::threads], mxc_half* as, mxc_half* bs, int tid) {
+    if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(ra, va.vec, as, G::lda, tid);
+    else gemm_put<G::threads, G::BM, G::BK, false>(ra, va.vec, as, G::lda, tid);
+    if (vb.fast) gemm_put<G::threads, G::BK, G::BN, true>(rb, vb.vec, bs, G::ldb, tid);
+    else gemm_put<G::threads, G::BK, G::BN, false>(rb, vb.vec, bs, G::ldb, tid);
+}
+
+template <class G, class SA, class SB, class Out>
+__global__ void MXC_LAUNCH_BOUNDS(G::threads)
     gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, SA sa, SB sb, Out out) {
-    using G = gemm_mma;
     using mt = mma_tile<mxc_half>;
-    __shared__ gemm_mma_smem sm;
-    mxc_half* as = sm.a;
-    mxc_half* bs = sm.b;
-    float* cs = sm.c;
+    constexpr int FM = G::FM, FNX = G::fn_max;
+    // stages: a[0], a[1], b[0], b[1]; after the main loop, the float tile
+    alignas(32) __shared__ float smem[G::smem_bytes / 4];
+    mxc_half* const stage_a = reinterpret_cast<mxc_half*>(smem);
+    mxc_half* const stage_b = stage_a + 2 * G::a_elems;
+    float* const cs = smem;
+
     const int64_t z = z0 + blockIdx.z;
     const auto va = sa.view(z);
     const auto vb = sb.view(z);
     const int64_t m0 = (mb0 + blockIdx.y) * G::BM, n0 = int64_t(blockIdx.x) * G::BN;
-    const int tid = int(threadIdx.x), warp = tid / warpSize, warps = G::threads / warpSize;
-    typename mt::frag_acc acc[G::max_per_warp];
-    typename mt::frag_a fa;
-    typename mt::frag_b fb;
+    const int tid = int(threadIdx.x), ws = gemm_mma_warp_size(), warp = tid / ws;
+    const int warps_n = G::threads / ws / G::warps_m, fn = G::BN / 16 / warps_n;
+    const int wm = warp % G::warps_m, wn = warp / G::warps_m;
+    const int row0 = wm * FM * 16, col0 = wn * fn * 16; // this warp's tile in the block tile
+
+    typename mt::frag_acc acc[FM][FNX];
 #pragma unroll
-    for (int j = 0; j < G::max_per_warp; ++j) mt::zero(acc[j]);
-    for (int64_t k0 = 0; k0 < k; k0 += G::BK) {
-        // load the tiles
-        if (va.fast) gemm_stage<G::threads, G::BM, G::BK, false, true>(va, m0, k0, m, k, as, G::lda, tid);
-        else gemm_stage<G::threads, G::BM, G::BK, false, false>(va, m0, k0, m, k, as, G::lda, tid);
-        if (vb.fast) gemm_stage<G::threads, G::BK, G::BN, false, true>(vb, k0, n0, k, n, bs, G::ldb, tid);
-        else gemm_stage<G::threads, G::BK, G::BN, false, false>(vb, k0, n0, k, n, bs, G::ldb, tid);
-        block_sync();
-        // multiply-accumulate on the matrix units
+    for (int i = 0; i < FM; ++i)
 #pragma unroll
-        for (int j = 0; j < G::max_per_warp; ++j) {
-            const int t = warp + j * warps;
-            if (t >= G::subtiles) break;
-            mt::load_a(fa, as + (t / (G::BN / 16)) * 16 * G::lda, G::lda);
-            mt::load_b(fb, bs + (t % (G::BN / 16)) * 16, G::ldb);
-            mt::mma(acc[j], fa, fb);
-        }
-        block_sync();
-    }
-    // epilogue, through the float tile
-#pragma unroll
-    for (int j = 0; j < G::max_per_warp; ++j) {
-        const int t = warp + j * warps;
-        if (t >= G::subtiles) break;
-        mt::store(cs + (t / (G::BN / 16)) * 16 * G::ldc + (t % (G::BN / 16)) * 16, G::ldc, acc[j]);
-    }
+        for (int j = 0; j < FNX; ++j)
+            if (j < fn) mt::zero(acc[i][j]);
+
+    mxc_half ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
+    gemm_mma_fetch<G>(va, vb, m0, n0, 0, m, n, k, ra, rb, tid);
+    gemm_mma_put<G>(va, vb, ra, rb, stage_a, stage_b, tid);
     block_sync();
-    for (int e = tid; e < G::BM * G::BN; e += G::threads) {
-        const int64_t r = m0 + e / G::BN, c = n0 + e % G::BN;
-        if (r < m && c < n) out.store(z, r, c, cs[(e / G::BN) * G::ldc + e % G::BN]);
+    int cur = 0;
+    for (int64_t k0 = 0; k0 < k; k0 += G::BK) {
+        const bool next = k0 + G::BK < k;
+        if (next) gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, k, ra, rb, tid); // in flight during the mma
+        const mxc_half* as = stage_a + cur * G::a_elems;
+        const mxc_half* bs = stage_b + cur * G::b_elems;
+#pragma unroll
+        for (int kk = 0; kk < G::BK; kk += 16) {
+            typename mt::frag_b fb[FNX];
+#pragma unroll
+            for (int j = 0; j < FNX; ++j)
+                if (j < fn) mt::load_b(fb[j], bs + kk * G::ldb + col0 + j * 16, G::ldb);
+#pragma unroll
+            for (int i = 0; i < FM; ++i) {
+                typename mt::frag_a fa;
+                mt::load_a(fa, as + (row0 + i * 16) * G::lda + kk, G::lda);
+#pragma unroll
+                for (int j = 0; j < FNX; ++j)
+                    if (j < fn) mt::mma(acc[i][j], fa, fb[j]);
+            }
+        }
+        if (next) gemm_mma_put<G>(va, vb, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid);
+        block_sync(); // the other stage is written, and every warp is done with this one
+        cur ^= 1;
+    }
+
+    // epilogue, through the float tile: pass p stages fragment rows [p * FMP, (p + 1) * FMP) of
+    // every warp (c_rows rows of the block tile), then writes them out
+    constexpr int FMP = FM / G::passes;
+#pragma unroll
+    for (int p = 0; p < G::passes; ++p) {
+        if (p > 0) block_sync(); // the previous part is written out
+#pragma unroll
+        for (int i = 0; i < FMP; ++i)
+#pragma unroll
+            for (int j = 0; j < FNX; ++j)
+                if (j < fn) mt::store(cs + (wm * FMP * 16 + i * 16) * G::ldc + col0 + j * 16, G::ldc, acc[p * FMP + i][j]);
+        block_sync();
+        for (int e = tid; e < G::c_rows * G::BN; e += G::threads) {
+            const int s = e / G::BN, cc = e % G::BN;
+            // staged row s: warp row s / (16 FMP), fragment row p * FMP + (s % (16 FMP)) / 16
+            const int64_t r = m0 + (s / (16 * FMP)) * FM * 16 + p * FMP * 16 + s % (16 * FMP), c = n0 + cc;
+            if (r < m && c < n) out.store(z, r, c, cs[s * G::ldc + cc]);
+        }
     }
 }
 
-template <class SA, class SB, class Out>
+struct gemm_auto;
+
+// Launches configuration G (gemm_mma_large or gemm_mma_small), or the one gemm_mma_pick_large
+// chooses (G = gemm_auto); grids beyond the y / z limits (65535) go in several launches.
+template <class G = gemm_auto, class SA, class SB, class Out>
 inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
                             hipStream_t stream) {
-    constexpr int64_t lim = 65535;
-    const int64_t gx = (n + gemm_mma::BN - 1) / gemm_mma::BN, gy = (m + gemm_mma::BM - 1) / gemm_mma::BM;
-    auto kernel = gemm_mma_kernel<SA, SB, Out>;
-    for (int64_t z0 = 0; z0 < z; z0 += lim)
-        for (int64_t y0 = 0; y0 < gy; y0 += lim) {
-            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(z - z0 < lim ? z - z0 : lim));
-            hipLaunchKernelGGL(kernel, grid, dim3(gemm_mma::threads), 0, stream, m, n, k, z0, y0, sa, sb, out);
-        }
+    if constexpr (std::is_same<G, gemm_auto>::value) {
+        if (gemm_mma_pick_large(m, n, z)) gemm_mma_launch<gemm_mma_large>(m, n, k, z, sa, sb, out, stream);
+        else gemm_mma_launch<gemm_mma_small>(m, n, k, z, sa, sb, out, stream);
+    } else {
+        constexpr int64_t lim = 65535;
+        const int64_t gx = (n + G::BN - 1) / G::BN, gy = (m + G::BM - 1) / G::BM;
+        auto kernel = gemm_mma_kernel<G, SA, SB, Out>;
+        for (int64_t z0 = 0; z0 < z; z0 += lim)
+            for (int64_t y0 = 0; y0 < gy; y0 += lim) {
+                const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(z - z0 < lim ? z - z0 : lim));
+                hipLaunchKernelGGL(kernel, grid, dim3(G::threads), 0, stream, m, n, k, z0, y0, sa, sb, out);
+            }
+    }
 }
 
 // The launchers' default configuration: gemm_pick's choice at run time. A tuned build names a
