@@ -31,6 +31,13 @@
 #else
 #define MXC_LAUNCH_BOUNDS(n)
 #endif
+// With a minimum of b resident blocks per SM on NVIDIA (caps the registers at 64K / (n b));
+// HIP's second argument means something else (waves per EU): n alone there.
+#if defined(__launch_bounds__) && defined(__CUDACC__)
+#define MXC_LAUNCH_BOUNDS_MIN(n, b) __launch_bounds__(n, b)
+#else
+#define MXC_LAUNCH_BOUNDS_MIN(n, b) MXC_LAUNCH_BOUNDS(n)
+#endif
 
 namespace mxc {
 namespace hip {
@@ -256,8 +263,8 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     2 x (64x40 + 32x72) halves = 19 KiB, float tile 64 x 68 in one pass. For problems with
 //     few large tiles (batch 1, small M or N): four times the blocks of the large one.
 // gemm_mma_pick chooses between them by the number of large tiles.
-template <int BM_, int BN_, int FM_> struct gemm_mma_config {
-    static constexpr int BM = BM_, BN = BN_, BK = 32, threads = 256, FM = FM_;
+template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
+    static constexpr int BM = BM_, BN = BN_, BK = 32, threads = 256, FM = FM_, min_blocks = MinBlocks;
     static constexpr int lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
     static constexpr int warps_m = BM / (16 * FM);
     static constexpr int fn_max = BN / 16 / (threads / 64 / warps_m); // fragments along N, wavefronts of 64
@@ -272,8 +279,8 @@ template <int BM_, int BN_, int FM_> struct gemm_mma_config {
     static_assert(smem_bytes <= 48 * 1024, "gemm_mma_config: static shared memory is limited to 48 KiB");
     static_assert((a_elems * 2) % 32 == 0 && (b_elems * 2) % 32 == 0, "gemm_mma_config: stages must stay 32-byte aligned");
 };
-using gemm_mma_large = gemm_mma_config<128, 128, 4>;
-using gemm_mma_small = gemm_mma_config<64, 64, 2>;
+using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
+using gemm_mma_small = gemm_mma_config<64, 64, 2, 1>;
 
 // Large tiles from which the large configuration fills a device (~132 SMs / 110 CUs).
 constexpr int64_t gemm_mma_large_min_tiles = 128;
@@ -293,48 +300,47 @@ __device__ inline int gemm_mma_warp_size() {
 #endif
 }
 
-// Global -> registers half of gemm_stage (no transposition): thread tid's share of the R x CC
-// tile at (r0, c0) of v (zero outside rn x cn), E = R * CC / Threads elements. With vec, chunk i
-// (V elements along the fast dim) is s = tid + i * Threads; otherwise element i is s = tid + i
-// * Threads (consecutive threads, consecutive addresses either way). FastC: v.fast == 1.
+// Thread tid's share of the R x CC tile at (r0, c0) of view v (zero outside rn x cn), staged
+// row-major (dst[r * ld + c]) in two halves around the multiply of the current k-tile:
+//  - with v.vec, gemm_fetch loads E = R * CC / Threads elements as 16-byte vectors into
+//    registers (chunk i is s = tid + i * Threads) before the multiply, gemm_put writes them
+//    (one 16-byte shared store each when the fast dim is c) after it: the global latency
+//    hides behind the matrix math. A vector that starts inside the matrix is loaded whole and
+//    its elements past the edge are zeroed: it lies in one aligned 16-byte chunk (no page or
+//    allocation granule is crossed), and one predicated load per chunk keeps the prefetch
+//    small in registers (per-element edge loads, if-converted, cost ~100 registers).
+//  - otherwise (element-wise views: the implicit im2col matrix, odd strides) gemm_put loads
+//    and stores element by element after the multiply (element i: s = tid + i * Threads,
+//    consecutive threads on consecutive addresses); holding 2 x 16 such loads with their
+//    64-bit addresses across the multiply would spill.
+// FastC: v.fast == 1 (consecutive c adjacent in memory).
 template <int Threads, int R, int CC, bool FastC, class View, class T, int E>
 __device__ inline void gemm_fetch(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, T (&buf)[E], int tid) {
     constexpr int V = gemm_vec_width<T>;
     constexpr int F = FastC ? CC : R; // extent along the fast dim
     static_assert(E * Threads == R * CC && E % V == 0 && F % V == 0, "gemm_fetch: the tile must split into whole vectors");
     const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
-    if (v.vec) {
 #pragma unroll
-        for (int i = 0; i < E / V; ++i) {
-            const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
-            const int64_t go = o0 + o, gf = f0 + f;
-            if (go < on && gf + V <= fn) {
-                const gemm_vec<T, V> x = *reinterpret_cast<const gemm_vec<T, V>*>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+    for (int i = 0; i < E / V; ++i) {
+        const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
+        const int64_t go = o0 + o, gf = f0 + f;
+        gemm_vec<T, V> x;
+        if (go < on && gf < fn) {
+            x = *reinterpret_cast<const gemm_vec<T, V>*>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+        } else {
 #pragma unroll
-                for (int e = 0; e < V; ++e) buf[i * V + e] = x.v[e];
-            } else {
-#pragma unroll
-                for (int e = 0; e < V; ++e)
-                    buf[i * V + e] = go < on && gf + e < fn ? (FastC ? v.at(go, gf + e) : v.at(gf + e, go)) : T(0.0f);
-            }
+            for (int e = 0; e < V; ++e) x.v[e] = T(0.0f);
         }
-    } else {
 #pragma unroll
-        for (int i = 0; i < E; ++i) {
-            const int s = tid + i * Threads, o = s / F, f = s % F;
-            const int64_t go = o0 + o, gf = f0 + f;
-            buf[i] = go < on && gf < fn ? (FastC ? v.at(go, gf) : v.at(gf, go)) : T(0.0f);
-        }
+        for (int e = 0; e < V; ++e) buf[i * V + e] = gf + e < fn ? x.v[e] : T(0.0f);
     }
 }
-
-// Registers -> shared half: writes what gemm_fetch loaded (same vec flag) to dst[r * ld + c];
-// a vector chunk along a row is one 16-byte store (ld and dst keep it 16-byte aligned).
-template <int Threads, int R, int CC, bool FastC, class T, int E>
-__device__ inline void gemm_put(const T (&buf)[E], bool vec, T* dst, int ld, int tid) {
+template <int Threads, int R, int CC, bool FastC, class View, class T, int E>
+__device__ inline void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, const T (&buf)[E], T* dst,
+                                int ld, int tid) {
     constexpr int V = gemm_vec_width<T>;
     constexpr int F = FastC ? CC : R;
-    if (vec) {
+    if (v.vec) {
 #pragma unroll
         for (int i = 0; i < E / V; ++i) {
             const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
@@ -349,36 +355,43 @@ __device__ inline void gemm_put(const T (&buf)[E], bool vec, T* dst, int ld, int
             }
         }
     } else {
-#pragma unroll
-        for (int i = 0; i < E; ++i) {
-            const int s = tid + i * Threads, o = s / F, f = s % F;
-            dst[FastC ? o * ld + f : f * ld + o] = buf[i];
+        const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
+#pragma unroll 2 // more loads in flight spill the large configuration (sm_90, 128 registers)
+        for (int s = tid; s < R * CC; s += Threads) {
+            const int o = s / F, f = s % F;
+            const int64_t go = o0 + o, gf = f0 + f;
+            dst[FastC ? o * ld + f : f * ld + o] = go < on && gf < fn ? (FastC ? v.at(go, gf) : v.at(gf, go)) : T(0.0f);
         }
     }
 }
 
-// Loads the k-tile at k0 of A (BM x BK) and B (BK x BN) into registers (the views' fast dims
-// are uniform over the block).
+// The k-tile at k0 of A (BM x BK) and B (BK x BN): registers (vector views), then the stage
+// (the views' fast dims and vec flags are uniform over the block).
 template <class G, class VA, class VB>
 __device__ inline void gemm_mma_fetch(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
                                       int64_t k, mxc_half (&ra)[G::BM * G::BK / G::threads],
                                       mxc_half (&rb)[G::BK * G::BN / G::threads], int tid) {
-    if (va.fast) gemm_fetch<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, tid);
-    else gemm_fetch<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, tid);
-    if (vb.fast) gemm_fetch<G::threads, G::BK, G::BN, true>(vb, k0, n0, k, n, rb, tid);
-    else gemm_fetch<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, tid);
+    if (va.vec) {
+        if (va.fast) gemm_fetch<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, tid);
+        else gemm_fetch<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, tid);
+    }
+    if (vb.vec) {
+        if (vb.fast) gemm_fetch<G::threads, G::BK, G::BN, true>(vb, k0, n0, k, n, rb, tid);
+        else gemm_fetch<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, tid);
+    }
 }
 template <class G, class VA, class VB>
-__device__ inline void gemm_mma_put(const VA& va, const VB& vb, const mxc_half (&ra)[G::BM * G::BK / G::threads],
+__device__ inline void gemm_mma_put(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
+                                    int64_t k, const mxc_half (&ra)[G::BM * G::BK / G::threads],
                                     const mxc_half (&rb)[G::BK * G::BN / G::threads], mxc_half* as, mxc_half* bs, int tid) {
-    if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(ra, va.vec, as, G::lda, tid);
-    else gemm_put<G::threads, G::BM, G::BK, false>(ra, va.vec, as, G::lda, tid);
-    if (vb.fast) gemm_put<G::threads, G::BK, G::BN, true>(rb, vb.vec, bs, G::ldb, tid);
-    else gemm_put<G::threads, G::BK, G::BN, false>(rb, vb.vec, bs, G::ldb, tid);
+    if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, as, G::lda, tid);
+    else gemm_put<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, as, G::lda, tid);
+    if (vb.fast) gemm_put<G::threads, G::BK, G::BN, true>(vb, k0, n0, k, n, rb, bs, G::ldb, tid);
+    else gemm_put<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, bs, G::ldb, tid);
 }
 
 template <class G, class SA, class SB, class Out>
-__global__ void MXC_LAUNCH_BOUNDS(G::threads)
+__global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, SA sa, SB sb, Out out) {
     using mt = mma_tile<mxc_half>;
     constexpr int FM = G::FM, FNX = G::fn_max;
@@ -406,12 +419,13 @@ __global__ void MXC_LAUNCH_BOUNDS(G::threads)
 
     mxc_half ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
     gemm_mma_fetch<G>(va, vb, m0, n0, 0, m, n, k, ra, rb, tid);
-    gemm_mma_put<G>(va, vb, ra, rb, stage_a, stage_b, tid);
+    gemm_mma_put<G>(va, vb, m0, n0, 0, m, n, k, ra, rb, stage_a, stage_b, tid);
     block_sync();
     int cur = 0;
     for (int64_t k0 = 0; k0 < k; k0 += G::BK) {
         const bool next = k0 + G::BK < k;
-        if (next) gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, k, ra, rb, tid); // in flight during the mma
+        // the next k-tile (zeros past k: unconditional, fewer live registers), in flight during the mma
+        gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, k, ra, rb, tid);
         const mxc_half* as = stage_a + cur * G::a_elems;
         const mxc_half* bs = stage_b + cur * G::b_elems;
 #pragma unroll
@@ -429,7 +443,7 @@ __global__ void MXC_LAUNCH_BOUNDS(G::threads)
                     if (j < fn) mt::mma(acc[i][j], fa, fb[j]);
             }
         }
-        if (next) gemm_mma_put<G>(va, vb, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid);
+        if (next) gemm_mma_put<G>(va, vb, m0, n0, k0 + G::BK, m, n, k, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid);
         block_sync(); // the other stage is written, and every warp is done with this one
         cur ^= 1;
     }
