@@ -42,13 +42,21 @@ static mxc_half random_half() {
 }
 
 // One product: A (m x k) row-major or transposed (k x m in memory), likewise B; `shift`
-// elements of offset in both buffers (1: no 16-byte vectors).
+// elements of offset in both buffers (1: no 16-byte vectors); with `padded`, the rows in
+// memory are rounded up to a multiple of 8 elements and the padding holds 1000 (vectors that
+// reach past the matrix edge must not count it).
 template <class Cfg>
-static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb, int shift) {
-    const int64_t asz = int64_t(m) * k, bsz = int64_t(k) * n;
+static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb, int shift, bool padded = false) {
+    auto up = [&](int x) { return padded ? (x + 7) / 8 * 8 : x; };
+    const int64_t lda = up(ta ? m : k), ldb = up(tb ? k : n);
+    const int64_t asz = (ta ? k : m) * lda, bsz = (tb ? n : k) * ldb;
     std::vector<mxc_half> a(z * asz + shift), b(z * bsz + shift);
     for (auto& x : a) x = random_half();
     for (auto& x : b) x = random_half();
+    for (int64_t e = 0; e < int64_t(a.size()) - shift; ++e)
+        if (e % lda >= (ta ? m : k)) a[shift + e] = mxc_half(1000.0f);
+    for (int64_t e = 0; e < int64_t(b.size()) - shift; ++e)
+        if (e % ldb >= (tb ? k : n)) b[shift + e] = mxc_half(1000.0f);
     std::vector<float> c(size_t(z) * m * n, -12345.0f);
     mxc_half *da = nullptr, *db = nullptr;
     float* dc = nullptr;
@@ -58,7 +66,7 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
     CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(mxc_half), hipMemcpyHostToDevice));
     CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(mxc_half), hipMemcpyHostToDevice));
     CHECK(hipMemcpy(dc, c.data(), c.size() * sizeof(float), hipMemcpyHostToDevice));
-    const test_source sa{da + shift, ta ? 1 : k, ta ? m : 1, asz}, sb{db + shift, tb ? 1 : n, tb ? k : 1, bsz};
+    const test_source sa{da + shift, ta ? 1 : lda, ta ? lda : 1, asz}, sb{db + shift, tb ? 1 : ldb, tb ? ldb : 1, bsz};
     mxc::hip::gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, test_out{dc, m, n}, 0);
     CHECK(hipDeviceSynchronize());
     CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
@@ -69,8 +77,8 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
             for (int j = 0; j < n; ++j) {
                 double ref = 0, mag = 0;
                 for (int l = 0; l < k; ++l) {
-                    const float x = a[shift + q * asz + (ta ? l * m + i : i * k + l)];
-                    const float y = b[shift + q * bsz + (tb ? j * k + l : l * n + j)];
+                    const float x = a[shift + q * asz + (ta ? l * lda + i : i * lda + l)];
+                    const float y = b[shift + q * bsz + (tb ? j * ldb + l : l * ldb + j)];
                     ref += double(x) * y;
                     mag += fabs(double(x) * y);
                 }
@@ -80,8 +88,8 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
                 if (!(err <= 1e-5 * mag + 1e-30) && bad++ < 5)
                     printf("  %s: c[%d][%d][%d] = %.7g, expected %.7g\n", name, q, i, j, got, ref);
             }
-    printf("%s %dx%dx%d z=%d%s%s%s: %s (max relative error %.3g)\n", name, m, n, k, z, ta ? " A^T" : "", tb ? " B^T" : "",
-           shift ? " unaligned" : "", bad ? "FAIL" : "ok", worst);
+    printf("%s %dx%dx%d z=%d%s%s%s%s: %s (max relative error %.3g)\n", name, m, n, k, z, ta ? " A^T" : "", tb ? " B^T" : "",
+           shift ? " unaligned" : "", padded ? " padded" : "", bad ? "FAIL" : "ok", worst);
     CHECK(hipFree(da));
     CHECK(hipFree(db));
     CHECK(hipFree(dc));
@@ -97,7 +105,10 @@ int main() {
     bad += check<gemm_mma_large>("large", 129, 200, 37, 1, true, false, 0);   // A transposed, odd K (no vectors)
     bad += check<gemm_mma_large>("large", 72, 144, 40, 2, false, true, 1);    // B transposed, misaligned
     bad += check<gemm_mma_large>("large", 40, 24, 8, 1, true, true, 0);      // one partial tile, K < 16
+    bad += check<gemm_mma_large>("large", 131, 133, 45, 2, false, false, 0, true); // vectors over the K and N edges
+    bad += check<gemm_mma_large>("large", 77, 130, 21, 1, false, true, 0, true);  // K the fast dim of both
     bad += check<gemm_mma_small>("small", 64, 64, 32, 1, false, false, 0);
+    bad += check<gemm_mma_small>("small", 50, 61, 27, 2, true, true, 0, true);
     bad += check<gemm_mma_small>("small", 70, 33, 45, 3, false, true, 0);
     bad += check<gemm_mma_small>("small", 17, 130, 96, 1, true, false, 0);
     bad += check<gemm_mma_small>("small", 100, 72, 40, 1, false, false, 1);

@@ -1,5 +1,6 @@
 // templates/hip/mma.hpp, the warp-level fp16 tile multiply-accumulate: test/emu/mma_test.cpp
-// (one warp 16x48x16, block GEMMs with edges) built for the host SIMT emulator through each of
+// (one warp 16x48x16, block GEMMs with edges) and test/emu/gemm_mma_test.cpp (the fp16 GEMM of
+// templates/hip/gemm.hpp) built for the host SIMT emulator through each of
 // the interface's paths (generic; emulated wmma; emulated MFMA with 64-lane wavefronts) and
 // compared there with a double-precision product; and the same file compiled for sm_90 (nvcc)
 // and gfx90a (clang++-15), checking that the matrix instructions are emitted. Skipped, saying
@@ -56,27 +57,28 @@ std::string host_cxx() {
 
 bool have_emulator() { return fs::exists(src + "/runtime-stub/emu/hip/hip_runtime.h"); }
 
-// The test built for the emulator with `defines` (each variant once per process); "" after a
-// failure (reported).
-const std::string& emu_binary(const std::string& defines) {
+// test/emu/NAME.cpp built for the emulator with `defines` (each variant once per process); ""
+// after a failure (reported).
+const std::string& emu_binary(const std::string& defines, const std::string& name = "mma_test") {
     static tmp_dir d;
     static std::map<std::string, std::string> built;
-    auto it = built.find(defines);
+    const std::string key = name + " " + defines;
+    auto it = built.find(key);
     if (it != built.end()) return it->second;
-    std::string exe = d.path + "/mma_test" + std::to_string(built.size());
+    std::string exe = d.path + "/" + name + std::to_string(built.size());
     auto r = run(host_cxx() + " -std=c++17 -O1 " + defines + " -I" + src + "/runtime-stub/emu -I" + src + " " + src +
-                 "/test/emu/mma_test.cpp -o " + exe);
+                 "/test/emu/" + name + ".cpp -o " + exe);
     EXPECT_EQ(r.status, 0) << r.output;
-    return built[defines] = r.status == 0 ? exe : "";
+    return built[key] = r.status == 0 ? exe : "";
 }
 
-void run_emu(const std::string& defines, int warp) {
+void run_emu(const std::string& defines, int warp, const std::string& name = "mma_test") {
     if (!have_emulator()) GTEST_SKIP() << "the host SIMT emulator is not there";
-    const std::string& exe = emu_binary(defines);
+    const std::string& exe = emu_binary(defines, name);
     if (exe.empty()) return;
     auto r = run("MXC_EMU_WARP=" + std::to_string(warp) + " " + exe);
     EXPECT_EQ(r.status, 0) << r.output;
-    EXPECT_NE(r.output.find("warp size " + std::to_string(warp) + "\n"), std::string::npos) << r.output;
+    if (name == "mma_test") EXPECT_NE(r.output.find("warp size " + std::to_string(warp) + "\n"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("PASSED"), std::string::npos) << r.output;
 }
 } // namespace
@@ -85,6 +87,13 @@ TEST(mma_emu, generic_path_warp_32) { run_emu("", 32); }
 TEST(mma_emu, generic_path_warp_64) { run_emu("", 64); }
 TEST(mma_emu, wmma_path) { run_emu("-DMXC_EMU_MMA=wmma", 32); }
 TEST(mma_emu, mfma_path) { run_emu("-DMXC_EMU_MMA=mfma", 64); }
+
+// The fp16 GEMM of templates/hip/gemm.hpp (both configurations, edges, batches, layouts) on the
+// same paths: test/emu/gemm_mma_test.cpp.
+TEST(gemm_mma_emu, generic_path_warp_32) { run_emu("", 32, "gemm_mma_test"); }
+TEST(gemm_mma_emu, generic_path_warp_64) { run_emu("", 64, "gemm_mma_test"); }
+TEST(gemm_mma_emu, wmma_path) { run_emu("-DMXC_EMU_MMA=wmma", 32, "gemm_mma_test"); }
+TEST(gemm_mma_emu, mfma_path) { run_emu("-DMXC_EMU_MMA=mfma", 64, "gemm_mma_test"); }
 
 // The emulated vendor APIs reject what the hardware does not do.
 TEST(mma_emu, emulated_apis_report_misuse) {
@@ -104,27 +113,30 @@ TEST(mma_compile, sm_90_uses_wmma) {
     const std::string nvcc = "/usr/local/cuda/bin/nvcc";
     if (!installed(nvcc)) GTEST_SKIP() << nvcc << " is not installed";
     tmp_dir d;
-    auto r = run("cd " + src + " && " + nvcc + " -x cu -std=c++17 -arch=sm_90 -O2 -Iruntime-stub/cuda -I. -ptx test/emu/mma_test.cpp -o " +
-                 d.path + "/mma.ptx");
-    ASSERT_EQ(r.status, 0) << r.output;
-    std::ifstream f(d.path + "/mma.ptx");
-    std::stringstream ptx;
-    ptx << f.rdbuf();
-    EXPECT_NE(ptx.str().find("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32"), std::string::npos);
-    EXPECT_NE(ptx.str().find("wmma.load.a.sync.aligned.row.m16n16k16"), std::string::npos);
+    for (const std::string name : {"mma_test", "gemm_mma_test"}) {
+        auto r = run("cd " + src + " && " + nvcc + " -x cu -std=c++17 -arch=sm_90 -O2 -Iruntime-stub/cuda -I. -ptx test/emu/" +
+                     name + ".cpp -o " + d.path + "/mma.ptx");
+        ASSERT_EQ(r.status, 0) << r.output;
+        std::ifstream f(d.path + "/mma.ptx");
+        std::stringstream ptx;
+        ptx << f.rdbuf();
+        EXPECT_NE(ptx.str().find("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32"), std::string::npos) << name;
+        EXPECT_NE(ptx.str().find("wmma.load.a.sync.aligned.row.m16n16k16"), std::string::npos) << name;
+    }
 }
 
 TEST(mma_compile, gfx90a_uses_mfma) {
     const std::string clang = "clang++-15";
     if (!installed(clang)) GTEST_SKIP() << clang << " is not installed";
     tmp_dir d;
-    auto r = run("cd " + src + " && " + clang +
-                 " -x hip -std=c++17 --rocm-path=/usr --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
-                 " --offload-arch=gfx90a --cuda-device-only -O2 -I. -S test/emu/mma_test.cpp -o " +
-                 d.path + "/mma.s");
-    ASSERT_EQ(r.status, 0) << r.output;
-    std::ifstream f(d.path + "/mma.s");
-    std::stringstream s;
-    s << f.rdbuf();
-    EXPECT_NE(s.str().find("v_mfma_f32_16x16x16f16"), std::string::npos);
+    for (const std::string name : {"mma_test", "gemm_mma_test"}) {
+        auto r = run("cd " + src + " && " + clang +
+                     " -x hip -std=c++17 --rocm-path=/usr --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+                     " --offload-arch=gfx90a --cuda-device-only -O2 -I. -S test/emu/" + name + ".cpp -o " + d.path + "/mma.s");
+        ASSERT_EQ(r.status, 0) << r.output;
+        std::ifstream f(d.path + "/mma.s");
+        std::stringstream s;
+        s << f.rdbuf();
+        EXPECT_NE(s.str().find("v_mfma_f32_16x16x16f16"), std::string::npos) << name;
+    }
 }
