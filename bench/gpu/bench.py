@@ -381,8 +381,12 @@ def versions():
     if ARGS.target == "hip":
         import torch_side
         v.update(torch_side.versions())
-        r = subprocess.run([ARGS.hip_compiler or "nvcc", "--version"], capture_output=True, text=True)
-        v["nvcc"] = (r.stdout.strip().splitlines() or ["?"])[-1]
+        nvcc = ARGS.hip_compiler or os.environ.get("NVCC") or "/usr/local/cuda/bin/nvcc"  # (not always on PATH)
+        try:
+            r = subprocess.run([nvcc, "--version"], capture_output=True, text=True)
+            v["nvcc"] = (r.stdout.strip().splitlines() or ["?"])[-1]
+        except OSError as e:
+            v["nvcc"] = "? (%s)" % e
     v["cpu"] = platform.processor() or platform.machine()
     return v
 

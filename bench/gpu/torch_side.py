@@ -58,8 +58,10 @@ def export(module, inputs, input_names, output_names, path, opset):
     finally:
         if mha:
             mha.set_fastpath_enabled(fast)
+    # The dynamo exporter writes opset 18 natively; asking it for less runs the ONNX version
+    # converter, which fails on some ops: never below 18 (mxc imports opsets up to 28).
     torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
-                      opset_version=opset, dynamo=True, external_data=False)
+                      opset_version=max(opset, 18), dynamo=True, external_data=False)
     return "dynamo"
 
 
@@ -200,10 +202,9 @@ def run_mxc(lib_path, name, feeds, runs, warmup):
     from mxclib import Library
     lib = Library(lib_path, name, device_pointers=True, stream=torch.cuda.current_stream().cuda_stream)
     try:
-        dt = {np.dtype(np.float32): torch.float32, np.dtype(np.float16): torch.float16,
-              np.dtype(np.int64): torch.int64, np.dtype(np.int32): torch.int32}
         xs = [torch.from_numpy(np.ascontiguousarray(feeds[i["name"]], dtype=i["dtype"])).cuda() for i in lib.inputs]
-        ys = [torch.full(o["shape"], float("nan"), dtype=dt[o["dtype"]], device="cuda") for o in lib.outputs]
+        ys = [torch.from_numpy(np.full(o["shape"], np.nan if o["dtype"].kind == "f" else 0, o["dtype"])).cuda()
+              for o in lib.outputs]
         lib.set_pointers([x.data_ptr() for x in xs], [y.data_ptr() for y in ys])
         torch.cuda.synchronize()
         lib.run()

@@ -43,10 +43,10 @@ tgt=(--target hip --offload-arch "$arch")
 if [ "$target" = cpu ] || [ "$arch" = emu ]; then
   [ "$target" = cpu ] && tgt=(--target cpu)
   [ -x "$MXC" ] || { echo "test/gpu: no $MXC"; exit 1; }
-elif ! why=$(device_ready); then
-  echo "test/gpu: skipped: $(tail -1 <<<"$why")"
-  exit 77
 else
+  why=$(device_ready); rc=$?
+  [ $rc -eq 77 ] && { echo "test/gpu: skipped: $(tail -1 <<<"$why")"; exit 77; }
+  [ $rc -eq 0 ] || { echo "test/gpu: FAILED: $(tail -1 <<<"$why")"; exit 1; }
   echo "test/gpu: $(head -1 <<<"$why")"
   [ -n "${MXC_HIP_COMPILER:-}" ] && tgt+=(--hip-compiler "$MXC_HIP_COMPILER")
 fi
