@@ -7,7 +7,7 @@
 # row), bench.log, nvidia-smi.txt.
 #   bash bench/gpu/run.sh [bench.py options]
 #     --models resnet50,mobilenetv2,vit_b_16,bert-base  --batches 1,32  --dtypes fp32,fp16
-#     --deadline 540 (start no row after 540 s)  --no-compile (skip torch.compile)  --no-perf
+#     --deadline 500 (start no row that would end after 500 s, by the longest so far)  --no-compile (skip torch.compile)  --no-perf
 #   bash bench/gpu/run.sh --target cpu --small   (no GPU: the plumbing on the zoo models)
 # See bench/gpu/README.md for the device commands of a session.
 set -uo pipefail
