@@ -38,31 +38,33 @@ def torchvision_model(name):
 
 def export(module, inputs, input_names, output_names, path, opset):
     """torch.onnx.export with fixed shapes. The TorchScript exporter first (opset as asked);
-    where this torch has dropped it or it fails, the dynamo exporter (which may write a later
-    opset: the model's opset is recorded in the results). Traced with grad enabled and the
+    where this torch has dropped it or it fails, the dynamo exporter (which writes opset 18 or
+    later: the model's opset is recorded in the results). Both trace with grad enabled and the
     MultiheadAttention fast path off, so ViT's attention is exported as ONNX ops rather than as
     aten::_native_multi_head_attention (which has no ONNX form)."""
     args = tuple(torch.from_numpy(a) for a in inputs)
+    names = dict(input_names=input_names, output_names=output_names)
     mha = getattr(torch.backends, "mha", None)
     fast = mha.get_fastpath_enabled() if mha else None
+    if mha:
+        mha.set_fastpath_enabled(False)
     try:
-        if mha:
-            mha.set_fastpath_enabled(False)
         with torch.enable_grad():
-            torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
-                              opset_version=opset, do_constant_folding=True, dynamo=False)
-        return "torchscript"
-    except Exception as e:  # noqa: BLE001 (any exporter failure: try the other one)
-        print("  torchscript exporter failed (%s: %s); trying dynamo=True" % (type(e).__name__, str(e)[:200]),
-              flush=True)
+            try:
+                torch.onnx.export(module, args, path, opset_version=opset, do_constant_folding=True, dynamo=False,
+                                  **names)
+                return "torchscript"
+            except Exception as e:  # noqa: BLE001 (any exporter failure: try the other one)
+                print("  torchscript exporter failed (%s: %s); trying dynamo=True" % (type(e).__name__, str(e)[:200]),
+                      flush=True)
+            # The dynamo exporter writes opset 18 natively; asking it for less runs the ONNX
+            # version converter, which fails on some ops: never below 18 (mxc imports up to 28).
+            torch.onnx.export(module, args, path, opset_version=max(opset, 18), dynamo=True, external_data=False,
+                              **names)
+            return "dynamo"
     finally:
         if mha:
             mha.set_fastpath_enabled(fast)
-    # The dynamo exporter writes opset 18 natively; asking it for less runs the ONNX version
-    # converter, which fails on some ops: never below 18 (mxc imports opsets up to 28).
-    torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
-                      opset_version=max(opset, 18), dynamo=True, external_data=False)
-    return "dynamo"
 
 
 class ZooBert(torch.nn.Module):
