@@ -82,10 +82,6 @@ struct compile_args {
          debug_trace = false, no_cache = false, fp16 = false;
 };
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::vector<std::string> split_list(const std::string& s) {
     std::vector<std::string> r;
     std::stringstream in(s);
@@ -120,7 +116,7 @@ import_options import_opts(const compile_args& a) {
 }
 
 program load(const compile_args& a) {
-    if (ends_with(a.model, ".mxir")) {
+    if (a.model.ends_with(".mxir")) {
         std::ifstream f(a.model, std::ios::binary);
         if (!f) throw error("cannot read " + a.model);
         std::stringstream text;
