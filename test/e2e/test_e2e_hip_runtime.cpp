@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 using namespace mxc;
@@ -179,10 +180,12 @@ TEST(e2e_hip_runtime, device_pointer_mode_recaptures_when_the_pointers_change) {
     for (int i = 0; i < 6; ++i) EXPECT_EQ(a.r[i], std::max(0.f, b.x[i] + a.y[i % 3])) << i;
     EXPECT_EQ(L.stats(m)[0], 4u);
     // Buffers that change on every run: a few captures, then kernel by kernel, still right.
+    // (All kept alive, so that the allocator cannot hand the same addresses out again.)
+    std::vector<std::unique_ptr<io>> fresh;
     for (int i = 0; i < 12; ++i) {
-        io fresh(10 + i);
-        ASSERT_EQ(L.run(m, fresh.in, fresh.out), 0) << L.last_error(m);
-        fresh.expect_right("fresh buffers");
+        fresh.push_back(std::make_unique<io>(10 + i));
+        ASSERT_EQ(L.run(m, fresh.back()->in, fresh.back()->out), 0) << L.last_error(m);
+        fresh.back()->expect_right("fresh buffers");
     }
     counts s = L.stats(m);
     EXPECT_LE(s[0], 8u);
