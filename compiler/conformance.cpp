@@ -20,7 +20,6 @@
 #include <set>
 #include <sstream>
 
-
 namespace fs = std::filesystem;
 
 namespace mxc::conformance {
