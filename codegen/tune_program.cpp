@@ -105,6 +105,8 @@ std::string timing_program(const std::vector<tuning_job>& jobs) {
 #include <cstdlib>
 #include <vector>
 
+#include <unistd.h>
+
 #define MXC_TUNE_CHECK(x)                                                                        \
     do {                                                                                         \
         hipError_t e_ = (x);                                                                     \
@@ -117,6 +119,7 @@ std::string timing_program(const std::vector<tuning_job>& jobs) {
 
 namespace {
 int warmups = 5, reps = 20;
+const unsigned tile_seconds = )" + std::to_string(tuning_tile_seconds) + R"(;
 hipStream_t stream;
 
 // The reference: one thread per output, double sums.
@@ -163,6 +166,7 @@ template <class T> struct problem {
         MXC_TUNE_CHECK(hipMalloc(&c, size_t(z * m * n) * sizeof(T)));
         MXC_TUNE_CHECK(hipMemcpy(a, ha.data(), ha.size() * sizeof(T), hipMemcpyHostToDevice));
         MXC_TUNE_CHECK(hipMemcpy(b, hb.data(), hb.size() * sizeof(T), hipMemcpyHostToDevice));
+        alarm(tile_seconds);
         double* r = nullptr;
         expected.resize(size_t(z * m * n));
         MXC_TUNE_CHECK(hipMalloc(&r, expected.size() * sizeof(double)));
@@ -186,6 +190,7 @@ template <class T> struct problem {
     }
 
     template <class Cfg> void time(const char* tile) {
+        alarm(tile_seconds); // a hung kernel ends the program (SIGALRM), not the tuning
         // correctness first: a NaN-filled output, one launch, every element against the reference
         MXC_TUNE_CHECK(hipMemset(c, 0xff, expected.size() * sizeof(T)));
         launch<Cfg>();

@@ -21,6 +21,10 @@ constexpr std::size_t max_tuning_candidates = 30;
 // of every block, ..., up to max_tuning_candidates in all. No duplicates.
 std::vector<gemm_tile> tuning_candidates(const gemm_problem& p);
 
+// The timing program's watchdog: a reference or a tile (all its launches) running longer than
+// this ends the program with SIGALRM.
+constexpr int tuning_tile_seconds = 300;
+
 // "dot:float_type:16x8x32x2": how the timing program names a problem.
 std::string tuning_label(const gemm_problem& p);
 
@@ -36,7 +40,8 @@ struct tuning_job {
 // tile), WARMUPS launches, then REPS launches timed one by one with hipEvents; it prints
 //   LABEL TILE MICROSECONDS           (the median)
 //   LABEL TILE dropped: WHY
-// one line per tile, and exits 3 after a device fault ("mxc-tune: fault: ...").
+// one line per tile, and exits 3 after a device fault ("mxc-tune: fault: ..."); a reference or
+// a tile that takes over tuning_tile_seconds ends it (SIGALRM).
 std::string timing_program(const std::vector<tuning_job>& jobs);
 
 struct tuning_outcome {

@@ -5,6 +5,7 @@
 #include "ir/error.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -72,8 +73,10 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
                                        {std::to_string(std::min(5, opts.tune_reps)), std::to_string(opts.tune_reps)}, what);
         if (r.status != 0)
             throw error(what + " failed on " + opts.offload_arch + " (" +
-                        (r.status > 128 ? "killed by signal " + std::to_string(r.status - 128)
-                                        : "exit status " + std::to_string(r.status)) +
+                        (r.status == 128 + SIGALRM ? "stopped after " + std::to_string(tuning_tile_seconds) +
+                                                         " s on one tile: a hung kernel?"
+                         : r.status > 128 ? "killed by signal " + std::to_string(r.status - 128)
+                                          : "exit status " + std::to_string(r.status)) +
                         "): " + failure_line(r.output) + "; the database is left as it was");
         tuning_outcome out = read_timings(jobs, r.output, opts.offload_arch);
         for (auto& d : out.dropped) log(d);
