@@ -71,6 +71,7 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
         }
         auto r = build_and_run_program(opts, source,
                                        {std::to_string(std::min(5, opts.tune_reps)), std::to_string(opts.tune_reps)}, what);
+        if (!opts.emit_src.empty()) write_file_atomically(opts.emit_src + "/tuning-output.txt", r.output, "the timing output");
         if (r.status != 0)
             throw error(what + " failed on " + opts.offload_arch + " (" +
                         (r.status == 128 + SIGALRM ? "stopped after " + std::to_string(tuning_tile_seconds) +
