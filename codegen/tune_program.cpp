@@ -14,6 +14,8 @@
 namespace mxc {
 
 namespace {
+constexpr const char* mma_name = "mma";
+
 bool same(const gemm_tile& a, const gemm_tile& b) {
     return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.tm == b.tm && a.tn == b.tn;
 }
@@ -103,6 +105,7 @@ std::string timing_program(const std::vector<tuning_job>& jobs) {
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include <unistd.h>
@@ -134,6 +137,9 @@ __global__ void reference_gemm(int64_t m, int64_t n, int64_t k, int64_t z, const
         c[e] = s;
     }
 }
+
+// The matrix-unit kernel of half (gemm_mma_launch) in place of a tile.
+struct mma_engine {};
 
 mxc_desc matrix_desc(int64_t z, int64_t rows, int64_t cols) {
     mxc_desc d{};
@@ -185,8 +191,10 @@ template <class T> struct problem {
 
     template <class Cfg> void launch() {
         using namespace mxc::hip;
-        gemm_launch<Cfg, T>(m, n, k, z, dot_source<T>{a, matrix_desc(z, m, k)}, dot_source<T>{b, matrix_desc(z, k, n)},
-                            dot_out<plain_store<T>>{plain_store<T>{c}, m, n}, stream);
+        const dot_source<T> sa{a, matrix_desc(z, m, k)}, sb{b, matrix_desc(z, k, n)};
+        const dot_out<plain_store<T>> out{plain_store<T>{c}, m, n};
+        if constexpr (std::is_same<Cfg, mma_engine>::value) gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
+        else gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
     }
 
     template <class Cfg> void time(const char* tile) {
@@ -243,6 +251,7 @@ template <class T> struct problem {
         o << "\nvoid job_" << j << "() {\n    problem<" << dtype_c_name(p.type) << "> p(\"" << tuning_label(p) << "\", "
           << p.m << ", " << p.n << ", " << p.k << ", " << p.z << ", " << eps << ");\n";
         for (auto& t : jobs[j].tiles) o << "    p.time<" << t.cpp_type() << ">(\"" << t.text() << "\");\n";
+        if (jobs[j].mma) o << "    p.time<mma_engine>(\"" << mma_name << "\");\n";
         o << "}\n";
     }
     o << R"(} // namespace
@@ -272,7 +281,7 @@ tuning_outcome read_timings(const std::vector<tuning_job>& jobs, const std::stri
         if (!(words >> label >> tile >> third)) continue;
         auto j = job_of.find(label);
         gemm_tile t;
-        if (j == job_of.end() || !parse_tile(tile, t)) continue;
+        if (j == job_of.end() || (!parse_tile(tile, t) && tile != mma_name)) continue;
         if (third == "dropped:") {
             seen[j->second][tile] = -1;
             out.dropped.push_back(line);
@@ -286,21 +295,28 @@ tuning_outcome read_timings(const std::vector<tuning_job>& jobs, const std::stri
     }
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         const std::string label = tuning_label(jobs[j].problem);
-        const gemm_tile* best = nullptr;
+        std::vector<std::string> names;
+        for (auto& t : jobs[j].tiles) names.push_back(t.text());
+        if (jobs[j].mma) names.push_back(mma_name);
+        std::size_t best = names.size();
         double best_us = 0;
-        for (auto& t : jobs[j].tiles) {
-            auto it = seen[j].find(t.text());
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            auto it = seen[j].find(names[i]);
             if (it == seen[j].end())
-                throw error("--tune: the timing program printed no result for " + label + " tile " + t.text());
-            if (it->second >= 0 && (!best || it->second < best_us)) best = &t, best_us = it->second;
+                throw error("--tune: the timing program printed no result for " + label + " tile " + names[i]);
+            if (it->second >= 0 && (best == names.size() || it->second < best_us)) best = i, best_us = it->second;
         }
-        if (!best)
-            throw error("--tune: no candidate tile computed " + label + " correctly (" +
-                        std::to_string(jobs[j].tiles.size()) + " dropped); the database is left as it was");
+        if (best == names.size())
+            throw error("--tune: no candidate tile computed " + label + " correctly (" + std::to_string(names.size()) +
+                        " dropped); the database is left as it was");
+        if (best == jobs[j].tiles.size()) { // the matrix units
+            out.mma_won.push_back(jobs[j].problem);
+            continue;
+        }
         tuning_entry e;
         e.problem = jobs[j].problem;
         e.arch = arch;
-        e.tile = *best;
+        e.tile = jobs[j].tiles[best];
         e.us = best_us;
         out.winners.push_back(e);
     }

@@ -31,6 +31,10 @@ std::string tuning_label(const gemm_problem& p);
 struct tuning_job {
     gemm_problem problem;
     std::vector<gemm_tile> tiles;
+    // half: also time the matrix-unit kernel (gemm_mma_launch, named "mma"), which no database
+    // tile can name; when it wins, the problem gets no entry and keeps the launcher's rule,
+    // which takes that kernel for half (but for M <= 16).
+    bool mma = false;
 };
 
 // The C++/HIP source of the timing program. Run as `program WARMUPS REPS`, for every job it
@@ -40,12 +44,13 @@ struct tuning_job {
 // tile), WARMUPS launches, then REPS launches timed one by one with hipEvents; it prints
 //   LABEL TILE MICROSECONDS           (the median)
 //   LABEL TILE dropped: WHY
-// one line per tile, and exits 3 after a device fault ("mxc-tune: fault: ..."); a reference or
+// one line per tile (and per "mma" of a job with `mma`), and exits 3 after a device fault ("mxc-tune: fault: ..."); a reference or
 // a tile that takes over tuning_tile_seconds ends it (SIGALRM).
 std::string timing_program(const std::vector<tuning_job>& jobs);
 
 struct tuning_outcome {
-    std::vector<tuning_entry> winners; // one per job, the fastest tile that matched (arch set)
+    std::vector<tuning_entry> winners; // per job, the fastest tile that matched (arch set)
+    std::vector<gemm_problem> mma_won; // the jobs where "mma" was fastest (no winner entry)
     std::vector<std::string> dropped;  // "LABEL TILE dropped: WHY", as printed
     std::vector<std::string> timings;  // every "LABEL TILE MICROSECONDS" line
 };

@@ -47,8 +47,8 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
         auto p = gemm_problem_of(k);
         if (!p) continue;
         if (!labels.insert(tuning_label(*p)).second) continue;
-        jobs.push_back({*p, tuning_candidates(*p)});
-        tiles += jobs.back().tiles.size();
+        jobs.push_back({*p, tuning_candidates(*p), p->type == dtype::half_type});
+        tiles += jobs.back().tiles.size() + jobs.back().mma;
     }
     problems = static_cast<int64_t>(jobs.size());
     auto db = std::make_shared<tuning_db>(opts.tuning ? *opts.tuning : tuning_db());
@@ -85,6 +85,11 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
             log(e.problem.op + " " + std::string(dtype_name(e.problem.type)) + " " + e.problem.text() + " -> " +
                 e.tile.text() + " (" + us_text(e.us) + " us)");
             db->put(e);
+        }
+        for (auto& p : out.mma_won) {
+            log(p.op + " " + std::string(dtype_name(p.type)) + " " + p.text() +
+                " -> mma (the matrix-unit kernel, which the rule picks without an entry: no entry)");
+            db->erase(p, opts.offload_arch);
         }
     }
     write_file_atomically(opts.tune_db, db->text(), "--tuning-db");

@@ -101,6 +101,29 @@ TEST(Tuning, TimingProgram) {
     EXPECT_NE(src.find("p.time<mxc::hip::gemm_config<32, 32, 16, 2, 2>>(\"32x32x16/2x2\");"), std::string::npos);
     EXPECT_NE(src.find("problem<float> p(\"convolution:float_type:4x16x18x2\", 4, 16, 18, 2,"), std::string::npos);
     EXPECT_NE(src.find("job_1();"), std::string::npos);
+    EXPECT_EQ(src.find("p.time<mma_engine>"), std::string::npos); // only jobs with mma
+    jobs[0].mma = true;
+    EXPECT_NE(timing_program(jobs).find("p.time<mxc::hip::gemm_config<32, 32, 16, 2, 2>>(\"32x32x16/2x2\");\n"
+                                        "    p.time<mma_engine>(\"mma\");"),
+              std::string::npos);
+}
+
+// A half job also times the matrix-unit kernel: when it wins, no entry (the rule's choice).
+TEST(Tuning, ReadTimingsMma) {
+    std::vector<tuning_job> jobs = {{{"dot", dtype::half_type, 64, 64, 64, 1}, {{64, 64, 8, 4, 4}}, true}};
+    auto r = read_timings(jobs, "dot:half_type:64x64x64x1 64x64x8/4x4 5\ndot:half_type:64x64x64x1 mma 2.5\n", "gfx90a");
+    EXPECT_TRUE(r.winners.empty());
+    ASSERT_EQ(r.mma_won.size(), 1u);
+    EXPECT_EQ(r.mma_won[0].text(), "64x64x64x1");
+    r = read_timings(jobs, "dot:half_type:64x64x64x1 64x64x8/4x4 5\ndot:half_type:64x64x64x1 mma dropped: x\n", "gfx90a");
+    ASSERT_EQ(r.winners.size(), 1u);
+    EXPECT_TRUE(r.mma_won.empty());
+    EXPECT_THROW(read_timings(jobs, "dot:half_type:64x64x64x1 64x64x8/4x4 5\n", "gfx90a"), error); // no mma line
+    // erase: the stale entry of such a problem goes
+    tuning_db db;
+    db.put({jobs[0].problem, "gfx90a", {64, 64, 8, 4, 4}, 5, ""});
+    db.erase(jobs[0].problem, "gfx90a");
+    EXPECT_EQ(db.size(), 0u);
 }
 
 // The output reader: the fastest tile that matched wins; dropped tiles never do; other lines
