@@ -267,7 +267,6 @@ std::string join_command(const std::vector<std::string>& cmd) {
 bool is_amd_arch(const std::string& a) { return a.rfind("gfx", 0) == 0; }
 bool is_nvidia_arch(const std::string& a) { return a.rfind("sm_", 0) == 0; }
 
-
 std::string host_cxx() {
     const char* cxx = std::getenv("CXX");
     return cxx && *cxx ? cxx : "g++";
