@@ -236,21 +236,12 @@ template <class T, class E> struct convolution_elem {
     }
 };
 
-inline bool conv_is_standard(const mxc_desc& d) {
-    int64_t packed = 1;
-    for (int i = d.rank - 1; i >= 0; --i) {
-        if (d.lens[i] != 1 && d.strides[i] != packed) return false;
-        packed *= d.lens[i];
-    }
-    return true;
-}
-
 // The convolution with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp).
 template <class T, class Cfg, class E> void convolution_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     if (mxc_elements(od) == 0) return;
     if constexpr (gemm_supported<T>) {
-        if (conv_is_standard(wd)) {
+        if (mxc_is_packed(wd)) {
             const conv_geom g = make_conv_geom(k);
             const int64_t group = k.ip[0], images = od.lens[0];
             const T* x = static_cast<const T*>(k.in[0]);
