@@ -477,6 +477,11 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
 
 struct gemm_auto;
 
+// Whether Cfg is a matrix-unit configuration (gemm_run then launches gemm_mma_kernel with it).
+template <class Cfg> struct gemm_is_mma : std::false_type {};
+template <int BM, int BN, int FM, int MinBlocks>
+struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks>> : std::true_type {};
+
 // Launches configuration G (gemm_mma_large or gemm_mma_small), or the one gemm_mma_pick_large
 // chooses (G = gemm_auto); grids beyond the y / z limits (65535) go in several launches.
 template <class G = gemm_auto, class SA, class SB, class Out>
@@ -502,12 +507,16 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
 // that one is instantiated.
 struct gemm_auto {};
 
-// Runs the product with configuration Cfg, or the one gemm_pick chooses.
+// Runs the product with configuration Cfg (a gemm_config; for half also a gemm_mma_config), or
+// the one gemm_pick chooses (half with M > 16: the matrix units, gemm_mma_launch's choice).
 template <class T, class Cfg = gemm_auto, class SA, class SB, class Out>
 inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
                      hipStream_t stream) {
     if (m <= 0 || n <= 0 || z <= 0) return;
-    if constexpr (!std::is_same<Cfg, gemm_auto>::value) {
+    if constexpr (gemm_is_mma<Cfg>::value) {
+        static_assert(std::is_same<T, mxc_half>::value, "gemm_run: the matrix-unit configurations are for half");
+        gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, out, stream);
+    } else if constexpr (!std::is_same<Cfg, gemm_auto>::value) {
         gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
     } else {
         if constexpr (std::is_same<T, mxc_half>::value) {

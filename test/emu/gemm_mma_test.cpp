@@ -67,7 +67,7 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
     CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(mxc_half), hipMemcpyHostToDevice));
     CHECK(hipMemcpy(dc, c.data(), c.size() * sizeof(float), hipMemcpyHostToDevice));
     const test_source sa{da + shift, ta ? 1 : lda, ta ? lda : 1, asz}, sb{db + shift, tb ? 1 : ldb, tb ? ldb : 1, bsz};
-    mxc::hip::gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, test_out{dc, m, n}, 0);
+    mxc::hip::gemm_run<mxc_half, Cfg>(m, n, k, z, sa, sb, test_out{dc, m, n}, 0); // Cfg's kernel (gemm_auto: gemm_pick's)
     CHECK(hipDeviceSynchronize());
     CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
     int bad = 0;
