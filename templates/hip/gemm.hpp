@@ -21,6 +21,7 @@
 // consecutive (no bank conflicts), the A reads are broadcasts, the stores are coalesced. The
 // shared rows are padded by one element so that the transposed A stores spread over the banks.
 #pragma once
+#include "templates/common/gemm_choice.hpp"
 #include "templates/hip/common.hpp"
 #include "templates/hip/mma.hpp"
 
@@ -45,7 +46,7 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
     static_assert(BK % 8 == 0 && BM % 8 == 0 && BN % 8 == 0, "gemm_config: tile sides must hold whole 16-byte vectors");
 };
 
-// The configurations gemm_pick chooses from. Shared memory = (BK * (BM + 1) + BK * (BN + 1))
+// The presets (the rule that picks one is mxc_gemm_pick, templates/common/gemm_choice.hpp). Shared memory = (BK * (BM + 1) + BK * (BN + 1))
 // elements of the compute type; registers per thread ~ TM * TN accumulators + TM + TN
 // fragments + ~30 for addresses and loop state (estimates, not measured: no device here).
 //   large   128x128x8, 8x8 per thread, 256 threads: 8.3 KiB (float), ~110-128 VGPRs.
@@ -62,12 +63,11 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
 //   small_n 128x16x16, 4x2 per thread, 256 threads: 9.3 KiB, ~40-48 VGPRs, as small_m. Few
 //           columns (a deep convolution on a tiny image at batch 1, a matrix times a vector).
 // Double doubles the shared memory and the accumulator registers of each configuration.
-// A tuning database would replace gemm_pick's rule; the configurations are its candidates.
+// A tuning database entry (codegen/tuning.hpp) replaces the rule for its problem.
 using gemm_large = gemm_config<128, 128, 8, 8, 8>;
 using gemm_medium = gemm_config<64, 64, 8, 4, 4>;
 using gemm_small_m = gemm_config<16, 128, 16, 2, 4>;
 using gemm_small_n = gemm_config<128, 16, 16, 4, 2>;
-enum class gemm_choice { large, medium, small_m, small_n };
 
 // Whether element type T takes the tiled path.
 template <class T>
@@ -78,16 +78,12 @@ constexpr bool gemm_supported = std::is_same<T, float>::value || std::is_same<T,
 template <class T> constexpr int gemm_vec_width = int(16 / sizeof(T));
 template <class T, int V> struct alignas(sizeof(T) * V) gemm_vec { T v[V]; };
 
-// The one place that picks a configuration for a problem (M x N outputs, depth K, Z batches).
-template <class T> inline gemm_choice gemm_pick(int64_t m, int64_t n, int64_t k, int64_t z) {
-    (void)k;
-    if (m <= 16) return gemm_choice::small_m;
-    if (n <= 16) return gemm_choice::small_n;
-    // 8x8 per thread only when there are enough large tiles to fill a device (~100+ CUs/SMs)
-    const int64_t large_tiles = ((m + 127) / 128) * ((n + 127) / 128) * z;
-    if (sizeof(mxc_compute_t<T>) <= 4 && large_tiles >= 96) return gemm_choice::large;
-    return gemm_choice::medium;
-}
+// The element kind of T for the rule (only for gemm_supported types).
+template <class T>
+constexpr mxc_gemm_elem gemm_elem_of = std::is_same<T, double>::value     ? MXC_GEMM_F64
+                                       : std::is_same<T, mxc_half>::value ? MXC_GEMM_F16
+                                       : std::is_same<T, mxc_bf16>::value ? MXC_GEMM_BF16
+                                                                          : MXC_GEMM_F32;
 
 // A strided matrix: element (r, c) at p[r * sr + c * sc].
 template <class T> struct gemm_strided_view {
@@ -314,27 +310,33 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
         }
 }
 
-// The launchers' default configuration: gemm_pick's choice at run time. A tuned build names a
-// gemm_config instead (mxc::hip::dot<float, mxc::hip::gemm_config<...>>, docs/tuning.md): only
-// that one is instantiated.
+// The configuration argument of the launchers (gemm_run, dot, convolution and the fused
+// forms): a gemm_config, gemm_mma (half only), or gemm_auto. mxc always names one: the tuning
+// database's tile, else the rule's preset (mxc_gemm_pick, applied by the compiler to the
+// shapes it knows; codegen/gemm_choice.cpp), so each generated launch instantiates only the
+// kernel it runs. gemm_auto applies the same rule at run time and so instantiates every preset
+// (plus gemm_mma for half): the default for hand-written calls and tests, never generated.
 struct gemm_auto {};
 
-// Runs the product with configuration Cfg, or the one gemm_pick chooses.
+// Runs the product with configuration Cfg (see above).
 template <class T, class Cfg = gemm_auto, class SA, class SB, class Out>
 inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
                      hipStream_t stream) {
     if (m <= 0 || n <= 0 || z <= 0) return;
-    if constexpr (!std::is_same<Cfg, gemm_auto>::value) {
+    if constexpr (std::is_same<Cfg, gemm_mma>::value) {
+        static_assert(std::is_same<T, mxc_half>::value, "gemm_mma: the matrix-unit kernel takes half only");
+        gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
+    } else if constexpr (!std::is_same<Cfg, gemm_auto>::value) {
         gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
     } else {
-        if constexpr (std::is_same<T, mxc_half>::value) {
-            if (gemm_pick<T>(m, n, k, z) != gemm_choice::small_m) return gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
-        }
-        switch (gemm_pick<T>(m, n, k, z)) {
-        case gemm_choice::large: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
-        case gemm_choice::medium: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
-        case gemm_choice::small_m: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;
-        case gemm_choice::small_n: gemm_launch<gemm_small_n, T>(m, n, k, z, sa, sb, out, stream); break;
+        switch (mxc_gemm_pick(gemm_elem_of<T>, m, n, k, z)) {
+        case MXC_GEMM_MMA:
+            if constexpr (std::is_same<T, mxc_half>::value) gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
+            break;
+        case MXC_GEMM_LARGE: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
+        case MXC_GEMM_MEDIUM: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
+        case MXC_GEMM_SMALL_M: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;
+        case MXC_GEMM_SMALL_N: gemm_launch<gemm_small_n, T>(m, n, k, z, sa, sb, out, stream); break;
         }
     }
 }
