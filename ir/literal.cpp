@@ -6,6 +6,7 @@
 #include "templates/common/types.hpp"
 
 #include <cstdio>
+#include <cstring>
 
 namespace mxc {
 
@@ -58,7 +59,15 @@ std::string literal::digest() const {
     auto t = static_cast<uint8_t>(s.type);
     mix(&t, 1);
     for (auto l : s.lens) mix(&l, sizeof l);
-    mix(bytes->data(), bytes->size());
+    // the bytes 8 at a time (FNV-1a over 64-bit words; the tail bytewise): weights are large
+    const char* d = bytes->data();
+    std::size_t n = bytes->size(), i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, d + i, 8);
+        h = (h ^ w) * 1099511628211ull;
+    }
+    mix(d + i, n - i);
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
     return buf;

@@ -31,7 +31,7 @@ struct literal {
     std::vector<int64_t> to_ints() const;
     std::vector<double> to_doubles() const;
 
-    std::string digest() const;  // stable 64-bit FNV-1a of type, lens and bytes, as hex
+    std::string digest() const;  // stable 64-bit FNV-1a of type, lens and bytes (as words), as hex
     friend bool operator==(const literal& a, const literal& b);
 };
 

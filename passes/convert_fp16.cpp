@@ -202,7 +202,10 @@ struct converter {
     }
 };
 
-void convert_fp16(module& m) { converter{m}.run(); }
+void convert_fp16(module& m) {
+    converter c{m, {}, {}, {}, {}};
+    c.run();
+}
 } // namespace
 
 MXC_REGISTER_PASS(convert_fp16) {

@@ -50,7 +50,8 @@ void fold_one(module& m, instruction& bn) {
     }
     bool conv = y->op == "convolution", dot = y->op == "dot" && y->result.rank() == 2;
     if ((!conv && !dot) || m.users(y).size() != 1) return;
-    auto w = constant_doubles(y->inputs[1]);
+    auto wt = constant_value(y->inputs[1]);
+    auto w = wt ? std::optional<literal>(wt->pack()) : std::nullopt;
     auto scale = constant_doubles(bn.inputs[1]), bias = constant_doubles(bn.inputs[2]);
     auto mean = constant_doubles(bn.inputs[3]), var = constant_doubles(bn.inputs[4]);
     if (!w || !scale || !bias || !mean || !var) return;
@@ -61,15 +62,21 @@ void fold_one(module& m, instruction& bn) {
         s[c] = (*scale)[c] / std::sqrt((*var)[c] + eps);
         b[c] = ((bias0 ? (*bias0)[c] : 0.0) - (*mean)[c]) * s[c] + (*bias)[c];
     }
-    auto& wl = y->inputs[1]->result.lens;
-    int64_t per = static_cast<int64_t>(w->size()) / channels; // conv: W[m] is contiguous
-    for (std::size_t e = 0; e < w->size(); ++e) {
-        int64_t c = conv ? static_cast<int64_t>(e) / per : static_cast<int64_t>(e) % channels; // dot: W[k, c]
-        (*w)[e] *= s[static_cast<std::size_t>(c)];
-    }
+    // W'[m] = W[m] * s[m], element by element in the weights' own type (they can be large)
+    const int64_t per = static_cast<int64_t>(w->s.elements()) / channels; // conv: W[m] is contiguous
+    std::vector<char> scaled(*w->bytes);
+    mxc_visit_dtype(static_cast<int>(w->s.type), [&](auto tag) {
+        using T = decltype(tag);
+        auto* p = reinterpret_cast<T*>(scaled.data());
+        for (int64_t e = 0; e < w->s.elements(); ++e) {
+            const int64_t c = conv ? e / per : e % channels; // dot: W[k, c]
+            const double v = static_cast<double>(static_cast<mxc_compute_t<T>>(p[e]));
+            p[e] = T(static_cast<mxc_compute_t<T>>(v * s[static_cast<std::size_t>(c)]));
+        }
+    });
     dtype t = y->result.type;
     auto pos = m.iter(&bn);
-    auto* wlit = m.insert_literal(pos, make_literal(t, wl, *w));
+    auto* wlit = m.insert_literal(pos, literal(w->s, std::move(scaled)));
     auto* ny = m.insert(pos, y->op, {y->inputs[0], wlit}, y->attrs);
     ny->origin = y->origin;
     auto* blit = m.insert_literal(pos, make_literal(t, {channels}, b));
