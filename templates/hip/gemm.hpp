@@ -46,9 +46,10 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
     static_assert(BK % 8 == 0 && BM % 8 == 0 && BN % 8 == 0, "gemm_config: tile sides must hold whole 16-byte vectors");
 };
 
-// The presets (the rule that picks one is mxc_gemm_pick, templates/common/gemm_choice.hpp). Shared memory = (BK * (BM + 1) + BK * (BN + 1))
-// elements of the compute type; registers per thread ~ TM * TN accumulators + TM + TN
-// fragments + ~30 for addresses and loop state (estimates, not measured: no device here).
+// The presets (the rule that picks one is mxc_gemm_pick, templates/common/gemm_choice.hpp).
+// Shared memory = (BK * (BM + 1) + BK * (BN + 1)) elements of the compute type; registers per
+// thread ~ TM * TN accumulators + TM + TN fragments + ~30 for addresses and loop state
+// (estimates, not measured: no device here).
 //   large   128x128x8, 8x8 per thread, 256 threads: 8.3 KiB (float), ~110-128 VGPRs.
 //           sm_90: 2 blocks (16 warps) per SM, register bound (65536 / (256 * 128));
 //           gfx90a: 512 / 128 = 4 waves per SIMD = 4 blocks per CU (register bound; 64 KiB
@@ -314,8 +315,10 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
 // forms): a gemm_config, gemm_mma (half only), or gemm_auto. mxc always names one: the tuning
 // database's tile, else the rule's preset (mxc_gemm_pick, applied by the compiler to the
 // shapes it knows; codegen/gemm_choice.cpp), so each generated launch instantiates only the
-// kernel it runs. gemm_auto applies the same rule at run time and so instantiates every preset
-// (plus gemm_mma for half): the default for hand-written calls and tests, never generated.
+// kernel it runs. Every shape is known then: the generated source passes each kernel static
+// descriptors (symbolic dims are fixed before compiling), so no launch needs a run-time choice.
+// gemm_auto applies the same rule at run time and so instantiates every preset (plus gemm_mma
+// for half): the default for hand-written calls and tests, never generated.
 struct gemm_auto {};
 
 // Runs the product with configuration Cfg (see above).
