@@ -43,17 +43,29 @@ seeds() {
   esac
 }
 
-passed=0; failed=0
-mkdir -p "$BUILD/crashes"
-for h in "${harnesses[@]}"; do
+# The harnesses run side by side, MXC_JOBS (default: one per CPU) at a time; each is one
+# process on one core, so the wall time is about SECONDS per batch.
+fuzz_one() {
+  local h=$1 log="$BUILD/fuzz-$1.log"
   seeds "$h"
   mkdir -p "$BUILD/corpus/$h"
-  log="$BUILD/fuzz-$h.log"
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$BUILD/fuzz_$h" -max_total_time="$secs" -timeout=25 -rss_limit_mb=3072 -malloc_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$BUILD/crashes/$h-" \
     "$BUILD/corpus/$h" "$BUILD/seeds/$h" >"$log" 2>&1
-  rc=$?
+  echo $? >"$log.rc"
+}
+mkdir -p "$BUILD/crashes"
+jobs_max=${MXC_JOBS:-$(nproc)}
+for h in "${harnesses[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  fuzz_one "$h" &
+done
+wait
+passed=0; failed=0
+for h in "${harnesses[@]}"; do
+  log="$BUILD/fuzz-$h.log"
+  rc=$(cat "$log.rc" 2>/dev/null || echo 1)
   runs=$(grep -oP 'stat::number_of_executed_units: *\K[0-9]+' "$log" | tail -1)
   stats=$(grep -oP '(cov|ft|corp): *[0-9]+' "$log" | tail -3 | tr '\n' ' ')
   crashes=$(grep -c "^==[0-9]*==ERROR\|runtime error:\|ERROR: libFuzzer" "$log")

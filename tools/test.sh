@@ -19,15 +19,26 @@ summary() { echo "$1: $2 passed, $3 failed"; passed=$((passed + $2)); failed=$((
 
 # Unit and end-to-end tests (GoogleTest); counts come from its XML report, and a crash or a
 # non-zero exit with no failure recorded still counts as one failure.
-log=$(mktemp); xml=$(mktemp --suffix=.xml)
-"$BUILD"/mxc_unit_tests --gtest_brief=1 --gtest_output=xml:"$xml" >"$log" 2>&1; rc=$?
+# The tests are split into JOBS shards run side by side (most are one process on one core).
+log=$(mktemp); t=0; f=0; sk=0; rc=0; shard_logs=()
+for ((i = 0; i < JOBS; i++)); do
+  GTEST_TOTAL_SHARDS=$JOBS GTEST_SHARD_INDEX=$i "$BUILD"/mxc_unit_tests --gtest_brief=1 \
+    --gtest_output=xml:"$log.$i.xml" >"$log.$i" 2>&1 &
+  shard_logs+=("$log.$i")
+done
+for ((i = 0; i < JOBS; i++)); do wait -n || rc=$?; done
+cat "${shard_logs[@]}" >"$log"
 grep -E "^\[  (FAILED|SKIPPED) " "$log" | sort -u | head -50
-t=$(grep -oP '<testsuites tests="\K[0-9]+' "$xml" || echo 0)
-f=$(grep -oP '<testsuites tests="[0-9]+" failures="\K[0-9]+' "$xml" || echo 0)
-sk=$(grep -c '<skipped' "$xml" || true)
+for ((i = 0; i < JOBS; i++)); do
+  xml=$log.$i.xml
+  n=$(grep -oP '<testsuites tests="\K[0-9]+' "$xml" 2>/dev/null); t=$((t + ${n:-0}))
+  n=$(grep -oP '<testsuites tests="[0-9]+" failures="\K[0-9]+' "$xml" 2>/dev/null); f=$((f + ${n:-0}))
+  n=$(grep -c '<skipped' "$xml" 2>/dev/null); sk=$((sk + ${n:-0}))
+  [ -f "$xml" ] || { f=$((f + 1)); echo "unit: shard $i wrote no report:"; tail -20 "$log.$i"; }
+  rm -f "$xml" "$log.$i"
+done
 p=$((t - f - sk))
 [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { f=1; echo "unit: mxc_unit_tests exited with $rc:"; tail -20 "$log"; }
-rm -f "$xml"
 summary unit "$p" "$f"
 
 # lit tests (FileCheck): lit prints its own "Passed:" count.

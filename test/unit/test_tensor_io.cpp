@@ -11,10 +11,15 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 using namespace mxc;
 
 namespace {
-std::string temp_path(const std::string& name) { return (std::filesystem::temp_directory_path() / name).string(); }
+// Unique per process: test shards and other test runs may run at the same time.
+std::string temp_path(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name)).string();
+}
 
 void expect_error(const std::function<void()>& f, const std::string& part) {
     try {
