@@ -64,6 +64,8 @@ public:
     const tuning_entry* find(const gemm_problem& p, const std::string& arch) const;
     // Adds or replaces an entry.
     void put(tuning_entry e);
+    // Removes the entry for `p` on `arch`, if any.
+    void erase(const gemm_problem& p, const std::string& arch) { entries_.erase(key_of(p, arch)); }
     // The whole database in the file format, entries sorted by key.
     std::string text() const;
     std::size_t size() const { return entries_.size(); }

@@ -1,6 +1,8 @@
 #include "compiler/build_driver.hpp"
+#include "compiler/build_util.hpp"
 #include "compiler/cleanup.hpp"
 #include "compiler/object_cache.hpp"
+#include "compiler/tune.hpp"
 #include "codegen/embedded.hpp"
 #include "ir/error.hpp"
 
@@ -28,52 +30,6 @@ namespace mxc {
 namespace {
 const char* default_hip_clang = "clang++-15";
 const char* default_nvcc = "/usr/local/cuda/bin/nvcc";
-
-struct process_result {
-    int status = -1;    // exit status; 127: could not be started
-    std::string output; // stdout and stderr together
-};
-
-// Runs argv[0] (searched in PATH) in `cwd` without a shell, capturing its output.
-// `cleanup_slot`: the registered directory the process works in (Ctrl-C stops it).
-process_result run_process(const std::vector<std::string>& args, const std::string& cwd, int cleanup_slot = -1) {
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) throw error(std::string("cannot create a pipe: ") + std::strerror(errno));
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        throw error(std::string("cannot start a process: ") + std::strerror(errno));
-    }
-    if (pid == 0) { // the child: only async-signal-safe calls until exec
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(126);
-        execvp(argv[0], argv.data());
-        const char msg[] = "mxc: exec failed\n";
-        ssize_t ignored = write(2, msg, sizeof msg - 1);
-        (void)ignored;
-        _exit(127);
-    }
-    close(fds[1]);
-    cleanup::set_child(cleanup_slot, pid);
-    process_result r;
-    char buf[4096];
-    for (;;) {
-        ssize_t n = read(fds[0], buf, sizeof buf);
-        if (n > 0) r.output.append(buf, static_cast<std::size_t>(n));
-        else if (n == 0 || errno != EINTR) break;
-    }
-    close(fds[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    cleanup::set_child(cleanup_slot, 0);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    return r;
-}
 
 // Runs the commands in `cwd`, at most `jobs` at once (each child registered with the cleanup
 // slot). Stops the others after the first failure. The results in the order of `cmds`; the
@@ -209,15 +165,6 @@ struct temp_dir {
     temp_dir& operator=(const temp_dir&) = delete;
 };
 
-void write_file(const fs::path& path, std::string_view content) {
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f.write(content.data(), static_cast<std::streamsize>(content.size()));
-    f.close();
-    if (!f) throw error("cannot write " + path.string());
-}
-
 // A fresh, unique file name next to `path` (created empty, so nobody else takes it).
 std::string temp_beside(const std::string& path) {
     std::string tmpl = path + ".mxc-XXXXXX";
@@ -265,15 +212,6 @@ std::string join_command(const std::vector<std::string>& cmd) {
 
 bool is_amd_arch(const std::string& a) { return a.rfind("gfx", 0) == 0; }
 bool is_nvidia_arch(const std::string& a) { return a.rfind("sm_", 0) == 0; }
-
-void check_arch(const std::string& arch) {
-    bool ok = is_emu_arch(arch) ||
-              ((is_amd_arch(arch) || is_nvidia_arch(arch)) && arch.size() > 3 &&
-               std::all_of(arch.begin(), arch.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }));
-    if (!ok)
-        throw error("unknown --offload-arch '" + arch +
-                    "' (expected gfxNNN for AMD, e.g. gfx90a, sm_NN for NVIDIA, e.g. sm_90, or emu for the host SIMT emulator)");
-}
 
 std::string host_cxx() {
     const char* cxx = std::getenv("CXX");
@@ -346,6 +284,15 @@ std::string detect_offload_arch() {
     return "";
 }
 
+void check_arch(const std::string& arch) {
+    bool ok = is_emu_arch(arch) ||
+              ((is_amd_arch(arch) || is_nvidia_arch(arch)) && arch.size() > 3 &&
+               std::all_of(arch.begin(), arch.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }));
+    if (!ok)
+        throw error("unknown --offload-arch '" + arch +
+                    "' (expected gfxNNN for AMD, e.g. gfx90a, sm_NN for NVIDIA, e.g. sm_90, or emu for the host SIMT emulator)");
+}
+
 std::vector<std::string> compile_command(const emitted_library& lib, const build_options& opts, const std::string& out) {
     std::vector<std::string> cmd;
     if (lib.target == "cpu") {
@@ -387,35 +334,52 @@ std::vector<std::string> compile_command(const emitted_library& lib, const build
     return cmd;
 }
 
+namespace {
+// The compiler and flags that compile one hip source for opts.offload_arch (host_only: the
+// weights' plain C++ for gfx*), without the source and output: what object_command and
+// program_command share.
+std::vector<std::string> hip_compile_flags(const build_options& opts, bool host_only) {
+    check_arch(opts.offload_arch);
+    std::vector<std::string> cmd;
+    if (is_emu_arch(opts.offload_arch)) {
+        cmd = split_words(opts.hip_compiler.empty() ? host_cxx() : opts.hip_compiler);
+        for (const char* a : {"-x", "c++", "-std=c++17", "-O1", "-fPIC", "-fvisibility=hidden", "-Iruntime-stub/emu", "-I."})
+            cmd.push_back(a);
+    } else if (is_amd_arch(opts.offload_arch)) {
+        cmd = {opts.hip_compiler.empty() ? default_hip_clang : opts.hip_compiler};
+        if (host_only) cmd.insert(cmd.end(), {"-x", "c++", "-std=c++17"});
+        else
+            cmd.insert(cmd.end(), {"-x", "hip", "-std=c++17", "--rocm-path=/usr",
+                                   "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                                   "--offload-arch=" + opts.offload_arch});
+        cmd.insert(cmd.end(), {"-O2", "-fPIC", "-fvisibility=hidden", "-I."});
+    } else {
+        cmd = {opts.hip_compiler.empty() ? default_nvcc : opts.hip_compiler, "-x", "cu", "-std=c++17",
+               "-arch=" + opts.offload_arch, "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-Iruntime-stub/cuda", "-I."};
+    }
+    return cmd;
+}
+} // namespace
+
 std::vector<std::string> object_command(const emitted_library& lib, const build_options& opts, const std::string& source,
                                         const std::string& object) {
     std::vector<std::string> cmd;
-    bool weights = source == lib.weights_source;
     if (lib.target == "cpu") {
         cmd = split_words(host_cxx());
         for (const char* a : {"-std=c++17", "-O3", "-fPIC", "-fvisibility=hidden", "-I."}) cmd.push_back(a);
         if (!opts.cpu_arch.empty()) cmd.push_back("-march=" + opts.cpu_arch);
         for (auto& w : cpu_cflags()) cmd.push_back(w);
     } else {
-        check_arch(opts.offload_arch);
-        if (is_emu_arch(opts.offload_arch)) {
-            cmd = split_words(opts.hip_compiler.empty() ? host_cxx() : opts.hip_compiler);
-            for (const char* a : {"-x", "c++", "-std=c++17", "-O1", "-fPIC", "-fvisibility=hidden", "-Iruntime-stub/emu", "-I."})
-                cmd.push_back(a);
-        } else if (is_amd_arch(opts.offload_arch)) {
-            cmd = {opts.hip_compiler.empty() ? default_hip_clang : opts.hip_compiler};
-            if (weights) cmd.insert(cmd.end(), {"-x", "c++", "-std=c++17"});
-            else
-                cmd.insert(cmd.end(), {"-x", "hip", "-std=c++17", "--rocm-path=/usr",
-                                       "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
-                                       "--offload-arch=" + opts.offload_arch});
-            cmd.insert(cmd.end(), {"-O2", "-fPIC", "-fvisibility=hidden", "-I."});
-        } else {
-            cmd = {opts.hip_compiler.empty() ? default_nvcc : opts.hip_compiler, "-x", "cu", "-std=c++17",
-                   "-arch=" + opts.offload_arch, "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-Iruntime-stub/cuda", "-I."};
-        }
+        cmd = hip_compile_flags(opts, source == lib.weights_source);
     }
     cmd.insert(cmd.end(), {"-c", source, "-o", object});
+    return cmd;
+}
+
+std::vector<std::string> program_command(const build_options& opts, const std::string& source, const std::string& exe) {
+    auto cmd = hip_compile_flags(opts, false);
+    cmd.insert(cmd.end(), {source, "-o", exe});
+    if (is_amd_arch(opts.offload_arch)) cmd.insert(cmd.end(), {"-L/usr/lib/x86_64-linux-gnu", "-lamdhip64"});
     return cmd;
 }
 
@@ -583,6 +547,66 @@ void build_objects(const emitted_library& lib, const build_options& opts, const 
 }
 } // namespace
 
+void write_file_atomically(const std::string& path, const std::string& text, const std::string& what) {
+    std::string tmp;
+    try {
+        tmp = temp_beside(path);
+    } catch (const error&) {
+        throw error("cannot write " + what + " " + path + ": " + std::strerror(errno));
+    }
+    file_guard guard(tmp);
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    if (!f) throw error("cannot write " + what + " " + path + " (writing " + tmp + " failed)");
+    ::chmod(tmp.c_str(), 0644);
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) throw error("cannot write " + what + " " + path + ": " + ec.message());
+    guard.path.clear();
+}
+
+program_result build_and_run_program(const build_options& opts, const std::string& source,
+                                     const std::vector<std::string>& args, const std::string& what) {
+    temp_dir dir;
+    const std::string src = "program.hip", exe = "program";
+    auto cmd = program_command(opts, src, exe);
+    // Cached like a library's objects: under the source, what it includes, the command and the compiler.
+    std::string identity = object_cache::compiler_identity(cmd[0]);
+    object_cache::hasher h;
+    h.add("mxc program " MXC_VERSION);
+    h.add(identity);
+    for (auto& a : cmd) h.add(a);
+    h.add(source);
+    std::set<std::string> seen;
+    add_includes(source, seen, h, is_emu_arch(opts.offload_arch) ? "runtime-stub/emu/" : "runtime-stub/cuda/");
+    const std::string key = h.hex();
+    std::string cached = identity.empty() ? "" : object_cache::find(opts.cache_dir, key, ".exe");
+    std::string path = (fs::path(dir.path) / exe).string();
+    std::error_code ec;
+    if (!cached.empty()) fs::copy_file(cached, path, fs::copy_options::overwrite_existing, ec);
+    if (cached.empty() || ec) {
+        for (auto& f : embedded_files()) write_file(fs::path(dir.path) / std::string(f.path), f.content);
+        write_file(fs::path(dir.path) / src, source);
+        if (opts.log) opts.log("cd " + dir.path + " && " + join_command(cmd));
+        auto r = run_process(cmd, dir.path, dir.slot);
+        if (r.status == 127 && r.output.find("mxc: exec failed") != std::string::npos)
+            throw error(what + ": cannot run '" + cmd[0] + "': not found (install hipcc / CUDA, or pass --hip-compiler PATH)");
+        if (r.status != 0)
+            throw error(what + ": building it failed: " + cmd[0] + " exited with status " + std::to_string(r.status) +
+                        first_errors(r.output));
+        if (!identity.empty()) object_cache::store(opts.cache_dir, key, path, ".exe");
+    } else if (opts.log) {
+        opts.log("cp " + cached + " " + path + " (built before from the same source)");
+    }
+    ::chmod(path.c_str(), 0755);
+    std::vector<std::string> run = {path};
+    run.insert(run.end(), args.begin(), args.end());
+    if (opts.log) opts.log("cd " + dir.path + " && " + join_command(run));
+    auto r = run_process(run, dir.path, dir.slot);
+    return {r.status, r.output};
+}
+
 build_stats compile_module(module& m, const std::string& output, const build_options& opts_in) {
     build_options opts = opts_in;
     if (opts.name.empty()) opts.name = default_name(output);
@@ -608,6 +632,12 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
 
     t = std::chrono::steady_clock::now();
     lowered_module l = lower_planned(m, std::move(plan));
+    double tune_s = 0;
+    if (!opts.tune_db.empty() && opts.target == "hip") {
+        auto t_tune = std::chrono::steady_clock::now();
+        opts.tuning = tune_kernels(l, opts, st.problems_tuned);
+        tune_s = seconds_since(t_tune);
+    }
     if (opts.tuning && opts.target == "hip") {
         st.kernels_tuned = apply_tuning(l, *opts.tuning, opts.offload_arch);
         if (opts.log)
@@ -616,8 +646,9 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
                     opts.log("tuning: " + k.kernel + " " + gemm_problem_of(k)->text() + " -> " + k.tuning.config + " (" +
                              k.tuning.from + ")");
     }
-    st.seconds.push_back({"lower", lower_s + seconds_since(t)});
+    st.seconds.push_back({"lower", lower_s + seconds_since(t) - tune_s});
     st.seconds.push_back({"plan", plan_s});
+    if (!opts.tune_db.empty()) st.seconds.push_back({"tune", tune_s});
 
     t = std::chrono::steady_clock::now();
     if (opts.progress) opts.progress("emit");

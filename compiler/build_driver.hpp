@@ -29,6 +29,9 @@ struct build_options {
     std::function<void(const std::string&)> log; // -v: the commands as they run
     std::function<void(const std::string&)> progress; // the phase starting ("build: 57 kernels")
     std::shared_ptr<const tuning_db> tuning;          // hip: --tuning-db, GEMM tiles per problem (or null)
+    std::string tune_db;  // hip --tune: time the candidate tiles of every GEMM problem on the device, merge the
+                          // winners into `tuning` and write them to this file (compiler/tune.hpp), then build
+    int tune_reps = 20;   // --tune: timed launches per candidate (after min(5, reps) warm-ups)
 };
 
 struct build_stats {
@@ -37,6 +40,7 @@ struct build_stats {
     std::vector<std::pair<std::string, double>> seconds; // phase -> seconds, in order
     int64_t objects_built = 0, objects_cached = 0;       // translation units compiled / found in the cache
     int64_t kernels_tuned = 0;                           // kernels given a tile by the tuning database
+    int64_t problems_tuned = 0;                          // --tune: GEMM problems timed on the device
     std::vector<std::string> objects;                    // what was linked
     std::vector<std::string> object_keys;                // their cache keys
     std::string header_path;                             // where the C header was written
@@ -64,6 +68,8 @@ std::string detect_offload_arch();
 // --offload-arch emu: the hip sources built with the host compiler against the SIMT emulator
 // (runtime-stub/emu/hip/hip_runtime.h); the library runs on the CPU.
 inline bool is_emu_arch(const std::string& arch) { return arch == "emu"; }
+// Throws mxc::error unless `arch` is an --offload-arch mxc builds for (gfxNNN, sm_NN, emu).
+void check_arch(const std::string& arch);
 
 // The compiler command for an emitted library, run in the build directory, writing `out`
 // (every source in one command: what build.sh runs).
@@ -74,6 +80,25 @@ std::vector<std::string> object_command(const emitted_library& lib, const build_
                                         const std::string& source, const std::string& object);
 std::vector<std::string> link_command(const emitted_library& lib, const build_options& opts,
                                       const std::vector<std::string>& objects, const std::string& out);
+
+// The command that builds one hip source into an executable (the --tune timing program): the
+// compiler and flags of object_command for opts.offload_arch.
+std::vector<std::string> program_command(const build_options& opts, const std::string& source, const std::string& exe);
+
+struct program_result {
+    int status = -1;    // exit status; 128 + N: killed by signal N
+    std::string output; // stdout and stderr together
+};
+// Builds `source` (a hip program including the embedded templates / runtime stub) with
+// program_command in a private temporary directory (or takes the executable from the object
+// cache) and runs it there with `args`. Throws mxc::error "WHAT: building it failed: ..." when
+// it does not build.
+program_result build_and_run_program(const build_options& opts, const std::string& source,
+                                     const std::vector<std::string>& args, const std::string& what);
+
+// Writes `text` to `path` through a temporary file beside it renamed over it: `path` is either
+// as it was or complete. Throws mxc::error "cannot write WHAT PATH: why".
+void write_file_atomically(const std::string& path, const std::string& text, const std::string& what);
 
 // Writes every embedded file, the generated files and build.sh into `dir` (created).
 void write_sources(const emitted_library& lib, const build_options& opts, const std::string& dir);

@@ -10,6 +10,9 @@
 #include "passes/pass_manager.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -72,7 +75,8 @@ private:
 struct compile_args {
     std::string model, output, target = "cpu", offload_arch, cpu_arch, name, emit_src, report, passes, hip_compiler, memory_plot;
     std::string tuning_db;
-    bool tune = false;
+    bool tune = false, tune_reps_given = false;
+    int tune_reps = 20;
     std::vector<std::vector<std::string>> input_dims;
     std::vector<std::string> const_inputs;
     std::vector<std::string> external_dirs;
@@ -81,10 +85,6 @@ struct compile_args {
     bool passes_given = false, quiet = false, verbose = false, memory_report = false, profile = false,
          debug_trace = false, no_cache = false, fp16 = false;
 };
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::vector<std::string> split_list(const std::string& s) {
     std::vector<std::string> r;
@@ -120,7 +120,7 @@ import_options import_opts(const compile_args& a) {
 }
 
 program load(const compile_args& a) {
-    if (ends_with(a.model, ".mxir")) {
+    if (a.model.ends_with(".mxir")) {
         std::ifstream f(a.model, std::ios::binary);
         if (!f) throw error("cannot read " + a.model);
         std::stringstream text;
@@ -167,22 +167,30 @@ build_stats plan_only(module& m) {
     return st;
 }
 
-// --tune: times candidate GEMM tiles on the GPU of this machine and writes the winners to
-// --tuning-db. Checked before anything is read or written: without a GPU it fails and writes
-// nothing.
+// --tune: times candidate GEMM tiles on the device (compiler/tune.hpp) and writes the winners to
+// --tuning-db before the build uses them. Checked before anything is read or written: on a
+// machine without the GPU it fails and writes nothing. --offload-arch emu tunes on the host
+// emulator (the flow is real, the times are not a GPU's).
 void check_tune(const compile_args& a) {
     if (a.target != "hip") throw error("--tune times GPU kernels: it is for --target hip (got --target " + a.target + ")");
     if (a.tuning_db.empty()) throw error("--tune writes the tiles it chooses to --tuning-db FILE: give one");
-    const std::string gpu = detect_offload_arch();
-    if (gpu.empty())
-        throw error("--tune: no GPU found (no AMD GPU in /sys/class/kfd, no answer from nvidia-smi); tuning times "
-                    "kernels on the device: run it on a GPU machine, or build without --tune (--tuning-db reads a database "
-                    "made there)");
-    if (!a.offload_arch.empty() && a.offload_arch != gpu)
-        throw error("--tune: the GPU here is " + gpu + ", not --offload-arch " + a.offload_arch +
-                    ": tiles are timed on the GPU they are chosen for");
-    throw error("--tune: the tuning run (candidate tiles of templates/hip/gemm.hpp compiled into a timing program and "
-                "timed on " + gpu + ") is not in this mxc yet; build without --tune");
+    if (a.tune_reps < 1) throw error("--tune-reps must be at least 1 (got " + std::to_string(a.tune_reps) + ")");
+    if (!a.offload_arch.empty()) check_arch(a.offload_arch);
+    if (!is_emu_arch(a.offload_arch)) {
+        const std::string gpu = detect_offload_arch();
+        if (gpu.empty())
+            throw error("--tune: no GPU found (no AMD GPU in /sys/class/kfd, no answer from nvidia-smi); tuning times "
+                        "kernels on the device: run it on a GPU machine (or with --offload-arch emu, the host emulator, "
+                        "to check the flow), or build without --tune (--tuning-db reads a database made there)");
+        if (!a.offload_arch.empty() && a.offload_arch != gpu)
+            throw error("--tune: the GPU here is " + gpu + ", not --offload-arch " + a.offload_arch +
+                        ": tiles are timed on the GPU they are chosen for");
+    }
+    std::string dir = std::filesystem::path(a.tuning_db).parent_path().string();
+    if (dir.empty()) dir = ".";
+    if (access(dir.c_str(), W_OK) != 0)
+        throw error("--tuning-db " + a.tuning_db + ": cannot write in " + dir + " (" + std::strerror(errno) +
+                    "); --tune writes the database there");
 }
 
 void run_compile(const compile_args& a) {
@@ -221,8 +229,16 @@ void run_compile(const compile_args& a) {
     }
     if (!a.tuning_db.empty()) {
         if (a.target != "hip") throw error("--tuning-db holds GPU kernel tiles: it is for --target hip (got --target " + a.target + ")");
-        bo.tuning = std::make_shared<const tuning_db>(tuning_db::load(a.tuning_db));
+        // --tune starts a new database or adds to the one there
+        if (!a.tune || std::filesystem::exists(a.tuning_db))
+            bo.tuning = std::make_shared<const tuning_db>(tuning_db::load(a.tuning_db));
+        if (a.tune) {
+            if (memory_only) throw error("--tune tunes a library build: give -o");
+            bo.tune_db = a.tuning_db;
+            bo.tune_reps = a.tune_reps;
+        }
     }
+    if (a.tune_reps_given && !a.tune) throw error("--tune-reps is for --tune");
     if (a.verbose) bo.log = [](const std::string& s) { std::cerr << "mxc: " << s << "\n"; };
 
     progress_line progress(!a.quiet && !a.verbose && isatty(2));
@@ -247,6 +263,10 @@ void run_compile(const compile_args& a) {
     if (!a.report.empty()) write_report(a.report, p.main(), st);
     if (!a.memory_plot.empty()) write_text(a.memory_plot, memory_plot_svg(p.main(), st.plan), "memory plot");
     if (a.memory_report) std::cout << memory_report_text(p.main(), st.plan, st.weights_bytes);
+    if (!a.quiet && a.tune)
+        std::cerr << "mxc: tuned " << st.problems_tuned << " GEMM problems on " << bo.offload_arch
+                  << (is_emu_arch(bo.offload_arch) ? " (the emulator: times not a GPU's)" : "") << ", wrote "
+                  << a.tuning_db << "\n";
     if (!a.quiet && !memory_only)
         std::cerr << "mxc: wrote " << a.output << " and " << st.header_path << " (" << st.kernels << " kernels, arena "
                   << st.arena_bytes << " bytes, weights " << st.weights_bytes << " bytes)\n";
@@ -291,7 +311,11 @@ void setup_compile(CLI::App& app) {
     app.add_option("--tuning-db", a->tuning_db,
                    "hip: GEMM tiles per problem and GPU from a tuning run (file format: codegen/tuning.hpp)")
         ->type_name("FILE");
-    app.add_flag("--tune", a->tune, "hip: time candidate GEMM tiles on this machine's GPU, write the winners to --tuning-db");
+    app.add_flag("--tune", a->tune,
+                 "hip: time candidate GEMM tiles of the model on this machine's GPU (--offload-arch emu: on the host "
+                 "emulator, times meaningless), add the winners to --tuning-db FILE, then build with them");
+    app.add_option("--tune-reps", a->tune_reps, "--tune: timed launches per candidate tile, median taken (default 20)")
+        ->each([a](const std::string&) { a->tune_reps_given = true; });
     app.add_flag("-q,--quiet", a->quiet, "print nothing on success");
     app.add_flag("-v,--verbose", a->verbose, "print each pass with its time and the compiler commands");
     app.add_flag("--profile-hooks", a->profile, "time every kernel (for mxc perf / run --profile); off: no cost");

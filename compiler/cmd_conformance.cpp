@@ -5,6 +5,7 @@
 // mxc conformance DIR... --markdown FILE --results TARGET=FILE...: writes docs/conformance.md
 // from earlier runs' results.
 #include "compiler/build_driver.hpp"
+#include "compiler/build_util.hpp"
 #include "compiler/cleanup.hpp"
 #include "compiler/commands.hpp"
 #include "compiler/conformance.hpp"
@@ -54,13 +55,6 @@ std::string default_cache() {
     return base + "/mxc/conformance";
 }
 
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.close();
-    if (!f) throw error("cannot write " + path);
-}
-
 // "# mxc conformance target=cpu date=2025-01-31 ..." -> the value of `key`, or "".
 std::string header_value(const std::string& path, const std::string& key) {
     std::ifstream f(path);
@@ -82,7 +76,7 @@ void write_markdown(const conformance_args& a, const std::vector<conformance::te
         if (file.empty()) targets.push_back({spec.substr(0, eq), "", {}}); // TARGET=: no run recorded yet
         else targets.push_back({spec.substr(0, eq), header_value(file, "date"), conformance::read_results(file)});
     }
-    write_text(a.markdown, conformance::markdown_report(tests, targets));
+    write_file(a.markdown, conformance::markdown_report(tests, targets));
 }
 
 // --compile-only: the tests that --passing records as passing (all when not given), one build.
@@ -153,7 +147,7 @@ void run_conformance(const conformance_args& a) {
     }
     std::string rows = conformance::results_tsv(results), last = conformance::summary_line(results);
     if (!a.out.empty())
-        write_text(a.out, "# mxc conformance target=" + o.target + " date=" + today() + " mxc=" + MXC_VERSION + "\n" + rows);
+        write_file(a.out, "# mxc conformance target=" + o.target + " date=" + today() + " mxc=" + MXC_VERSION + "\n" + rows);
     std::cout << rows << last << std::endl;
     if (!std::cout) throw error("cannot write the output");
 }

@@ -72,10 +72,6 @@ int64_t parse_dim(const std::string& flag, const std::string& s) {
     return v;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 literal inline_values(const std::string& flag, const std::string& text) {
     std::vector<std::string> items;
     std::stringstream in(text);
@@ -132,13 +128,13 @@ void add_const_inputs(import_options& o, const std::vector<std::string>& specs) 
         std::string name = spec.substr(0, colon), value = spec.substr(colon + 1);
         std::string flag = "--const-input " + name;
         literal l;
-        if (ends_with(value, ".pb")) {
+        if (value.ends_with(".pb")) {
             std::ifstream f(value, std::ios::binary);
             if (!f) throw error(flag + ": cannot open '" + value + "': " + std::strerror(errno));
             std::ostringstream ss;
             ss << f.rdbuf();
             l = read_tensor_proto(ss.str(), "'" + value + "'");
-        } else if (ends_with(value, ".npy")) {
+        } else if (value.ends_with(".npy")) {
             throw error(flag + ": .npy files are not supported; give a .pb TensorProto or a list like 1,2,3");
         } else {
             l = inline_values(flag, value);

@@ -1,5 +1,6 @@
 // The conformance runner: finding tests, loading their data, comparing, running one test.
 #include "compiler/conformance.hpp"
+#include "compiler/library_api.hpp"
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
@@ -14,11 +15,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
-
-#include <dlfcn.h>
 
 namespace fs = std::filesystem;
 
@@ -148,57 +148,8 @@ graph_io graph_names(const std::string& model_bytes) {
     return r;
 }
 
-// The C API of a generated library (mirrors runtime-stub/model.h).
-struct api_tensor_info {
-    const char* name;
-    int dtype;
-    size_t rank;
-    int64_t dims[8];
-    int64_t strides[8];
-    size_t bytes;
-};
-struct api_options {
-    int device;
-    int device_pointers;
-    void* stream;
-    void* workspace;
-    size_t workspace_bytes;
-    int no_graph;
-};
-
-struct library {
-    void* handle = nullptr;
-    int (*create)(void**, const api_options*) = nullptr;
-    void (*destroy)(void*) = nullptr;
-    size_t (*num_inputs)(const void*) = nullptr;
-    size_t (*num_outputs)(const void*) = nullptr;
-    int (*input_info)(const void*, size_t, api_tensor_info*) = nullptr;
-    int (*output_info)(const void*, size_t, api_tensor_info*) = nullptr;
-    int (*run)(void*, const void* const*, void* const*) = nullptr;
-    const char* (*last_error)(const void*) = nullptr;
-
-    explicit library(const std::string& path) {
-        handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!handle) throw error(std::string("cannot load the built library: ") + dlerror());
-        sym(create, "create");
-        sym(destroy, "destroy");
-        sym(num_inputs, "num_inputs");
-        sym(num_outputs, "num_outputs");
-        sym(input_info, "input_info");
-        sym(output_info, "output_info");
-        sym(run, "run");
-        sym(last_error, "last_error");
-    }
-    template <class F> void sym(F& f, const char* what) {
-        void* p = dlsym(handle, (std::string(library_name) + "_" + what).c_str());
-        if (!p) throw error(std::string("the built library has no ") + library_name + "_" + what);
-        f = reinterpret_cast<F>(p);
-    }
-    static constexpr const char* library_name = "conformance";
-};
-
 // Runs one data set through the library; the outputs as literals.
-std::vector<literal> run_library(library& lib, void* model, const std::vector<std::string>& names, const data_set& ds) {
+std::vector<literal> run_library(library_api& lib, void* model, const std::vector<std::string>& names, const data_set& ds) {
     std::size_t ni = lib.num_inputs(model), no = lib.num_outputs(model);
     std::vector<const void*> in(ni);
     for (std::size_t i = 0; i < ni; ++i) {
@@ -467,17 +418,18 @@ result run_test(const test_case& t, const run_options& o) {
             }
         } else {
             std::string path = build_cached(m, o);
-            library lib(path);
+            library_api lib(path, "conformance");
             void* model = nullptr;
             api_options opts{};
-            if (lib.create(&model, &opts) != 0) {
+            int status = lib.create(&model, &opts);
+            std::unique_ptr<void, void (*)(void*)> owner(model, lib.destroy); // before lib closes
+            if (status != 0) {
                 std::string msg = model ? lib.last_error(model) : "out of memory";
                 throw error("create: " + msg);
             }
             for (auto& ds : sets) {
                 if (!check_outputs(run_library(lib, model, names, ds), ds, io_names.outputs, r, max_error)) return r;
             }
-            lib.destroy(model);
         }
         r.status = "pass";
         r.detail = "max error " + number(max_error);

@@ -9,21 +9,17 @@
 #include "codegen/emit.hpp"
 #include "codegen/lower.hpp"
 #include "compiler/build_driver.hpp"
+#include "compiler/build_util.hpp"
 #include "compiler/conformance.hpp"
 #include "ir/error.hpp"
 
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
 
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -43,43 +39,6 @@ struct fnv {
         return buf;
     }
 };
-
-void write_file(const fs::path& p, std::string_view content) {
-    fs::create_directories(p.parent_path());
-    std::ofstream f(p, std::ios::binary | std::ios::trunc);
-    f.write(content.data(), static_cast<std::streamsize>(content.size()));
-    f.close();
-    if (!f) throw error("cannot write " + p.string());
-}
-
-// Runs a command in `cwd` (no shell); its exit status, and its output in `output`.
-int run_command(const std::vector<std::string>& args, const std::string& cwd, std::string& output) {
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) throw error(std::string("cannot create a pipe: ") + std::strerror(errno));
-    pid_t pid = fork();
-    if (pid < 0) throw error(std::string("cannot start a process: ") + std::strerror(errno));
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        if (chdir(cwd.c_str()) != 0) _exit(126);
-        execvp(argv[0], argv.data());
-        _exit(127);
-    }
-    close(fds[1]);
-    char buf[4096];
-    for (;;) {
-        ssize_t n = read(fds[0], buf, sizeof buf);
-        if (n > 0) output.append(buf, static_cast<std::size_t>(n));
-        else if (n == 0 || errno != EINTR) break;
-    }
-    close(fds[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
 
 std::string first_error(const std::string& output) {
     std::istringstream in(output);
@@ -146,9 +105,8 @@ fs::path shared_sources(const std::string& cache_dir, bool emu = false) {
         for (auto& f : emu ? emu_flags : cpu_flags) cmd.push_back(f);
         if (emu) cmd.push_back("-Iruntime-stub/emu");
         cmd.insert(cmd.end(), {"-I.", "-x", "c++-header", "conformance_pch.hpp", "-o", "conformance_pch.hpp.gch"});
-        std::string out;
-        if (run_command(cmd, d.string(), out) != 0)
-            throw error("building the precompiled header failed: " + first_error(out));
+        auto r = run_process(cmd, d.string());
+        if (r.status != 0) throw error("building the precompiled header failed: " + first_error(r.output));
     });
     return dir;
 }
@@ -229,11 +187,10 @@ std::string build_cached(module& m, const run_options& o) {
         for (auto& f : lib.files) write_file(fs::path(tmpl) / f.path, f.content);
     else
         write_sources(lib, bo, tmpl);
-    std::string output;
-    int status = run_command(cmd, tmpl, output);
-    if (status != 0)
+    auto r = run_process(cmd, tmpl);
+    if (r.status != 0)
         throw error("building the " + o.target + " library failed (" + cmd[0] + " exited with status " +
-                    std::to_string(status) + "): " + first_error(output));
+                    std::to_string(r.status) + "): " + first_error(r.output));
     fs::rename(fs::path(tmpl) / "lib.so", out, ec);
     if (ec) throw error("cannot move the built library into " + out.string() + ": " + ec.message());
     return out.string();

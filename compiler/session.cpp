@@ -1,12 +1,12 @@
 #include "compiler/session.hpp"
 #include "codegen/lower.hpp"
 #include "compiler/build_driver.hpp"
+#include "compiler/library_api.hpp"
 #include "compiler/tensor_io.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
 #include "passes/pass_manager.hpp"
 
-#include <dlfcn.h>
 #include <elf.h>
 #include <unistd.h>
 
@@ -24,19 +24,7 @@ namespace fs = std::filesystem;
 namespace mxc {
 
 namespace {
-bool ends_with(const std::string& s, const std::string& t) {
-    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
-
-// The C API's types, as runtime-stub/model.h and hooks.hpp declare them.
-struct c_tensor_info {
-    const char* name;
-    int dtype;
-    size_t rank;
-    int64_t dims[8];
-    int64_t strides[8];
-    size_t bytes;
-};
+// The kernel table's entries, as runtime-stub/hooks.hpp declares them.
 struct c_kernel_info {
     const char *name, *op, *text, *inputs, *output;
     double flops, bytes;
@@ -47,18 +35,8 @@ using observer_fn = void (*)(void*, size_t, const void*, size_t);
 
 class library_session : public session {
 public:
-    library_session(const std::string& path, std::string tmp_dir) : tmp_(std::move(tmp_dir)) {
-        prefix_ = library_prefix(path);
-        handle_ = dlopen(fs::absolute(path).c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!handle_) throw error("cannot load " + path + ": " + dlerror());
-        get(create_, "create");
-        get(destroy_, "destroy");
-        get(num_inputs_, "num_inputs");
-        get(num_outputs_, "num_outputs");
-        get(input_info_, "input_info");
-        get(output_info_, "output_info");
-        get(run_, "run");
-        get(last_error_, "last_error");
+    library_session(const std::string& path, std::string tmp_dir)
+        : tmp_(std::move(tmp_dir)), lib_(fs::absolute(path), library_prefix(path)) {
         const char* (*info)() = nullptr;
         if (find(info, "build_info")) build_info = info();
         target = build_info.find("target hip") != std::string::npos ? "hip" : "cpu";
@@ -75,25 +53,24 @@ public:
             }
         can_profile = profile_ && !kernels.empty();
         can_observe = debug_run_ && !kernels.empty();
-        if (int s = create_(&model_, nullptr))
+        if (int s = lib_.create(&model_, nullptr))
             throw error("cannot create an instance of " + path + " (status " + std::to_string(s) +
-                        "): " + last_error_(model_));
-        auto infos = [&](size_t n, int (*fn)(const void*, size_t, c_tensor_info*), std::vector<tensor_desc>& out) {
+                        "): " + lib_.last_error(model_));
+        auto infos = [&](size_t n, int (*fn)(const void*, size_t, api_tensor_info*), std::vector<tensor_desc>& out) {
             for (size_t i = 0; i < n; ++i) {
-                c_tensor_info ti;
-                if (fn(model_, i, &ti)) throw error(std::string("cannot query ") + path + ": " + last_error_(model_));
+                api_tensor_info ti;
+                if (fn(model_, i, &ti)) throw error(std::string("cannot query ") + path + ": " + lib_.last_error(model_));
                 shape s(static_cast<dtype>(ti.dtype), {ti.dims, ti.dims + ti.rank}, {ti.strides, ti.strides + ti.rank});
                 out.push_back({ti.name, s});
             }
         };
-        infos(num_inputs_(model_), input_info_, inputs);
-        infos(num_outputs_(model_), output_info_, outputs);
+        infos(lib_.num_inputs(model_), lib_.input_info, inputs);
+        infos(lib_.num_outputs(model_), lib_.output_info, outputs);
         for (auto& o : outputs) out_buf_.emplace_back(static_cast<std::size_t>(o.s.bytes()));
         for (auto& b : out_buf_) out_ptr_.push_back(b.data());
     }
     ~library_session() override {
-        if (destroy_) destroy_(model_);
-        if (handle_) dlclose(handle_);
+        lib_.destroy(model_);
         if (!tmp_.empty()) {
             std::error_code ec;
             fs::remove_all(tmp_, ec);
@@ -104,7 +81,7 @@ public:
         in_ptr_.clear();
         for (auto& l : in_) in_ptr_.push_back(l.data());
     }
-    void execute() override { check(run_(model_, in_ptr_.data(), out_ptr_.data()), "run"); }
+    void execute() override { check(lib_.run(model_, in_ptr_.data(), out_ptr_.data()), "run"); }
     void execute_profiled(std::vector<double>& start, std::vector<double>& time) override {
         if (!profile_) throw error("the library was built without --profile-hooks");
         start.assign(kernels.size(), 0);
@@ -161,28 +138,14 @@ private:
         const char* p = static_cast<const char*>(data);
         return literal(s, std::vector<char>(p, p + s.bytes()));
     }
-    template <class F> bool find(F& fn, const std::string& what) {
-        fn = reinterpret_cast<F>(dlsym(handle_, (prefix_ + "_" + what).c_str()));
-        return fn != nullptr;
-    }
-    template <class F> void get(F& fn, const std::string& what) {
-        if (!find(fn, what)) throw error("the library has no " + prefix_ + "_" + what + " (not built by mxc?)");
-    }
+    template <class F> bool find(F& fn, const std::string& what) { return lib_.find(fn, what); }
     void check(int status, const char* what) {
-        if (status) throw error(std::string(what) + " failed (status " + std::to_string(status) + "): " + last_error_(model_));
+        if (status) throw error(std::string(what) + " failed (status " + std::to_string(status) + "): " + lib_.last_error(model_));
     }
 
-    std::string prefix_, tmp_;
-    void* handle_ = nullptr;
+    std::string tmp_;
+    library_api lib_;
     void* model_ = nullptr;
-    int (*create_)(void**, const void*) = nullptr;
-    void (*destroy_)(void*) = nullptr;
-    size_t (*num_inputs_)(const void*) = nullptr;
-    size_t (*num_outputs_)(const void*) = nullptr;
-    int (*input_info_)(const void*, size_t, c_tensor_info*) = nullptr;
-    int (*output_info_)(const void*, size_t, c_tensor_info*) = nullptr;
-    int (*run_)(void*, const void* const*, void* const*) = nullptr;
-    const char* (*last_error_)(const void*) = nullptr;
     int (*profile_)(void*, const void* const*, void* const*, double*, double*) = nullptr;
     int (*debug_run_)(void*, const void* const*, void* const*, observer_fn, void*) = nullptr;
     int (*time_runs_)(void*, const void* const*, void* const*, int, double*) = nullptr;
@@ -257,7 +220,7 @@ private:
 };
 
 program load_program(const std::string& path, const import_options& o) {
-    if (ends_with(path, ".mxir")) {
+    if (path.ends_with(".mxir")) {
         std::ifstream f(path, std::ios::binary);
         if (!f) throw error("cannot read " + path);
         std::stringstream text;
@@ -270,7 +233,7 @@ program load_program(const std::string& path, const import_options& o) {
 }
 } // namespace
 
-bool is_library_path(const std::string& path) { return ends_with(path, ".so") || path.find(".so.") != std::string::npos; }
+bool is_library_path(const std::string& path) { return path.ends_with(".so") || path.find(".so.") != std::string::npos; }
 
 std::string library_prefix(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
@@ -298,7 +261,7 @@ std::string library_prefix(const std::string& path) {
             if (s.st_name >= str.sh_size || s.st_shndx == SHN_UNDEF) continue;
             std::string name(b.data() + str.sh_offset + s.st_name, strnlen(b.data() + str.sh_offset + s.st_name,
                                                                              str.sh_size - s.st_name));
-            if (ends_with(name, "_build_info")) return name.substr(0, name.size() - 11);
+            if (name.ends_with("_build_info")) return name.substr(0, name.size() - 11);
         }
     }
     throw bad();

@@ -26,10 +26,6 @@ std::string slurp(const std::string& path) {
     return ss.str();
 }
 
-bool ends_with(const std::string& s, const std::string& t) {
-    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
-
 std::string lens_text(const std::vector<int64_t>& v) {
     std::string r = "{";
     for (std::size_t i = 0; i < v.size(); ++i) r += (i ? ", " : "") + std::to_string(v[i]);
@@ -248,13 +244,13 @@ literal read_input_value(const std::string& value, const std::string& name, cons
     if (!value.empty() && value[0] == '[') {
         l = parse_inline_array(value, expected.type);
         what = "the inline array";
-    } else if (ends_with(value, ".npy")) {
+    } else if (value.ends_with(".npy")) {
         l = read_npy(value);
         what = value;
-    } else if (ends_with(value, ".pb")) {
+    } else if (value.ends_with(".pb")) {
         l = read_tensor_proto(value);
         what = value;
-    } else if (ends_with(value, ".json")) {
+    } else if (value.ends_with(".json")) {
         l = read_json_tensor(value, name);
         what = value;
     } else {

@@ -381,8 +381,12 @@ def versions():
     if ARGS.target == "hip":
         import torch_side
         v.update(torch_side.versions())
-        r = subprocess.run([ARGS.hip_compiler or "nvcc", "--version"], capture_output=True, text=True)
-        v["nvcc"] = (r.stdout.strip().splitlines() or ["?"])[-1]
+        nvcc = ARGS.hip_compiler or os.environ.get("NVCC") or "/usr/local/cuda/bin/nvcc"  # (not always on PATH)
+        try:
+            r = subprocess.run([nvcc, "--version"], capture_output=True, text=True)
+            v["nvcc"] = (r.stdout.strip().splitlines() or ["?"])[-1]
+        except OSError as e:
+            v["nvcc"] = "? (%s)" % e
     v["cpu"] = platform.processor() or platform.machine()
     return v
 
@@ -408,7 +412,7 @@ def parse_args(argv):
     ap.add_argument("--no-torch", action="store_true", help="mxc and ORT only")
     ap.add_argument("--no-compile", action="store_true", help="no torch.compile")
     ap.add_argument("--no-perf", action="store_true", help="no mxc perf (host overhead)")
-    ap.add_argument("--deadline", type=float, default=0, help="seconds: start no new model, batch or dtype after this (0: none)")
+    ap.add_argument("--deadline", type=float, default=0, help="seconds: start no row (model, batch, dtype) that would end after this, going by the longest row so far (0: none)")
     ap.add_argument("--small", action="store_true", help="cpu dry run: the zoo's --small variants")
     ap.add_argument("--table", metavar="JSONL", help="only write the markdown table of a results file and print it")
     a = ap.parse_args(argv)
@@ -438,6 +442,11 @@ def main(argv):
     os.makedirs(ARGS.work, exist_ok=True)
     jsonl, md = os.path.join(ARGS.out, "bench.jsonl"), os.path.join(ARGS.out, "bench.md")
     start = time.perf_counter()
+    longest = 0.0  # seconds of the longest row so far: a row is not started unless that much is left
+
+    def late():
+        return ARGS.deadline and time.perf_counter() - start + longest > ARGS.deadline
+
     stream = None
     if ARGS.target == "hip":  # torch holds the device buffers of mxc's runs too
         import torch
@@ -451,8 +460,9 @@ def main(argv):
         f.write(json.dumps(meta) + "\n")
     for name in models:
         for batch in batches:
-            if ARGS.deadline and time.perf_counter() - start > ARGS.deadline:
-                log("%s b%d: skipped (--deadline %.0f s passed)" % (name, batch, ARGS.deadline))
+            if late():
+                log("%s b%d: skipped (--deadline %.0f s: %.0f s in, longest row %.0f s)" % (
+                    name, batch, ARGS.deadline, time.perf_counter() - start, longest))
                 continue
             log("%s batch %d (%.0f s in)" % (name, batch, time.perf_counter() - start))
             holder = {}
@@ -465,9 +475,11 @@ def main(argv):
                 ref = step(holder, "ort", lambda: ort_reference(path, names, inputs))
                 rows = []
                 for dtype in dtypes:
-                    if ARGS.deadline and time.perf_counter() - start > ARGS.deadline:
-                        log(" %s b%d %s: skipped (--deadline %.0f s passed)" % (name, batch, dtype, ARGS.deadline))
+                    if late():
+                        log(" %s b%d %s: skipped (--deadline %.0f s: %.0f s in, longest row %.0f s)" % (
+                            name, batch, dtype, ARGS.deadline, time.perf_counter() - start, longest))
                         continue
+                    t0 = time.perf_counter()
                     log(" %s %s b%d %s" % (ARGS.target, name, batch, dtype))
                     if stream is not None:
                         import torch
@@ -478,6 +490,7 @@ def main(argv):
                     if holder.get("errors"):
                         row.setdefault("errors", {}).update(holder["errors"])
                     rows.append(row)
+                    longest = max(longest, time.perf_counter() - t0)
                     with open(jsonl, "a") as f:
                         f.write(json.dumps(row) + "\n")
                     write_table(jsonl, md)

@@ -7,6 +7,8 @@
 #            device runs commands as root), else MXC_HIP_COMPILER is set for --hip-compiler
 #   GPU      the name of GPU 0, empty when there is none (nvidia-smi, else torch)
 #   PY       a python3 that has onnx
+# (a transfer that drops the execute bits of the carried files: put them back)
+[[ -f .carry/bin/mxc && ! -x .carry/bin/mxc ]] && chmod +x .carry/bin/mxc .carry/bin/mxc.bin
 if [[ -n "${MXC:-}" ]]; then :; elif [[ -x .carry/bin/mxc ]]; then MXC=$PWD/.carry/bin/mxc; else MXC=$PWD/build/mxc; fi
 NVCC=$(command -v nvcc || true)
 [[ -z "$NVCC" && -x /usr/local/cuda/bin/nvcc ]] && NVCC=/usr/local/cuda/bin/nvcc
@@ -28,11 +30,12 @@ fi
 PY=python3
 python3 -c 'import onnx' 2>/dev/null || PY=/usr/bin/python3
 export MXC NVCC MXC_HIP_COMPILER GPU PY
-# Prints what was found; returns 1 (with the reason) when something needed is missing.
+# Prints what was found; on failure the reason as the last line, and returns 77 where there is
+# no GPU (the callers' skip) or 1 where a GPU is there but something else is missing.
 device_ready() {
   echo "mxc: $MXC; nvcc: ${NVCC:-none}${MXC_HIP_COMPILER:+ (passed as --hip-compiler)}; GPU: ${GPU:-none}"
+  [[ -n "$GPU" ]] || { echo "no GPU found (nvidia-smi / torch.cuda)"; return 77; }
   [[ -x "$MXC" ]] || { echo "no mxc: run bash bench/gpu/prepare.sh here and carry .carry" ; return 1; }
   "$MXC" version >/dev/null || { echo "$MXC does not run on this machine (missing libraries?)"; return 1; }
-  [[ -n "$GPU" ]] || { echo "no GPU found (nvidia-smi / torch.cuda)"; return 1; }
   [[ -n "$NVCC" ]] || { echo "no nvcc found (PATH, /usr/local/cuda/bin)"; return 1; }
 }

@@ -49,6 +49,7 @@ class Library:
         opts = Options(0, 1 if device_pointers else 0, stream or None, None, 0, 0)
         if self.c_create(ctypes.byref(self.model), ctypes.byref(opts)) != 0:
             msg = self.error() if self.model.value else "out of memory"
+            self.close()  # a failed create still returns an instance to destroy (model.h)
             raise MxcError("%s: create failed: %s" % (path, msg))
         self.inputs = [self._info(self.c_input_info, i) for i in range(self.c_num_inputs(self.model))]
         self.outputs = [self._info(self.c_output_info, i) for i in range(self.c_num_outputs(self.model))]

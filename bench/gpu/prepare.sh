@@ -45,6 +45,6 @@ git check-ignore -q .carry || { echo "prepare.sh: .carry/ is not git-ignored (ad
 need=$(objdump -T .carry/bin/mxc.bin .carry/lib/* 2>/dev/null | grep -o 'GLIBC\(XX\)\?_[0-9.]*' | sort -Vu |
   awk -F_ '{ v[$1] = $2 } END { for (k in v) printf "%s_%s ", k, v[k] }')
 echo "carried: $(cd .carry && find . -type f | sort | tr '\n' ' ')"
-echo "needs on the device: $need(Ubuntu 24.04 has GLIBC_2.39, GLIBCXX_3.4.33)"
+echo "needs on the device: ${need}libz.so.1 (Ubuntu 24.04 has GLIBC_2.39, GLIBCXX_3.4.33, zlib)"
 echo "size: $(du -sh .carry | cut -f1) in .carry; working tree sent: $(git ls-files -co --exclude-standard -z | du -ch --files0-from=- 2>/dev/null | tail -1 | cut -f1)"
 echo 'carry: [".carry"]'

@@ -7,7 +7,7 @@
 # row), bench.log, nvidia-smi.txt.
 #   bash bench/gpu/run.sh [bench.py options]
 #     --models resnet50,mobilenetv2,vit_b_16,bert-base  --batches 1,32  --dtypes fp32,fp16
-#     --deadline 540 (start no row after 540 s)  --no-compile (skip torch.compile)  --no-perf
+#     --deadline 500 (start no row that would end after 500 s, by the longest so far)  --no-compile (skip torch.compile)  --no-perf
 #   bash bench/gpu/run.sh --target cpu --small   (no GPU: the plumbing on the zoo models)
 # See bench/gpu/README.md for the device commands of a session.
 set -uo pipefail
@@ -17,11 +17,18 @@ out=${OUT:-$PWD/build/bench-gpu}
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1
 cpu=0
-for a in "$@"; do [[ "$a" == "cpu" ]] && cpu=1; done
+for a in "$@"; do
+  case $a in
+    cpu|--target=cpu) cpu=1 ;;
+    -h|--help|--table*) exec "$PY" bench/gpu/bench.py "$@" ;;
+  esac
+done
 if (( cpu )); then
-  [[ -x "$MXC" ]] || { echo "bench/gpu/run.sh: no mxc (build it, or bash bench/gpu/prepare.sh)" >&2; exit 2; }
+  [[ -x "$MXC" ]] || { echo "bench/gpu/run.sh: no mxc (build it, or bash bench/gpu/prepare.sh)" >&2; exit 1; }
 else
-  device_ready || { echo "bench/gpu/run.sh: not on a GPU machine; for the plumbing alone: --target cpu --small" >&2; exit 2; }
+  device_ready; rc=$?
+  (( rc == 77 )) && { echo "bench/gpu/run.sh: skipped: not on a GPU machine; for the plumbing alone: --target cpu --small" >&2; exit 77; }
+  (( rc == 0 )) || { echo "bench/gpu/run.sh: the GPU machine lacks what the benchmark needs (above)" >&2; exit 1; }
   nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || true
 fi
 args=(--mxc "$MXC" --out "$out")

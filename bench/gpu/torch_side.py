@@ -38,29 +38,33 @@ def torchvision_model(name):
 
 def export(module, inputs, input_names, output_names, path, opset):
     """torch.onnx.export with fixed shapes. The TorchScript exporter first (opset as asked);
-    where this torch has dropped it or it fails, the dynamo exporter (which may write a later
-    opset: the model's opset is recorded in the results). Traced with grad enabled and the
+    where this torch has dropped it or it fails, the dynamo exporter (which writes opset 18 or
+    later: the model's opset is recorded in the results). Both trace with grad enabled and the
     MultiheadAttention fast path off, so ViT's attention is exported as ONNX ops rather than as
     aten::_native_multi_head_attention (which has no ONNX form)."""
     args = tuple(torch.from_numpy(a) for a in inputs)
+    names = dict(input_names=input_names, output_names=output_names)
     mha = getattr(torch.backends, "mha", None)
     fast = mha.get_fastpath_enabled() if mha else None
+    if mha:
+        mha.set_fastpath_enabled(False)
     try:
-        if mha:
-            mha.set_fastpath_enabled(False)
         with torch.enable_grad():
-            torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
-                              opset_version=opset, do_constant_folding=True, dynamo=False)
-        return "torchscript"
-    except Exception as e:  # noqa: BLE001 (any exporter failure: try the other one)
-        print("  torchscript exporter failed (%s: %s); trying dynamo=True" % (type(e).__name__, str(e)[:200]),
-              flush=True)
+            try:
+                torch.onnx.export(module, args, path, opset_version=opset, do_constant_folding=True, dynamo=False,
+                                  **names)
+                return "torchscript"
+            except Exception as e:  # noqa: BLE001 (any exporter failure: try the other one)
+                print("  torchscript exporter failed (%s: %s); trying dynamo=True" % (type(e).__name__, str(e)[:200]),
+                      flush=True)
+            # The dynamo exporter writes opset 18 natively; asking it for less runs the ONNX
+            # version converter, which fails on some ops: never below 18 (mxc imports up to 28).
+            torch.onnx.export(module, args, path, opset_version=max(opset, 18), dynamo=True, external_data=False,
+                              **names)
+            return "dynamo"
     finally:
         if mha:
             mha.set_fastpath_enabled(fast)
-    torch.onnx.export(module, args, path, input_names=input_names, output_names=output_names,
-                      opset_version=opset, dynamo=True, external_data=False)
-    return "dynamo"
 
 
 class ZooBert(torch.nn.Module):
@@ -200,10 +204,9 @@ def run_mxc(lib_path, name, feeds, runs, warmup):
     from mxclib import Library
     lib = Library(lib_path, name, device_pointers=True, stream=torch.cuda.current_stream().cuda_stream)
     try:
-        dt = {np.dtype(np.float32): torch.float32, np.dtype(np.float16): torch.float16,
-              np.dtype(np.int64): torch.int64, np.dtype(np.int32): torch.int32}
         xs = [torch.from_numpy(np.ascontiguousarray(feeds[i["name"]], dtype=i["dtype"])).cuda() for i in lib.inputs]
-        ys = [torch.full(o["shape"], float("nan"), dtype=dt[o["dtype"]], device="cuda") for o in lib.outputs]
+        ys = [torch.from_numpy(np.full(o["shape"], np.nan if o["dtype"].kind == "f" else 0, o["dtype"])).cuda()
+              for o in lib.outputs]
         lib.set_pointers([x.data_ptr() for x in xs], [y.data_ptr() for y in ys])
         torch.cuda.synchronize()
         lib.run()

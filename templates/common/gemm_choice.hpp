@@ -5,6 +5,7 @@
 // check of a compile-time form). Plain C++17, constexpr, host and device.
 #pragma once
 #include "templates/common/abi.hpp"
+#include "templates/common/math.hpp"
 #include "templates/common/types.hpp"
 
 // The element types the tiled GEMM engine takes (templates/hip/gemm.hpp: gemm_supported).
@@ -40,20 +41,10 @@ MXC_HD constexpr mxc_gemm_preset mxc_gemm_pick(mxc_gemm_elem e, int64_t m, int64
 // AUTO (a launcher's default) decides at run time with mxc_conv_pick.
 enum mxc_conv_form { MXC_CONV_AUTO, MXC_CONV_PER_OUTPUT, MXC_CONV_DEPTHWISE, MXC_CONV_GEMM_1X1, MXC_CONV_GEMM_IM2COL };
 
-// Whether d is packed row-major (dims of length 1 may have any stride).
-MXC_HD inline bool mxc_desc_packed(const mxc_desc& d) {
-    int64_t packed = 1;
-    for (int i = d.rank - 1; i >= 0; --i) {
-        if (d.lens[i] != 1 && d.strides[i] != packed) return false;
-        packed *= d.lens[i];
-    }
-    return true;
-}
-
 // The form for the convolution of x (xd) by w (wd) into od with parameters ip, for an element
 // type the GEMM engine takes (others always compute per output).
 MXC_HD inline mxc_conv_form mxc_conv_pick(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
-    if (!mxc_desc_packed(wd)) return MXC_CONV_PER_OUTPUT;
+    if (!mxc_is_packed(wd)) return MXC_CONV_PER_OUTPUT;
     const int s = od.rank - 2;
     if (wd.lens[1] == 1 && ip[0] > 1 && s == 2) return MXC_CONV_DEPTHWISE;
     int64_t packed = 1;

@@ -96,6 +96,16 @@ MXC_HD inline int64_t mxc_elements(const mxc_desc& d) {
     for (int i = 0; i < d.rank; ++i) n *= d.lens[i];
     return n;
 }
+// Whether d is standard (packed row-major: element i at offset i); dims of length 1 may have
+// any stride.
+MXC_HD inline bool mxc_is_packed(const mxc_desc& d) {
+    int64_t acc = 1;
+    for (int i = d.rank - 1; i >= 0; --i) {
+        if (d.lens[i] != 1 && d.strides[i] != acc) return false;
+        acc *= d.lens[i];
+    }
+    return true;
+}
 // Element offset (through strides) of the element with row-major index `linear`.
 MXC_HD inline int64_t mxc_offset_of(const mxc_desc& d, int64_t linear) {
     int64_t off = 0;

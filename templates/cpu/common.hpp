@@ -20,15 +20,6 @@ inline int64_t elements(const mxc_desc& d) { return mxc_elements(d); }
 // Element offset (through strides) of the element with row-major index `linear`.
 inline int64_t offset_of(const mxc_desc& d, int64_t linear) { return mxc_offset_of(d, linear); }
 
-inline bool is_standard(const mxc_desc& d) {
-    int64_t acc = 1;
-    for (int i = d.rank - 1; i >= 0; --i) {
-        if (d.lens[i] != 1 && d.strides[i] != acc) return false;
-        acc *= d.lens[i];
-    }
-    return true;
-}
-
 template <class T> inline const T* input(const mxc_kargs& k, int i) { return static_cast<const T*>(k.in[i]); }
 template <class T> inline T* output(const mxc_kargs& k) { return static_cast<T*>(k.out); }
 
@@ -36,7 +27,7 @@ template <class T> inline T* output(const mxc_kargs& k) { return static_cast<T*>
 template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) {
     const int64_t n = elements(*k.out_desc);
     bool packed = true;
-    for (int i = 0; i < N; ++i) packed = packed && is_standard(k.in_desc[i]);
+    for (int i = 0; i < N; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
     int64_t off[N > 0 ? N : 1];
     if (packed) {
         for (int64_t e = 0; e < n; ++e) {

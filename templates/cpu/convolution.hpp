@@ -95,7 +95,7 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
                     od.lens[d] == xd.lens[d] && (xd.lens[d] == 1 || xd.strides[d] == packed);
         packed *= xd.lens[d];
     }
-    if (!is_standard(wd) || cg * kn < 4 || mg < 4) return false;
+    if (!mxc_is_packed(wd) || cg * kn < 4 || mg < 4) return false;
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
     T* y = output<T>(k);

@@ -21,7 +21,7 @@ template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
     T* y = output<T>(k);
     const int n = k.n_in;
     bool packed = true;
-    for (int i = 0; i < n; ++i) packed = packed && is_standard(k.in_desc[i]);
+    for (int i = 0; i < n; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
     const int64_t count = elements(*k.out_desc);
     C x[fused_max_inputs];
     for (int64_t e = 0; e < count; ++e) {

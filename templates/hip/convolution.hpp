@@ -236,8 +236,6 @@ template <class T, class E> struct convolution_elem {
     }
 };
 
-inline bool conv_is_standard(const mxc_desc& d) { return mxc_desc_packed(d); }
-
 template <class Cfg> struct is_dw_config : std::false_type {};
 template <int TH, int TW, int PW> struct is_dw_config<dw_config<TH, TW, PW>> : std::true_type {};
 

@@ -26,7 +26,7 @@ template <class T, class Cfg = gemm_auto> void convolution_transpose(const mxc_k
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     if (mxc_elements(od) == 0) return;
     if constexpr (gemm_supported<T>) {
-        if (conv_is_standard(wd)) {
+        if (mxc_is_packed(wd)) {
             conv_geom g = make_conv_geom(k);
             const int64_t group = k.ip[0];
             g.transposed = 1;

@@ -14,14 +14,6 @@ template <class T> struct alignas(sizeof(T) * vec_width < 16 ? sizeof(T) * vec_w
     T v[vec_width];
 };
 
-inline bool is_packed(const mxc_desc& d) {
-    int64_t acc = 1;
-    for (int i = d.rank - 1; i >= 0; --i) {
-        if (d.lens[i] != 1 && d.strides[i] != acc) return false;
-        acc *= d.lens[i];
-    }
-    return true;
-}
 inline bool is_broadcast_scalar(const mxc_desc& d) {
     for (int i = 0; i < d.rank; ++i)
         if (d.lens[i] != 1 && d.strides[i] != 0) return false;
@@ -38,11 +30,11 @@ inline bool same_lens(const mxc_desc& a, const mxc_desc& b) {
 // sets bit j of *scalars for an input j that is one broadcast element.
 template <class T> inline bool vectorisable(const mxc_kargs& k, int n_in, unsigned* scalars) {
     auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % alignof(vec_pack<T>) == 0; };
-    if (n_in > k.n_in || n_in > max_inputs || !is_packed(*k.out_desc) || !aligned(k.out)) return false;
+    if (n_in > k.n_in || n_in > max_inputs || !mxc_is_packed(*k.out_desc) || !aligned(k.out)) return false;
     *scalars = 0;
     for (int j = 0; j < n_in; ++j) {
         if (is_broadcast_scalar(k.in_desc[j])) *scalars |= 1u << j;
-        else if (!same_lens(k.in_desc[j], *k.out_desc) || !is_packed(k.in_desc[j]) || !aligned(k.in[j])) return false;
+        else if (!same_lens(k.in_desc[j], *k.out_desc) || !mxc_is_packed(k.in_desc[j]) || !aligned(k.in[j])) return false;
     }
     return true;
 }

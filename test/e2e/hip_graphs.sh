@@ -3,7 +3,8 @@
 # (test/e2e/hip_graphs/program.cpp): results against a plain offload run, and the host time per run
 # with graphs and kernel by kernel. On the device: test/e2e/hip_graphs.sh sm_90 [MODEL] [N];
 # here: test/e2e/hip_graphs.sh emu (the host emulator; times are the emulator's).
-# Exit status 0 when every result matches. MXC: the mxc to use (default build/mxc).
+# Exit status 0 when every result matches. MXC: the mxc to use (default build/mxc, else the
+# .carry/bin/mxc of bench/gpu/prepare.sh, as on the device).
 # The test command calls every e2e script with the build directory first: then arch is emu.
 set -e
 cd "$(dirname "$0")/../.."
@@ -13,7 +14,8 @@ model=${2:-examples/cnn.onnx}
 iterations=${3:-200}
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-"${MXC:-build/mxc}" "$model" --target hip --offload-arch "$arch" -o "$d/libg.so" -q
+[ -n "${MXC:-}" ] || { MXC=build/mxc; [ -x "$MXC" ] || [ ! -x .carry/bin/mxc ] || MXC=.carry/bin/mxc; }
+"$MXC" "$model" --target hip --offload-arch "$arch" -o "$d/libg.so" -q
 case $arch in
 emu) c++ -std=c++17 -O1 -Iruntime-stub/emu -I. -I"$d" -x c++ test/e2e/hip_graphs/program.cpp -x none -o "$d/hip_graphs" \
         -L"$d" -lg -Wl,-rpath,"$d" -lpthread ;;

@@ -2,13 +2,14 @@
 // code path after import), load them with dlopen, check every C API argument error, run them
 // and compare with the reference evaluator.
 #include "compiler/build_driver.hpp"
+#include "compiler/library_api.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
 #include "passes/pass_manager.hpp"
+#include "test/e2e/e2e_util.hpp"
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -24,66 +25,18 @@ using namespace mxc;
 namespace fs = std::filesystem;
 
 namespace {
-// The C API's types, as the generated header declares them.
+// The C API's types (compiler/library_api.hpp).
 enum { ok = 0, invalid_argument = 1 };
-struct tensor_info {
-    const char* name;
-    int dtype;
-    size_t rank;
-    int64_t dims[8];
-    int64_t strides[8];
-    size_t bytes;
-};
-struct options {
-    int device;
-    int device_pointers;
-    void* stream;
-    void* workspace;
-    size_t workspace_bytes;
-    int no_graph;
-};
-
-struct tmp_dir {
-    std::string path;
-    tmp_dir() {
-        std::string t = (fs::temp_directory_path() / "mxc-e2e-XXXXXX").string();
-        path = mkdtemp(t.data());
-    }
-    ~tmp_dir() { fs::remove_all(path); }
-};
+using tensor_info = api_tensor_info;
+using options = api_options;
+using mxc_test::tmp_dir;
 
 // A generated library opened with dlopen, its API looked up by prefix.
-struct library {
-    void* handle = nullptr;
-    int (*create)(void**, const options*);
-    void (*destroy)(void*);
-    size_t (*num_inputs)(const void*);
-    size_t (*num_outputs)(const void*);
-    int (*input_info)(const void*, size_t, tensor_info*);
-    int (*output_info)(const void*, size_t, tensor_info*);
-    int (*run)(void*, const void* const*, void* const*);
+struct library : library_api {
     size_t (*workspace_bytes)();
-    const char* (*last_error)(const void*);
 
-    library(const std::string& path, const std::string& prefix) {
-        handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!handle) throw std::runtime_error(dlerror());
-        get(create, prefix + "_create");
-        get(destroy, prefix + "_destroy");
-        get(num_inputs, prefix + "_num_inputs");
-        get(num_outputs, prefix + "_num_outputs");
-        get(input_info, prefix + "_input_info");
-        get(output_info, prefix + "_output_info");
-        get(run, prefix + "_run");
-        get(workspace_bytes, prefix + "_workspace_bytes");
-        get(last_error, prefix + "_last_error");
-    }
-    ~library() {
-        if (handle) dlclose(handle);
-    }
-    template <class F> void get(F& f, const std::string& name) {
-        f = reinterpret_cast<F>(dlsym(handle, name.c_str()));
-        if (!f) throw std::runtime_error("missing symbol " + name);
+    library(const std::string& path, const std::string& prefix) : library_api(path, prefix) {
+        get(workspace_bytes, "workspace_bytes");
     }
 };
 
@@ -298,11 +251,11 @@ TEST(e2e_cpu, profiling_and_debug_entry_points_check_their_arguments) {
     int (*profile)(void*, const void* const*, void* const*, double*, double*) = nullptr;
     int (*debug_run)(void*, const void* const*, void* const*, void (*)(void*, size_t, const void*, size_t), void*) = nullptr;
     const char* (*build_info)() = nullptr;
-    lib.get(num_kernels, "tools_num_kernels");
-    lib.get(info_of, "tools_kernel_info");
-    lib.get(profile, "tools_profile");
-    lib.get(debug_run, "tools_debug_run");
-    lib.get(build_info, "tools_build_info");
+    lib.get(num_kernels, "num_kernels");
+    lib.get(info_of, "kernel_info");
+    lib.get(profile, "profile");
+    lib.get(debug_run, "debug_run");
+    lib.get(build_info, "build_info");
     EXPECT_NE(std::string(build_info()).find("profile-hooks; debug-trace"), std::string::npos) << build_info();
 
     size_t n = num_kernels();
@@ -372,7 +325,7 @@ TEST(e2e_cpu, run_async_without_a_stream_is_run) {
     tmp_dir d;
     library lib(build_mixed(d), "mixed");
     int (*run_async)(void*, const void* const*, void* const*, void*) = nullptr;
-    lib.get(run_async, "mixed_run_async");
+    lib.get(run_async, "run_async");
     void* m = nullptr;
     ASSERT_EQ(lib.create(&m, nullptr), ok) << lib.last_error(m);
     std::vector<std::vector<float>> in_bufs, a_bufs, b_bufs;

@@ -3,10 +3,10 @@
 #include "codegen/embedded.hpp"
 #include "compiler/build_driver.hpp"
 #include "ir/error.hpp"
+#include "test/e2e/e2e_util.hpp"
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -38,8 +38,8 @@ void build_for(const std::string& arch, const std::string& compiler) {
     if (access(compiler.c_str(), X_OK) != 0 && std::system(("command -v " + compiler + " >/dev/null 2>&1").c_str()) != 0)
         GTEST_SKIP() << compiler << " is not installed: cannot check the " << arch << " build";
     if (!have_hip_template("pointwise")) GTEST_SKIP() << "templates/hip/pointwise.hpp does not exist yet";
-    std::string t = (fs::temp_directory_path() / "mxc-hip-XXXXXX").string();
-    std::string dir = mkdtemp(t.data());
+    mxc_test::tmp_dir d("hip");
+    const std::string& dir = d.path;
     module m = small_module();
     build_options o;
     o.target = "hip";
@@ -52,7 +52,6 @@ void build_for(const std::string& arch, const std::string& compiler) {
     } catch (const error& e) {
         ADD_FAILURE() << e.what();
     }
-    fs::remove_all(dir);
 }
 } // namespace
 

@@ -4,33 +4,24 @@
 // profiling hooks, device-pointer mode (the emulator's device memory is host memory) and
 // run_async on a caller's stream. The counts come from <name>_graph_stats (profiling builds).
 #include "compiler/build_driver.hpp"
+#include "compiler/library_api.hpp"
 #include "ir/error.hpp"
+#include "test/e2e/e2e_util.hpp"
 
 // The caller's streams: made by the emulator's runtime, as a program using the library would.
 #include "runtime-stub/emu/hip/hip_runtime.h"
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
+#include <memory>
 #include <vector>
 
 using namespace mxc;
-namespace fs = std::filesystem;
 
 namespace {
-struct options {
-    int device;
-    int device_pointers;
-    void* stream;
-    void* workspace;
-    size_t workspace_bytes;
-    int no_graph;
-};
+using options = api_options;
 
 // relu(x + y) for x {2, 3} and y {3} broadcast, and its transpose {3, 2}.
 module graph_module() {
@@ -70,43 +61,25 @@ struct io {
     }
 };
 
-struct graph_lib {
-    std::string dir;
-    void* handle = nullptr;
-    int (*create)(void**, const options*) = nullptr;
-    void (*destroy)(void*) = nullptr;
-    int (*run)(void*, const void* const*, void* const*) = nullptr;
+// graph_module built for the emulator (with profiling hooks) into dir and loaded.
+struct graph_lib : library_api {
     int (*run_async)(void*, const void* const*, void* const*, void*) = nullptr;
     int (*graph_stats)(const void*, size_t*, size_t*, size_t*) = nullptr;
     int (*profile)(void*, const void* const*, void* const*, double*, double*) = nullptr;
-    const char* (*last_error)(const void*) = nullptr;
 
-    graph_lib() {
-        std::string t = (fs::temp_directory_path() / "mxc-hiprt-XXXXXX").string();
-        dir = mkdtemp(t.data());
+    explicit graph_lib(const std::string& dir) : library_api(build(dir + "/libg.so"), "g") {
+        get(run_async, "run_async");
+        get(graph_stats, "graph_stats");
+        get(profile, "profile");
+    }
+    static std::string build(const std::string& path) {
         module m = graph_module();
         build_options o;
         o.target = "hip";
         o.offload_arch = "emu";
         o.profile = true;
-        compile_module(m, dir + "/libg.so", o);
-        handle = dlopen((dir + "/libg.so").c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!handle) throw error(dlerror());
-        get(create, "g_create");
-        get(destroy, "g_destroy");
-        get(run, "g_run");
-        get(run_async, "g_run_async");
-        get(graph_stats, "g_graph_stats");
-        get(profile, "g_profile");
-        get(last_error, "g_last_error");
-    }
-    ~graph_lib() {
-        if (handle) dlclose(handle);
-        fs::remove_all(dir);
-    }
-    template <class F> void get(F& f, const char* name) {
-        f = reinterpret_cast<F>(dlsym(handle, name));
-        if (!f) throw error(std::string("missing ") + name);
+        compile_module(m, path, o);
+        return path;
     }
     void* make(options o = {}) {
         void* m = nullptr;
@@ -122,7 +95,8 @@ struct graph_lib {
 };
 
 graph_lib& lib() {
-    static graph_lib l; // one emulator build for every test here
+    static mxc_test::tmp_dir dir("hiprt");
+    static graph_lib l(dir.path); // one emulator build for every test here
     return l;
 }
 
@@ -206,10 +180,12 @@ TEST(e2e_hip_runtime, device_pointer_mode_recaptures_when_the_pointers_change) {
     for (int i = 0; i < 6; ++i) EXPECT_EQ(a.r[i], std::max(0.f, b.x[i] + a.y[i % 3])) << i;
     EXPECT_EQ(L.stats(m)[0], 4u);
     // Buffers that change on every run: a few captures, then kernel by kernel, still right.
+    // (All kept alive, so that the allocator cannot hand the same addresses out again.)
+    std::vector<std::unique_ptr<io>> fresh;
     for (int i = 0; i < 12; ++i) {
-        io fresh(10 + i);
-        ASSERT_EQ(L.run(m, fresh.in, fresh.out), 0) << L.last_error(m);
-        fresh.expect_right("fresh buffers");
+        fresh.push_back(std::make_unique<io>(10 + i));
+        ASSERT_EQ(L.run(m, fresh.back()->in, fresh.back()->out), 0) << L.last_error(m);
+        fresh.back()->expect_right("fresh buffers");
     }
     counts s = L.stats(m);
     EXPECT_LE(s[0], 8u);

@@ -1,15 +1,15 @@
 // End to end from ONNX: import, the default passes, compile for cpu, run the library and
 // compare with the reference evaluator on the imported (unoptimized) module.
 #include "compiler/build_driver.hpp"
+#include "compiler/library_api.hpp"
 #include "compiler/onnx_import.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
 #include "passes/pass_manager.hpp"
+#include "test/e2e/e2e_util.hpp"
 
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
-
-#include <dlfcn.h>
 
 #include <cmath>
 #include <filesystem>
@@ -20,10 +20,7 @@ using namespace mxc;
 namespace fs = std::filesystem;
 
 namespace {
-using create_fn = int (*)(void**, const void*);
-using run_fn = int (*)(void*, const void* const*, void* const*);
-using destroy_fn = void (*)(void*);
-using error_fn = const char* (*)(const void*);
+using mxc_test::tmp_dir;
 
 onnx::TensorProto tensor(const std::string& name, std::vector<int64_t> dims, unsigned seed) {
     onnx::TensorProto t;
@@ -81,28 +78,13 @@ std::string mlp_bytes() {
     return bytes;
 }
 
-struct tmp_dir {
-    std::string path;
-    tmp_dir() {
-        std::string t = (fs::temp_directory_path() / "mxc-onnx-XXXXXX").string();
-        path = mkdtemp(t.data());
-    }
-    ~tmp_dir() { fs::remove_all(path); }
-};
-
 // Compiles `p` like the CLI, runs the library on random inputs and compares with `ref`.
 void compile_run_compare(program p, const program& ref, const std::string& name) {
     tmp_dir d;
     run_passes(p, default_pipeline());
     std::string lib_path = d.path + "/lib" + name + ".so";
     compile_module(p.main(), lib_path, {});
-    void* lib = dlopen(lib_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(lib, nullptr) << dlerror();
-    auto create = reinterpret_cast<create_fn>(dlsym(lib, (name + "_create").c_str()));
-    auto run = reinterpret_cast<run_fn>(dlsym(lib, (name + "_run").c_str()));
-    auto destroy = reinterpret_cast<destroy_fn>(dlsym(lib, (name + "_destroy").c_str()));
-    auto last_error = reinterpret_cast<error_fn>(dlsym(lib, (name + "_last_error").c_str()));
-    ASSERT_TRUE(create && run && destroy && last_error);
+    library_api lib(lib_path, name);
 
     std::map<std::string, literal> inputs;
     std::vector<const void*> in;
@@ -120,8 +102,8 @@ void compile_run_compare(program p, const program& ref, const std::string& name)
     for (auto& w : want) bufs.emplace_back(static_cast<std::size_t>(w.s.elements()), NAN);
     for (auto& b : bufs) out.push_back(b.data());
     void* m = nullptr;
-    ASSERT_EQ(create(&m, nullptr), 0) << last_error(m);
-    ASSERT_EQ(run(m, in.data(), out.data()), 0) << last_error(m);
+    ASSERT_EQ(lib.create(&m, nullptr), 0) << lib.last_error(m);
+    ASSERT_EQ(lib.run(m, in.data(), out.data()), 0) << lib.last_error(m);
     for (std::size_t j = 0; j < want.size(); ++j) {
         double worst = 0;
         for (std::size_t i = 0; i < bufs[j].size(); ++i) {
@@ -130,8 +112,7 @@ void compile_run_compare(program p, const program& ref, const std::string& name)
         }
         EXPECT_LE(worst, 1e-5) << "output " << j;
     }
-    destroy(m);
-    dlclose(lib);
+    lib.destroy(m);
 }
 } // namespace
 

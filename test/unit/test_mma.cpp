@@ -4,6 +4,8 @@
 // compared there with a double-precision product; and the same file compiled for sm_90 (nvcc)
 // and gfx90a (clang++-15), checking that the matrix instructions are emitted. Skipped, saying
 // why, where the emulator or a compiler is missing.
+#include "test/e2e/e2e_util.hpp"
+
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -40,14 +42,7 @@ bool installed(const std::string& compiler) {
     return access(compiler.c_str(), X_OK) == 0 || run("command -v " + compiler).status == 0;
 }
 
-struct tmp_dir {
-    std::string path;
-    tmp_dir() {
-        std::string t = (fs::temp_directory_path() / "mxc-mma-XXXXXX").string();
-        path = mkdtemp(t.data());
-    }
-    ~tmp_dir() { fs::remove_all(path); }
-};
+using mxc_test::tmp_dir;
 
 std::string host_cxx() {
     const char* cxx = std::getenv("CXX");

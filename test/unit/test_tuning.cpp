@@ -1,11 +1,13 @@
 // The tuning database (codegen/tuning.hpp): what a tuning run writes reads back the same, and
 // the GEMM problems of dot and convolution kernels.
+#include "codegen/tune_program.hpp"
 #include "codegen/tuning.hpp"
 #include "ir/error.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
 #include <fstream>
 
 using namespace mxc;
@@ -61,4 +63,108 @@ TEST(Tuning, GemmProblems) {
                                       {8, 0, 0, 1, 1, 1, 1})));
     EXPECT_FALSE(gemm_problem_of(call("dot", dtype::int32_type, {{4, 4}, {4, 4}}, {4, 4})));
     EXPECT_FALSE(gemm_problem_of(call("add", dtype::float_type, {{4, 4}, {4, 4}}, {4, 4})));
+}
+
+// --tune's candidates (codegen/tune_program.hpp): the presets first, every tile one the engine
+// runs, no duplicates, at most max_tuning_candidates, and no block wider than a small problem needs.
+TEST(Tuning, Candidates) {
+    gemm_problem big{"dot", dtype::float_type, 1024, 1024, 1024, 1};
+    auto c = tuning_candidates(big);
+    ASSERT_EQ(c.size(), max_tuning_candidates);
+    EXPECT_EQ(c[0].text(), "128x128x8/8x8");
+    EXPECT_EQ(c[1].text(), "64x64x8/4x4");
+    EXPECT_EQ(c[2].text(), "16x128x16/2x4");
+    EXPECT_EQ(c[3].text(), "128x16x16/4x2");
+    std::set<std::string> seen;
+    std::set<std::pair<int, int>> blocks;
+    for (auto& t : c) {
+        EXPECT_EQ(t.invalid(big.type), "") << t.text();
+        EXPECT_TRUE(seen.insert(t.text()).second) << "twice: " << t.text();
+        blocks.insert({t.bm, t.bn});
+    }
+    EXPECT_EQ(blocks.size(), 11u); // the presets' four and the grid's nine, two of them shared
+    // 8 x 16 outputs: the presets, and of the grid only 32 x 32 blocks (3 BK x 8 thread tiles)
+    auto s = tuning_candidates({"convolution", dtype::float_type, 8, 16, 32, 1});
+    EXPECT_EQ(s.size(), 4u + 24u);
+    for (std::size_t i = 4; i < s.size(); ++i) EXPECT_TRUE(s[i].bm == 32 && s[i].bn == 32) << s[i].text();
+    EXPECT_EQ(s[4].text(), "32x32x8/2x2"); // 256 threads first
+    // double: the shared memory limit counts 8-byte elements
+    for (auto& t : tuning_candidates({"dot", dtype::double_type, 4096, 4096, 4096, 1}))
+        EXPECT_EQ(t.invalid(dtype::double_type), "") << t.text();
+}
+
+TEST(Tuning, TimingProgram) {
+    std::vector<tuning_job> jobs = {{{"dot", dtype::half_type, 16, 8, 32, 2}, {{64, 64, 8, 4, 4}, {32, 32, 16, 2, 2}}},
+                                    {{"convolution", dtype::float_type, 4, 16, 18, 2}, {{64, 64, 8, 4, 4}}}};
+    std::string src = timing_program(jobs);
+    EXPECT_NE(src.find("problem<mxc_half> p(\"dot:half_type:16x8x32x2\", 16, 8, 32, 2,"), std::string::npos);
+    EXPECT_NE(src.find("p.time<mxc::hip::gemm_config<32, 32, 16, 2, 2>>(\"32x32x16/2x2\");"), std::string::npos);
+    EXPECT_NE(src.find("problem<float> p(\"convolution:float_type:4x16x18x2\", 4, 16, 18, 2,"), std::string::npos);
+    EXPECT_NE(src.find("job_1();"), std::string::npos);
+    EXPECT_EQ(src.find("p.time<mma_engine>"), std::string::npos); // only jobs with mma
+    jobs[0].mma = true;
+    EXPECT_NE(timing_program(jobs).find("p.time<mxc::hip::gemm_config<32, 32, 16, 2, 2>>(\"32x32x16/2x2\");\n"
+                                        "    p.time<mma_engine>(\"mma\");"),
+              std::string::npos);
+}
+
+// A half job also times the matrix-unit kernel: when it wins, no entry (the rule's choice).
+TEST(Tuning, ReadTimingsMma) {
+    std::vector<tuning_job> jobs = {{{"dot", dtype::half_type, 64, 64, 64, 1}, {{64, 64, 8, 4, 4}}, true}};
+    auto r = read_timings(jobs, "dot:half_type:64x64x64x1 64x64x8/4x4 5\ndot:half_type:64x64x64x1 mma 2.5\n", "gfx90a");
+    EXPECT_TRUE(r.winners.empty());
+    ASSERT_EQ(r.mma_won.size(), 1u);
+    EXPECT_EQ(r.mma_won[0].text(), "64x64x64x1");
+    r = read_timings(jobs, "dot:half_type:64x64x64x1 64x64x8/4x4 5\ndot:half_type:64x64x64x1 mma dropped: x\n", "gfx90a");
+    ASSERT_EQ(r.winners.size(), 1u);
+    EXPECT_TRUE(r.mma_won.empty());
+    EXPECT_THROW(read_timings(jobs, "dot:half_type:64x64x64x1 64x64x8/4x4 5\n", "gfx90a"), error); // no mma line
+    // erase: the stale entry of such a problem goes
+    tuning_db db;
+    db.put({jobs[0].problem, "gfx90a", {64, 64, 8, 4, 4}, 5, ""});
+    db.erase(jobs[0].problem, "gfx90a");
+    EXPECT_EQ(db.size(), 0u);
+}
+
+// The output reader: the fastest tile that matched wins; dropped tiles never do; other lines
+// are ignored; a missing line or a problem with no correct tile is an error.
+TEST(Tuning, ReadTimings) {
+    std::vector<tuning_job> jobs = {{{"dot", dtype::float_type, 16, 8, 32, 2}, {{64, 64, 8, 4, 4}, {32, 32, 16, 2, 2}, {32, 32, 8, 2, 2}}},
+                                    {{"convolution", dtype::float_type, 4, 16, 18, 2}, {{64, 64, 8, 4, 4}}}};
+    const std::string out = "mxc hip-emu: something else\n"
+                            "dot:float_type:16x8x32x2 64x64x8/4x4 12.5\n"
+                            "dot:float_type:16x8x32x2 32x32x16/2x2 dropped: output 3 is 1, the reference 2\n"
+                            "dot:float_type:16x8x32x2 32x32x8/2x2 7.25\n"
+                            "dot:float_type:9x8x32x2 32x32x8/2x2 1.0\n"
+                            "convolution:float_type:4x16x18x2 64x64x8/4x4 3\n";
+    tuning_outcome r = read_timings(jobs, out, "sm_90");
+    ASSERT_EQ(r.winners.size(), 2u);
+    EXPECT_EQ(r.winners[0].tile.text(), "32x32x8/2x2");
+    EXPECT_DOUBLE_EQ(r.winners[0].us, 7.25);
+    EXPECT_EQ(r.winners[0].arch, "sm_90");
+    EXPECT_EQ(r.winners[1].problem.op, "convolution");
+    EXPECT_EQ(r.dropped.size(), 1u);
+    EXPECT_EQ(r.timings.size(), 3u);
+    // the fastest line dropped instead: the next one wins
+    std::string slower = out;
+    slower.replace(slower.find("32x32x8/2x2 7.25"), 16, "32x32x8/2x2 dropped: the launch failed: x");
+    EXPECT_EQ(read_timings(jobs, slower, "sm_90").winners[0].tile.text(), "64x64x8/4x4");
+    // a tile with no line
+    std::string missing = out.substr(0, out.find("convolution:"));
+    try {
+        read_timings(jobs, missing, "sm_90");
+        FAIL() << "no error";
+    } catch (const error& e) {
+        EXPECT_STREQ(e.what(), "--tune: the timing program printed no result for convolution:float_type:4x16x18x2 tile 64x64x8/4x4");
+    }
+    // every tile of a problem dropped
+    std::string none = out;
+    none.replace(none.find("64x64x8/4x4 3"), 13, "64x64x8/4x4 dropped: output 0 is nan, the reference 1");
+    try {
+        read_timings(jobs, none, "sm_90");
+        FAIL() << "no error";
+    } catch (const error& e) {
+        EXPECT_STREQ(e.what(), "--tune: no candidate tile computed convolution:float_type:4x16x18x2 correctly (1 dropped); "
+                               "the database is left as it was");
+    }
 }

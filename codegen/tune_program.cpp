@@ -1,0 +1,326 @@
+// The timing program of mxc --tune: candidates, generated source, output reader
+// (codegen/tune_program.hpp).
+#include "codegen/tune_program.hpp"
+#include "ir/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace mxc {
+
+namespace {
+constexpr const char* mma_name = "mma";
+
+bool same(const gemm_tile& a, const gemm_tile& b) {
+    return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.tm == b.tm && a.tn == b.tn;
+}
+
+// The smallest of 32, 64, 128 that covers `extent` (128 for anything bigger).
+int64_t block_bound(int64_t extent) {
+    int64_t b = 32;
+    while (b < extent && b < 128) b *= 2;
+    return b;
+}
+
+// Machine epsilon of the element type (storage) and of the type the engine accumulates in.
+double storage_eps(dtype t) {
+    switch (t) {
+    case dtype::half_type: return 0x1p-10;
+    case dtype::bf16_type: return 0x1p-7;
+    case dtype::double_type: return 0x1p-52;
+    default: return 0x1p-23;
+    }
+}
+double compute_eps(dtype t) { return t == dtype::double_type ? 0x1p-52 : 0x1p-23; }
+
+// "BMxBNxBK/TMxTN" -> tile, or false.
+bool parse_tile(const std::string& s, gemm_tile& t) {
+    int used = 0;
+    if (std::sscanf(s.c_str(), "%dx%dx%d/%dx%d%n", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn, &used) != 5) return false;
+    return used == static_cast<int>(s.size());
+}
+} // namespace
+
+std::vector<gemm_tile> tuning_candidates(const gemm_problem& p) {
+    std::vector<gemm_tile> r;
+    auto add = [&](const gemm_tile& t) {
+        if (r.size() >= max_tuning_candidates || !t.invalid(p.type).empty()) return;
+        for (auto& u : r)
+            if (same(u, t)) return;
+        r.push_back(t);
+    };
+    // the presets of templates/hip/gemm.hpp: the launcher's own choices
+    for (const gemm_tile& t : {gemm_tile{128, 128, 8, 8, 8}, gemm_tile{64, 64, 8, 4, 4}, gemm_tile{16, 128, 16, 2, 4},
+                               gemm_tile{128, 16, 16, 4, 2}})
+        add(t);
+    // the grid, each block's thread tiles best first: 256 threads, then square
+    const int64_t max_bm = block_bound(p.m), max_bn = block_bound(p.n);
+    std::vector<std::vector<gemm_tile>> blocks;
+    for (int bm : {32, 64, 128})
+        for (int bn : {32, 64, 128})
+            for (int bk : {8, 16, 32}) {
+                if (bm > max_bm || bn > max_bn) continue;
+                std::vector<gemm_tile> b;
+                for (int tm : {2, 4, 8})
+                    for (int tn : {2, 4, 8})
+                        if (gemm_tile t{bm, bn, bk, tm, tn}; t.invalid(p.type).empty()) b.push_back(t);
+                auto score = [](const gemm_tile& t) {
+                    const double threads = double(t.bm / t.tm) * (t.bn / t.tn);
+                    return std::make_pair(std::abs(std::log2(threads) - 8), std::abs(std::log2(double(t.tm) / t.tn)));
+                };
+                std::stable_sort(b.begin(), b.end(), [&](auto& x, auto& y) { return score(x) < score(y); });
+                blocks.push_back(std::move(b));
+            }
+    for (std::size_t level = 0;; ++level) {
+        bool any = false;
+        for (auto& b : blocks)
+            if (level < b.size()) {
+                any = true;
+                add(b[level]);
+            }
+        if (!any || r.size() >= max_tuning_candidates) break;
+    }
+    return r;
+}
+
+std::string tuning_label(const gemm_problem& p) {
+    return p.op + ":" + std::string(dtype_name(p.type)) + ":" + p.text();
+}
+
+std::string timing_program(const std::vector<tuning_job>& jobs) {
+    std::ostringstream o;
+    o << R"(// The timing program of mxc --tune (generated: codegen/tune_program.cpp, docs/tuning.md).
+// Usage: program WARMUPS REPS. One line per problem and tile: LABEL TILE MICROSECONDS (median of
+// REPS hipEvent-timed launches after WARMUPS) or LABEL TILE dropped: WHY.
+#include <hip/hip_runtime.h>
+#define MXC_TARGET_HIP 1
+#include "templates/hip/dot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
+#include <vector>
+
+#include <unistd.h>
+
+#define MXC_TUNE_CHECK(x)                                                                        \
+    do {                                                                                         \
+        hipError_t e_ = (x);                                                                     \
+        if (e_ != hipSuccess) {                                                                  \
+            std::printf("mxc-tune: fault: %s: %s\n", #x, hipGetErrorString(e_));                 \
+            std::fflush(stdout);                                                                 \
+            std::exit(3);                                                                        \
+        }                                                                                        \
+    } while (0)
+
+namespace {
+int warmups = 5, reps = 20;
+const unsigned tile_seconds = )" + std::to_string(tuning_tile_seconds) + R"(;
+hipStream_t stream;
+
+// The reference: one thread per output, double sums.
+template <class T>
+__global__ void reference_gemm(int64_t m, int64_t n, int64_t k, int64_t z, const T* a, const T* b, double* c) {
+    const int64_t total = z * m * n;
+    for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += int64_t(gridDim.x) * blockDim.x) {
+        const int64_t j = e % n, i = e / n % m, q = e / (m * n);
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p)
+            s += double(mxc_compute_t<T>(a[(q * m + i) * k + p])) * double(mxc_compute_t<T>(b[(q * k + p) * n + j]));
+        c[e] = s;
+    }
+}
+
+// The matrix-unit kernel of half (gemm_mma_launch) in place of a tile.
+struct mma_engine {};
+
+mxc_desc matrix_desc(int64_t z, int64_t rows, int64_t cols) {
+    mxc_desc d{};
+    d.rank = 3;
+    d.lens[0] = z, d.lens[1] = rows, d.lens[2] = cols;
+    d.strides[0] = rows * cols, d.strides[1] = cols, d.strides[2] = 1;
+    return d;
+}
+
+// One GEMM problem on the device: A (Z x M x K) and B (Z x K x N) row-major, random in [-1, 1].
+template <class T> struct problem {
+    const char* label;
+    int64_t m, n, k, z;
+    double tol_abs, tol_rel; // |result - reference| <= tol_abs + tol_rel * |reference|
+    T *a = nullptr, *b = nullptr, *c = nullptr;
+    std::vector<double> expected;
+
+    problem(const char* label_, int64_t m_, int64_t n_, int64_t k_, int64_t z_, double eps_compute, double eps_storage)
+        : label(label_), m(m_), n(n_), k(k_), z(z_), tol_abs(8.0 * double(k_) * eps_compute), tol_rel(2.0 * eps_storage) {
+        std::vector<T> ha(size_t(z * m * k)), hb(size_t(z * k * n));
+        unsigned s = 12345u;
+        auto next = [&s] {
+            s = s * 1664525u + 1013904223u;
+            return float(s >> 8) / float(1u << 24) * 2.0f - 1.0f;
+        };
+        for (auto& x : ha) x = T(next());
+        for (auto& x : hb) x = T(next());
+        MXC_TUNE_CHECK(hipMalloc(&a, ha.size() * sizeof(T)));
+        MXC_TUNE_CHECK(hipMalloc(&b, hb.size() * sizeof(T)));
+        MXC_TUNE_CHECK(hipMalloc(&c, size_t(z * m * n) * sizeof(T)));
+        MXC_TUNE_CHECK(hipMemcpy(a, ha.data(), ha.size() * sizeof(T), hipMemcpyHostToDevice));
+        MXC_TUNE_CHECK(hipMemcpy(b, hb.data(), hb.size() * sizeof(T), hipMemcpyHostToDevice));
+        alarm(tile_seconds);
+        double* r = nullptr;
+        expected.resize(size_t(z * m * n));
+        MXC_TUNE_CHECK(hipMalloc(&r, expected.size() * sizeof(double)));
+        const int64_t blocks = std::min<int64_t>((int64_t(expected.size()) + 255) / 256, 4096);
+        hipLaunchKernelGGL(reference_gemm<T>, dim3(unsigned(blocks)), dim3(256), 0, stream, m, n, k, z, a, b, r);
+        MXC_TUNE_CHECK(hipGetLastError());
+        MXC_TUNE_CHECK(hipStreamSynchronize(stream));
+        MXC_TUNE_CHECK(hipMemcpy(expected.data(), r, expected.size() * sizeof(double), hipMemcpyDeviceToHost));
+        MXC_TUNE_CHECK(hipFree(r));
+    }
+    ~problem() {
+        (void)hipFree(a);
+        (void)hipFree(b);
+        (void)hipFree(c);
+    }
+
+    template <class Cfg> void launch() {
+        using namespace mxc::hip;
+        const dot_source<T> sa{a, matrix_desc(z, m, k)}, sb{b, matrix_desc(z, k, n)};
+        const dot_out<plain_store<T>> out{plain_store<T>{c}, m, n};
+        if constexpr (std::is_same<Cfg, mma_engine>::value) gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
+        else gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
+    }
+
+    template <class Cfg> void time(const char* tile) {
+        alarm(tile_seconds); // a hung kernel ends the program (SIGALRM), not the tuning
+        // correctness first: a NaN-filled output, one launch, every element against the reference
+        MXC_TUNE_CHECK(hipMemset(c, 0xff, expected.size() * sizeof(T)));
+        launch<Cfg>();
+        if (hipError_t e = hipGetLastError(); e != hipSuccess) {
+            std::printf("%s %s dropped: the launch failed: %s\n", label, tile, hipGetErrorString(e));
+            std::fflush(stdout);
+            return;
+        }
+        MXC_TUNE_CHECK(hipStreamSynchronize(stream));
+        std::vector<T> got(expected.size());
+        MXC_TUNE_CHECK(hipMemcpy(got.data(), c, got.size() * sizeof(T), hipMemcpyDeviceToHost));
+        for (size_t e = 0; e < got.size(); ++e) {
+            const double g = double(mxc_compute_t<T>(got[e])), x = expected[e];
+            if (!(std::fabs(g - x) <= tol_abs + tol_rel * std::fabs(x))) {
+                std::printf("%s %s dropped: output %zu is %g, the reference %g\n", label, tile, e, g, x);
+                std::fflush(stdout);
+                return;
+            }
+        }
+        for (int w = 0; w < warmups; ++w) launch<Cfg>();
+        MXC_TUNE_CHECK(hipStreamSynchronize(stream));
+        hipEvent_t start, stop;
+        MXC_TUNE_CHECK(hipEventCreate(&start));
+        MXC_TUNE_CHECK(hipEventCreate(&stop));
+        std::vector<float> ms;
+        for (int r = 0; r < reps; ++r) {
+            MXC_TUNE_CHECK(hipEventRecord(start, stream));
+            launch<Cfg>();
+            MXC_TUNE_CHECK(hipEventRecord(stop, stream));
+            MXC_TUNE_CHECK(hipEventSynchronize(stop));
+            float t = 0;
+            MXC_TUNE_CHECK(hipEventElapsedTime(&t, start, stop));
+            ms.push_back(t);
+        }
+        MXC_TUNE_CHECK(hipGetLastError());
+        MXC_TUNE_CHECK(hipEventDestroy(start));
+        MXC_TUNE_CHECK(hipEventDestroy(stop));
+        std::sort(ms.begin(), ms.end());
+        const size_t h = ms.size() / 2;
+        const double median = ms.size() % 2 ? ms[h] : (double(ms[h - 1]) + ms[h]) / 2;
+        std::printf("%s %s %.3f\n", label, tile, median * 1000.0);
+        std::fflush(stdout);
+    }
+};
+)";
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const gemm_problem& p = jobs[j].problem;
+        char eps[96];
+        std::snprintf(eps, sizeof eps, "%a, %a", compute_eps(p.type), storage_eps(p.type));
+        o << "\nvoid job_" << j << "() {\n    problem<" << dtype_c_name(p.type) << "> p(\"" << tuning_label(p) << "\", "
+          << p.m << ", " << p.n << ", " << p.k << ", " << p.z << ", " << eps << ");\n";
+        for (auto& t : jobs[j].tiles) o << "    p.time<" << t.cpp_type() << ">(\"" << t.text() << "\");\n";
+        if (jobs[j].mma) o << "    p.time<mma_engine>(\"" << mma_name << "\");\n";
+        o << "}\n";
+    }
+    o << R"(} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 3 || (warmups = std::atoi(argv[1])) < 0 || (reps = std::atoi(argv[2])) < 1) {
+        std::printf("usage: %s WARMUPS REPS\n", argv[0]);
+        return 2;
+    }
+    MXC_TUNE_CHECK(hipStreamCreate(&stream));
+)";
+    for (std::size_t j = 0; j < jobs.size(); ++j) o << "    job_" << j << "();\n";
+    o << "    MXC_TUNE_CHECK(hipStreamDestroy(stream));\n    return 0;\n}\n";
+    return o.str();
+}
+
+tuning_outcome read_timings(const std::vector<tuning_job>& jobs, const std::string& output, const std::string& arch) {
+    std::map<std::string, std::size_t> job_of;
+    for (std::size_t j = 0; j < jobs.size(); ++j) job_of[tuning_label(jobs[j].problem)] = j;
+    // per job: tile text -> microseconds (-1: dropped)
+    std::vector<std::map<std::string, double>> seen(jobs.size());
+    tuning_outcome out;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string label, tile, third;
+        if (!(words >> label >> tile >> third)) continue;
+        auto j = job_of.find(label);
+        gemm_tile t;
+        if (j == job_of.end() || (!parse_tile(tile, t) && tile != mma_name)) continue;
+        if (third == "dropped:") {
+            seen[j->second][tile] = -1;
+            out.dropped.push_back(line);
+            continue;
+        }
+        char* end = nullptr;
+        double us = std::strtod(third.c_str(), &end);
+        if (*end != '\0' || !(us >= 0)) continue;
+        seen[j->second][tile] = us;
+        out.timings.push_back(line);
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const std::string label = tuning_label(jobs[j].problem);
+        std::vector<std::string> names;
+        for (auto& t : jobs[j].tiles) names.push_back(t.text());
+        if (jobs[j].mma) names.push_back(mma_name);
+        std::size_t best = names.size();
+        double best_us = 0;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            auto it = seen[j].find(names[i]);
+            if (it == seen[j].end())
+                throw error("--tune: the timing program printed no result for " + label + " tile " + names[i]);
+            if (it->second >= 0 && (best == names.size() || it->second < best_us)) best = i, best_us = it->second;
+        }
+        if (best == names.size())
+            throw error("--tune: no candidate tile computed " + label + " correctly (" + std::to_string(names.size()) +
+                        " dropped); the database is left as it was");
+        if (best == jobs[j].tiles.size()) { // the matrix units
+            out.mma_won.push_back(jobs[j].problem);
+            continue;
+        }
+        tuning_entry e;
+        e.problem = jobs[j].problem;
+        e.arch = arch;
+        e.tile = jobs[j].tiles[best];
+        e.us = best_us;
+        out.winners.push_back(e);
+    }
+    return out;
+}
+
+} // namespace mxc

@@ -1,0 +1,62 @@
+// The timing program of `mxc --tune` (docs/tuning.md): the candidate tiles of each GEMM
+// problem, the generated C++/HIP program that times them on the device (the library's own
+// templates/hip/gemm.hpp, one `time<Cfg>` instantiation per distinct tile), and the reading
+// of its output into the winners. Building and running it is compiler/tune.cpp.
+#pragma once
+#include "codegen/tuning.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mxc {
+
+// At most this many candidate tiles per problem.
+constexpr std::size_t max_tuning_candidates = 30;
+
+// The tiles timed for `p`: the launcher's four presets (gemm_large, gemm_medium, gemm_small_m,
+// gemm_small_n), then the grid BM, BN in {32, 64, 128}, BK in {8, 16, 32}, TM, TN in {2, 4, 8}
+// that the engine can run (gemm_tile::invalid) and whose block is not wider than the problem
+// needs (BM <= max(32, M rounded up to a power of two), the same for BN and N). Of each block
+// (BM, BN, BK) the thread tile closest to 256 threads and square comes first, then the next
+// of every block, ..., up to max_tuning_candidates in all. No duplicates.
+std::vector<gemm_tile> tuning_candidates(const gemm_problem& p);
+
+// The timing program's watchdog: a reference or a tile (all its launches) running longer than
+// this ends the program with SIGALRM.
+constexpr int tuning_tile_seconds = 300;
+
+// "dot:float_type:16x8x32x2": how the timing program names a problem.
+std::string tuning_label(const gemm_problem& p);
+
+struct tuning_job {
+    gemm_problem problem;
+    std::vector<gemm_tile> tiles;
+    // half: also time the matrix-unit kernel (gemm_mma_launch, named "mma"), which no database
+    // tile can name; when it wins, the problem gets no entry and keeps the launcher's rule,
+    // which takes that kernel for half (but for M <= 16).
+    bool mma = false;
+};
+
+// The C++/HIP source of the timing program. Run as `program WARMUPS REPS`, for every job it
+// fills row-major A (Z x M x K) and B (Z x K x N) with random values in [-1, 1], computes a
+// reference product (one thread per output, double sums), and for every tile: one launch on
+// a NaN-filled output checked against the reference (a mismatch or a failed launch drops the
+// tile), WARMUPS launches, then REPS launches timed one by one with hipEvents; it prints
+//   LABEL TILE MICROSECONDS           (the median)
+//   LABEL TILE dropped: WHY
+// one line per tile (and per "mma" of a job with `mma`), and exits 3 after a device fault ("mxc-tune: fault: ..."); a reference or
+// a tile that takes over tuning_tile_seconds ends it (SIGALRM).
+std::string timing_program(const std::vector<tuning_job>& jobs);
+
+struct tuning_outcome {
+    std::vector<tuning_entry> winners; // per job, the fastest tile that matched (arch set)
+    std::vector<gemm_problem> mma_won; // the jobs where "mma" was fastest (no winner entry)
+    std::vector<std::string> dropped;  // "LABEL TILE dropped: WHY", as printed
+    std::vector<std::string> timings;  // every "LABEL TILE MICROSECONDS" line
+};
+
+// Reads the timing program's output (other lines are ignored). Throws mxc::error naming the
+// problem when a tile of a job has no line or when no tile of a job ran correctly.
+tuning_outcome read_timings(const std::vector<tuning_job>& jobs, const std::string& output, const std::string& arch);
+
+} // namespace mxc
