@@ -1,6 +1,7 @@
 // The parts of code generation shared by the cpu and hip emitters.
 #include "codegen/emit.hpp"
 #include "codegen/embedded.hpp"
+#include "codegen/gemm_choice.hpp"
 #include "ir/error.hpp"
 
 #include <algorithm>
@@ -218,10 +219,12 @@ void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const 
     o << "    const mxc_kargs k = {" << k.in.size() << ", p, " << id << "_in, " << pointer(k.out, true) << ", &" << id
       << "_out, " << (k.params.ip.empty() ? "nullptr" : id + "_ip") << ", " << k.params.ip.size() << ", "
       << (k.params.fp.empty() ? "nullptr" : id + "_fp") << ", " << k.params.fp.size() << "};\n";
-    // A tuning-database tile (codegen/tuning.hpp) for the GEMM of this kernel: the launcher's
-    // configuration argument, so only that tile is instantiated.
-    const std::string cfg = k.tuning.config.empty() ? "" : ", " + k.tuning.cpp;
-    if (!k.tuning.config.empty()) o << "    // tuned: " << k.tuning.cpp << "\n";
+    // The kernel a hip GEMM launch runs (the tuning database's tile or the rule's preset, the
+    // convolution's form; codegen/gemm_choice.hpp) as template arguments, so only it is
+    // instantiated.
+    const hip_launch_choice choice = st.target == "hip" ? hip_launch_choice_of(k) : hip_launch_choice{};
+    const std::string& cfg = choice.args;
+    if (!choice.comment.empty()) o << "    // " << choice.comment << "\n";
     if (is_fused_kernel(k)) o << "    " << fused_call(k, body_id, st, cfg) << "\n";
     else o << "    mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << cfg << ">(k" << st.call_suffix << ");\n";
     o << "}\n";

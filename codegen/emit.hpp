@@ -90,7 +90,7 @@ std::vector<std::string> kernel_headers(const lowered_module& l, const std::stri
 // Fused kernels (emit_fused.cpp): the body functor of kernel `id` and the call that uses it.
 bool is_fused_kernel(const kernel_call& k);
 std::string fused_body_functor(const kernel_call& k, const std::string& id);
-// cfg: "" or ", <tile configuration>" (a tuned GEMM, codegen/tuning.hpp).
+// cfg: "" or the chosen kernel's template arguments (hip_launch_choice::args, codegen/gemm_choice.hpp).
 std::string fused_call(const kernel_call& k, const std::string& id, const target_style& st, const std::string& cfg = "");
 
 // The C header (from runtime-stub/model.h) with the name and sizes filled in.

@@ -68,11 +68,16 @@ void fold_one(module& m, instruction& bn) {
     mxc_visit_dtype(static_cast<int>(w->s.type), [&](auto tag) {
         using T = decltype(tag);
         auto* p = reinterpret_cast<T*>(scaled.data());
-        for (int64_t e = 0; e < w->s.elements(); ++e) {
-            const int64_t c = conv ? e / per : e % channels; // dot: W[k, c]
-            const double v = static_cast<double>(static_cast<mxc_compute_t<T>>(p[e]));
-            p[e] = T(static_cast<mxc_compute_t<T>>(v * s[static_cast<std::size_t>(c)]));
-        }
+        auto scale_one = [&](T& x, int64_t c) {
+            const double v = static_cast<double>(static_cast<mxc_compute_t<T>>(x));
+            x = T(static_cast<mxc_compute_t<T>>(v * s[static_cast<std::size_t>(c)]));
+        };
+        if (conv) // W[c] is `per` contiguous elements
+            for (int64_t c = 0; c < channels; ++c)
+                for (int64_t i = 0; i < per; ++i) scale_one(p[c * per + i], c);
+        else // dot: W[k, c], `per` rows of `channels`
+            for (int64_t i = 0; i < per; ++i)
+                for (int64_t c = 0; c < channels; ++c) scale_one(p[i * channels + c], c);
     });
     dtype t = y->result.type;
     auto pos = m.iter(&bn);

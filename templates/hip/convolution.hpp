@@ -236,48 +236,77 @@ template <class T, class E> struct convolution_elem {
     }
 };
 
-// The convolution with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp).
-template <class T, class Cfg, class E> void convolution_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
+template <class Cfg> struct is_dw_config : std::false_type {};
+template <int TH, int TW, int PW> struct is_dw_config<dw_config<TH, TW, PW>> : std::true_type {};
+
+// The depthwise form: tile Cfg (dw_wide, dw_narrow), or the rule's (mxc_conv_dw_wide) when Cfg
+// is not a dw_config.
+template <class T, class Cfg, class E> void conv_depthwise(const mxc_kargs& k, hipStream_t s, const E& epi) {
+    const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1];
+    const conv_geom g = make_conv_geom(k);
+    const dw_geom dg{g.mtot, g.mg, g.xlen[0], g.xlen[1], g.olen[0], g.olen[1], g.klen[0], g.klen[1],
+                     g.stride[0], g.stride[1], g.pad[0], g.pad[1], g.dil[0], g.dil[1],
+                     xd.strides[0], xd.strides[1], xd.strides[2], xd.strides[3],
+                     wd.strides[0], wd.strides[2], wd.strides[3]};
+    const T* x = static_cast<const T*>(k.in[0]);
+    const T* w = static_cast<const T*>(k.in[1]);
+    const int64_t images = k.out_desc->lens[0];
+    if constexpr (is_dw_config<Cfg>::value) conv_dw_launch<Cfg>(dg, images, x, w, epi, s);
+    else if (mxc_conv_dw_wide(dg.ow)) conv_dw_launch<dw_wide>(dg, images, x, w, epi, s);
+    else conv_dw_launch<dw_narrow>(dg, images, x, w, epi, s);
+}
+
+// The GEMM forms: the 1x1 GEMM (Pointwise) or the implicit im2col, GEMM configuration Cfg.
+template <class T, class Cfg, bool Pointwise, class E> void conv_gemm(const mxc_kargs& k, hipStream_t s, const E& epi) {
+    const conv_geom g = make_conv_geom(k);
+    const int64_t group = k.ip[0], cols = k.out_desc->lens[0] * g.plane;
+    const T* x = static_cast<const T*>(k.in[0]);
+    const conv_w_source<T> a{static_cast<const T*>(k.in[1]), g.mg, g.cg * g.kn};
+    const conv_out<E> out{epi, g.mg, g.mtot, g.plane};
+    if constexpr (Pointwise)
+        gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T>{x, g.cg, g.xs0, g.xs1, g.plane}, out, s);
+    else
+        gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T>{x, g}, out, s);
+}
+
+// The convolution with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp),
+// in form Form with configuration Cfg, as mxc names them (codegen/gemm_choice.cpp, the rule of
+// templates/common/gemm_choice.hpp):
+//   MXC_CONV_DEPTHWISE             Cfg = dw_wide or dw_narrow
+//   MXC_CONV_GEMM_1X1, _IM2COL     Cfg = a gemm_config or a gemm_mma_config (see gemm_run)
+//   MXC_CONV_PER_OUTPUT            Cfg unused (mxc writes void)
+//   MXC_CONV_AUTO (the default)    the form mxc_conv_pick gives at run time, every form and
+//                                  (with gemm_auto) every preset instantiated: hand-written
+//                                  calls and tests only.
+// A fixed form is checked at run time against the descriptors (mxc_conv_pick, a few integer
+// tests on the host); where they disagree (a hand-written call with other strides) the
+// per-output kernel runs, so the result is right either way. mxc derives the form from the
+// very descriptors it passes, so generated code always runs the form it names; only the
+// per-output kernel is instantiated besides it.
+template <class T, class Cfg, mxc_conv_form Form, class E>
+void convolution_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     if (mxc_elements(od) == 0) return;
-    if constexpr (gemm_supported<T>) {
-        if (mxc_is_packed(wd)) {
-            const conv_geom g = make_conv_geom(k);
-            const int64_t group = k.ip[0], images = od.lens[0];
-            const T* x = static_cast<const T*>(k.in[0]);
-            const T* w = static_cast<const T*>(k.in[1]);
-            if (g.cg == 1 && group > 1 && g.s == 2) {
-                const dw_geom dg{g.mtot, g.mg, g.xlen[0], g.xlen[1], g.olen[0], g.olen[1], g.klen[0], g.klen[1],
-                                 g.stride[0], g.stride[1], g.pad[0], g.pad[1], g.dil[0], g.dil[1],
-                                 xd.strides[0], xd.strides[1], xd.strides[2], xd.strides[3],
-                                 wd.strides[0], wd.strides[2], wd.strides[3]};
-                if (dg.ow > 16) conv_dw_launch<dw_wide>(dg, images, x, w, epi, s);
-                else conv_dw_launch<dw_narrow>(dg, images, x, w, epi, s);
-                return;
+    if constexpr (gemm_supported<T> && Form != MXC_CONV_PER_OUTPUT) {
+        const mxc_conv_form form = mxc_conv_pick(xd, wd, od, k.ip);
+        if constexpr (Form == MXC_CONV_AUTO) {
+            switch (form) {
+            case MXC_CONV_DEPTHWISE: return conv_depthwise<T, Cfg>(k, s, epi);
+            case MXC_CONV_GEMM_1X1: return conv_gemm<T, Cfg, true>(k, s, epi);
+            case MXC_CONV_GEMM_IM2COL: return conv_gemm<T, Cfg, false>(k, s, epi);
+            default: break;
             }
-            bool pointwise = true; // 1x1, stride 1, no padding, x's spatial dims packed
-            int64_t packed = 1;
-            for (int d = g.s - 1; d >= 0; --d) {
-                pointwise = pointwise && g.klen[d] == 1 && g.stride[d] == 1 && g.pad[d] == 0 && g.olen[d] == g.xlen[d] &&
-                            (g.xlen[d] == 1 || g.xs[d] == packed);
-                packed *= g.xlen[d];
-            }
-            const conv_w_source<T> a{w, g.mg, g.cg * g.kn};
-            const conv_out<E> out{epi, g.mg, g.mtot, g.plane};
-            const int64_t cols = images * g.plane;
-            if (pointwise)
-                gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T>{x, g.cg, g.xs0, g.xs1, g.plane}, out, s);
-            else
-                gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T>{x, g}, out, s);
-            return;
+        } else if (form == Form) {
+            if constexpr (Form == MXC_CONV_DEPTHWISE) return conv_depthwise<T, Cfg>(k, s, epi);
+            else return conv_gemm<T, Cfg, Form == MXC_CONV_GEMM_1X1>(k, s, epi);
         }
     }
     launch_per_output(k, s, convolution_elem<T, E>{epi});
 }
 
-// Cfg: a gemm_config (a tuned build), or gemm_auto (gemm_pick).
-template <class T, class Cfg = gemm_auto> void convolution(const mxc_kargs& k, hipStream_t s) {
-    convolution_epilogue<T, Cfg>(k, s, plain_store<T>{static_cast<T*>(k.out)});
+// Cfg, Form: see convolution_epilogue.
+template <class T, class Cfg = gemm_auto, mxc_conv_form Form = MXC_CONV_AUTO> void convolution(const mxc_kargs& k, hipStream_t s) {
+    convolution_epilogue<T, Cfg, Form>(k, s, plain_store<T>{static_cast<T*>(k.out)});
 }
 
 } // namespace hip

@@ -21,7 +21,8 @@ template <class T> struct convolution_transpose_elem {
                                                     a.out_desc, a.ip, i));
     }
 };
-template <class T> void convolution_transpose(const mxc_kargs& k, hipStream_t s) {
+// Cfg: the GEMM configuration (gemm_run), as mxc names it; gemm_auto: the rule at run time.
+template <class T, class Cfg = gemm_auto> void convolution_transpose(const mxc_kargs& k, hipStream_t s) {
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     if (mxc_elements(od) == 0) return;
     if constexpr (gemm_supported<T>) {
@@ -33,7 +34,7 @@ template <class T> void convolution_transpose(const mxc_kargs& k, hipStream_t s)
             g.mg = wd.lens[1];
             const T* x = static_cast<const T*>(k.in[0]);
             const T* w = static_cast<const T*>(k.in[1]);
-            gemm_run<T>(g.mg, od.lens[0] * g.plane, g.cg * g.kn, group, conv_tw_source<T>{w, g.cg, wd.strides[0], wd.strides[1], g.kn},
+            gemm_run<T, Cfg>(g.mg, od.lens[0] * g.plane, g.cg * g.kn, group, conv_tw_source<T>{w, g.cg, wd.strides[0], wd.strides[1], g.kn},
                         conv_im2col_source<T>{x, g}, conv_out<plain_store<T>>{{static_cast<T*>(k.out)}, g.mg, g.mtot, g.plane}, s);
             return;
         }

@@ -51,7 +51,8 @@ template <class T, class Cfg, class E> void dot_epilogue(const mxc_kargs& k, hip
     }
 }
 
-// Cfg: a gemm_config (a tuned build), or gemm_auto (gemm_pick).
+// Cfg: a gemm_config or a gemm_mma_config (half), as mxc names it (the tuning database's tile, else the
+// rule's preset), or gemm_auto (the rule at run time, every preset instantiated; see gemm_run).
 template <class T, class Cfg = gemm_auto> void dot(const mxc_kargs& k, hipStream_t s) {
     dot_epilogue<T, Cfg>(k, s, plain_store<T>{static_cast<T*>(k.out)});
 }

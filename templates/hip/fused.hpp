@@ -75,8 +75,9 @@ struct fused_program_body {
 template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, hipStream_t s, F f) {
     if (!launch_vectorised<T, max_inputs>(k, s, fused_expr_body<F>{f})) launch_per_output(k, s, fused_elem<T, F>{f});
 }
-template <class T, class Cfg = gemm_auto, class F> void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    convolution_epilogue<T, Cfg>(k, s, fused_store<T, F>{f, pack(k), 0});
+template <class T, class Cfg = gemm_auto, mxc_conv_form Form = MXC_CONV_AUTO, class F>
+void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
+    convolution_epilogue<T, Cfg, Form>(k, s, fused_store<T, F>{f, pack(k), 0});
 }
 template <class T, class Cfg = gemm_auto, class F> void fused_dot_expr(const mxc_kargs& k, hipStream_t s, F f) {
     dot_epilogue<T, Cfg>(k, s, fused_store<T, F>{f, pack(k), 0});
@@ -85,8 +86,9 @@ template <class T, class Cfg = gemm_auto, class F> void fused_dot_expr(const mxc
 template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) {
     if (!launch_vectorised<T, max_inputs>(k, s, fused_program_body{})) launch_per_output(k, s, fused_elem<T, program_body>{{}});
 }
-template <class T, class Cfg = gemm_auto> void fused_convolution(const mxc_kargs& k, hipStream_t s) {
-    convolution_epilogue<T, Cfg>(k, s, fused_store<T, program_body>{{}, pack(k), 1 + 3 * (k.out_desc->rank - 2)});
+template <class T, class Cfg = gemm_auto, mxc_conv_form Form = MXC_CONV_AUTO>
+void fused_convolution(const mxc_kargs& k, hipStream_t s) {
+    convolution_epilogue<T, Cfg, Form>(k, s, fused_store<T, program_body>{{}, pack(k), 1 + 3 * (k.out_desc->rank - 2)});
 }
 template <class T, class Cfg = gemm_auto> void fused_dot(const mxc_kargs& k, hipStream_t s) {
     dot_epilogue<T, Cfg>(k, s, fused_store<T, program_body>{{}, pack(k), 0});

@@ -21,6 +21,7 @@
 // consecutive (no bank conflicts), the A reads are broadcasts, the stores are coalesced. The
 // shared rows are padded by one element so that the transposed A stores spread over the banks.
 #pragma once
+#include "templates/common/gemm_choice.hpp"
 #include "templates/hip/common.hpp"
 #include "templates/hip/mma.hpp"
 
@@ -52,9 +53,10 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
     static_assert(BK % 8 == 0 && BM % 8 == 0 && BN % 8 == 0, "gemm_config: tile sides must hold whole 16-byte vectors");
 };
 
-// The configurations gemm_pick chooses from. Shared memory = (BK * (BM + 1) + BK * (BN + 1))
-// elements of the compute type; registers per thread ~ TM * TN accumulators + TM + TN
-// fragments + ~30 for addresses and loop state (estimates, not measured: no device here).
+// The presets (the rule that picks one is mxc_gemm_pick, templates/common/gemm_choice.hpp).
+// Shared memory = (BK * (BM + 1) + BK * (BN + 1)) elements of the compute type; registers per
+// thread ~ TM * TN accumulators + TM + TN fragments + ~30 for addresses and loop state
+// (estimates, not measured: no device here).
 //   large   128x128x8, 8x8 per thread, 256 threads: 8.3 KiB (float), ~110-128 VGPRs.
 //           sm_90: 2 blocks (16 warps) per SM, register bound (65536 / (256 * 128));
 //           gfx90a: 512 / 128 = 4 waves per SIMD = 4 blocks per CU (register bound; 64 KiB
@@ -69,12 +71,11 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
 //   small_n 128x16x16, 4x2 per thread, 256 threads: 9.3 KiB, ~40-48 VGPRs, as small_m. Few
 //           columns (a deep convolution on a tiny image at batch 1, a matrix times a vector).
 // Double doubles the shared memory and the accumulator registers of each configuration.
-// A tuning database would replace gemm_pick's rule; the configurations are its candidates.
+// A tuning database entry (codegen/tuning.hpp) replaces the rule for its problem.
 using gemm_large = gemm_config<128, 128, 8, 8, 8>;
 using gemm_medium = gemm_config<64, 64, 8, 4, 4>;
 using gemm_small_m = gemm_config<16, 128, 16, 2, 4>;
 using gemm_small_n = gemm_config<128, 16, 16, 4, 2>;
-enum class gemm_choice { large, medium, small_m, small_n };
 
 // Whether element type T takes the tiled path.
 template <class T>
@@ -85,16 +86,12 @@ constexpr bool gemm_supported = std::is_same<T, float>::value || std::is_same<T,
 template <class T> constexpr int gemm_vec_width = int(16 / sizeof(T));
 template <class T, int V> struct alignas(sizeof(T) * V) gemm_vec { T v[V]; };
 
-// The one place that picks a configuration for a problem (M x N outputs, depth K, Z batches).
-template <class T> inline gemm_choice gemm_pick(int64_t m, int64_t n, int64_t k, int64_t z) {
-    (void)k;
-    if (m <= 16) return gemm_choice::small_m;
-    if (n <= 16) return gemm_choice::small_n;
-    // 8x8 per thread only when there are enough large tiles to fill a device (~100+ CUs/SMs)
-    const int64_t large_tiles = ((m + 127) / 128) * ((n + 127) / 128) * z;
-    if (sizeof(mxc_compute_t<T>) <= 4 && large_tiles >= 96) return gemm_choice::large;
-    return gemm_choice::medium;
-}
+// The element kind of T for the rule (only for gemm_supported types).
+template <class T>
+constexpr mxc_gemm_elem gemm_elem_of = std::is_same<T, double>::value     ? MXC_GEMM_F64
+                                       : std::is_same<T, mxc_half>::value ? MXC_GEMM_F16
+                                       : std::is_same<T, mxc_bf16>::value ? MXC_GEMM_BF16
+                                                                          : MXC_GEMM_F32;
 
 // A strided matrix: element (r, c) at p[r * sr + c * sc].
 template <class T> struct gemm_strided_view {
@@ -268,7 +265,7 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     (warp 32). For problems with few large tiles (batch 1, small M or N): four times the
 //     blocks of the large one. sm_90: 84-100 registers, no spills.
 // gemm_mma_pick_large chooses between them by the number of large tiles; gemm_mma_launch<G>
-// runs one (G = gemm_auto: the choice).
+// runs one (G = gemm_auto: the choice at run time).
 template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
     static constexpr int BM = BM_, BN = BN_, BK = 32, threads = 256, FM = FM_, min_blocks = MinBlocks;
     static constexpr int lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
@@ -288,11 +285,9 @@ template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
 using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
 using gemm_mma_small = gemm_mma_config<64, 64, 2, 1>;
 
-// Large tiles from which the large configuration fills a device (~132 SMs / 110 CUs).
-constexpr int64_t gemm_mma_large_min_tiles = 128;
-inline bool gemm_mma_pick_large(int64_t m, int64_t n, int64_t z) {
-    return ((m + 127) / 128) * ((n + 127) / 128) * z >= gemm_mma_large_min_tiles;
-}
+// The choice between them: mxc_gemm_mma_large (templates/common/gemm_choice.hpp, the rule the
+// compiler applies: MXC_GEMM_MMA names gemm_mma_large, MXC_GEMM_MMA_SMALL gemm_mma_small).
+inline bool gemm_mma_pick_large(int64_t m, int64_t n, int64_t z) { return mxc_gemm_mma_large(m, n, z); }
 
 // The warp size as a compile-time constant where the target fixes it (so that the fragment
 // arrays of a warp are sized and indexed by constants), warpSize elsewhere (the emulator).
@@ -502,31 +497,38 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
     }
 }
 
-// The launchers' default configuration: gemm_pick's choice at run time. A tuned build names a
-// gemm_config instead (mxc::hip::dot<float, mxc::hip::gemm_config<...>>, docs/tuning.md): only
-// that one is instantiated.
+// The configuration argument of the launchers (gemm_run, dot, convolution and the fused
+// forms): a gemm_config, a gemm_mma_config (half only), or gemm_auto. mxc always names one: the tuning
+// database's tile, else the rule's preset (mxc_gemm_pick, applied by the compiler to the
+// shapes it knows; codegen/gemm_choice.cpp), so each generated launch instantiates only the
+// kernel it runs. Every shape is known then: the generated source passes each kernel static
+// descriptors (symbolic dims are fixed before compiling), so no launch needs a run-time choice.
+// gemm_auto applies the same rule at run time and so instantiates every preset (plus both mma
+// for half): the default for hand-written calls and tests, never generated.
 struct gemm_auto {};
 
-// Runs the product with configuration Cfg (a gemm_config; for half also a gemm_mma_config), or
-// the one gemm_pick chooses (half with M > 16: the matrix units, gemm_mma_launch's choice).
+// Runs the product with configuration Cfg (see above).
 template <class T, class Cfg = gemm_auto, class SA, class SB, class Out>
 inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
                      hipStream_t stream) {
     if (m <= 0 || n <= 0 || z <= 0) return;
     if constexpr (gemm_is_mma<Cfg>::value) {
-        static_assert(std::is_same<T, mxc_half>::value, "gemm_run: the matrix-unit configurations are for half");
+        static_assert(std::is_same<T, mxc_half>::value, "gemm_mma: the matrix-unit kernel takes half only");
         gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, out, stream);
     } else if constexpr (!std::is_same<Cfg, gemm_auto>::value) {
         gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
     } else {
-        if constexpr (std::is_same<T, mxc_half>::value) {
-            if (gemm_pick<T>(m, n, k, z) != gemm_choice::small_m) return gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
-        }
-        switch (gemm_pick<T>(m, n, k, z)) {
-        case gemm_choice::large: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
-        case gemm_choice::medium: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
-        case gemm_choice::small_m: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;
-        case gemm_choice::small_n: gemm_launch<gemm_small_n, T>(m, n, k, z, sa, sb, out, stream); break;
+        switch (mxc_gemm_pick(gemm_elem_of<T>, m, n, k, z)) {
+        case MXC_GEMM_MMA:
+            if constexpr (std::is_same<T, mxc_half>::value) gemm_mma_launch<gemm_mma_large>(m, n, k, z, sa, sb, out, stream);
+            break;
+        case MXC_GEMM_MMA_SMALL:
+            if constexpr (std::is_same<T, mxc_half>::value) gemm_mma_launch<gemm_mma_small>(m, n, k, z, sa, sb, out, stream);
+            break;
+        case MXC_GEMM_LARGE: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
+        case MXC_GEMM_MEDIUM: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
+        case MXC_GEMM_SMALL_M: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;
+        case MXC_GEMM_SMALL_N: gemm_launch<gemm_small_n, T>(m, n, k, z, sa, sb, out, stream); break;
         }
     }
 }

@@ -1,0 +1,107 @@
+// The compile-time kernel choice of hip GEMM launches (see codegen/gemm_choice.hpp).
+#include "codegen/gemm_choice.hpp"
+#include "codegen/tuning.hpp"
+#include "ir/eval.hpp"
+#include "templates/common/gemm_choice.hpp"
+
+namespace mxc {
+
+namespace {
+std::optional<mxc_gemm_elem> elem_of(dtype t) {
+    switch (t) {
+    case dtype::float_type: return MXC_GEMM_F32;
+    case dtype::double_type: return MXC_GEMM_F64;
+    case dtype::half_type: return MXC_GEMM_F16;
+    case dtype::bf16_type: return MXC_GEMM_BF16;
+    default: return std::nullopt;
+    }
+}
+
+const char* preset_type(mxc_gemm_preset p) {
+    switch (p) {
+    case MXC_GEMM_LARGE: return "mxc::hip::gemm_large";
+    case MXC_GEMM_MEDIUM: return "mxc::hip::gemm_medium";
+    case MXC_GEMM_SMALL_M: return "mxc::hip::gemm_small_m";
+    case MXC_GEMM_SMALL_N: return "mxc::hip::gemm_small_n";
+    case MXC_GEMM_MMA: return "mxc::hip::gemm_mma_large";
+    case MXC_GEMM_MMA_SMALL: return "mxc::hip::gemm_mma_small";
+    }
+    return "";
+}
+
+const char* form_name(mxc_conv_form f) {
+    switch (f) {
+    case MXC_CONV_AUTO: return "MXC_CONV_AUTO";
+    case MXC_CONV_PER_OUTPUT: return "MXC_CONV_PER_OUTPUT";
+    case MXC_CONV_DEPTHWISE: return "MXC_CONV_DEPTHWISE";
+    case MXC_CONV_GEMM_1X1: return "MXC_CONV_GEMM_1X1";
+    case MXC_CONV_GEMM_IM2COL: return "MXC_CONV_GEMM_IM2COL";
+    }
+    return "";
+}
+
+// The GEMM configuration of problem p: the tuned tile, else the rule's preset; sets comment.
+std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_elem e, std::string& comment) {
+    if (!k.tuning.config.empty()) {
+        comment = "tuned: " + k.tuning.cpp;
+        return k.tuning.cpp;
+    }
+    const char* cfg = preset_type(mxc_gemm_pick(e, p.m, p.n, p.k, p.z));
+    comment = "gemm " + p.text() + ": " + cfg + " (rule: mxc_gemm_pick)";
+    return cfg;
+}
+
+std::string strip_fused(const std::string& op) { return op.rfind("fused_", 0) == 0 ? op.substr(6) : op; }
+} // namespace
+
+hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
+    hip_launch_choice c;
+    const std::string op = strip_fused(k.kernel);
+    const auto e = elem_of(k.type);
+    if (!e || k.in_shapes.size() < 2) return c;
+    if (op == "dot") {
+        if (auto p = gemm_problem_of(k)) c.args = ", " + gemm_config(k, *p, *e, c.comment);
+        return c;
+    }
+    if (op == "convolution_transpose") {
+        // the GEMM of templates/hip/convolution_transpose.hpp: M = output channels per group,
+        // N = batch x output positions, K = input channels per group x kernel elements
+        const shape &x = k.in_shapes[0], &w = k.in_shapes[1], &out = k.out_shape;
+        if (k.params.ip.empty() || k.params.ip[0] < 1 || out.lens.size() < 3 || w.lens.size() != out.lens.size())
+            return c;
+        gemm_problem p;
+        p.op = op;
+        p.type = k.type;
+        p.z = k.params.ip[0];
+        p.m = w.lens[1];
+        p.n = out.lens[0];
+        p.k = x.lens[1] / p.z;
+        for (std::size_t d = 2; d < out.lens.size(); ++d) p.n *= out.lens[d], p.k *= w.lens[d];
+        c.args = ", " + gemm_config(k, p, *e, c.comment);
+        return c;
+    }
+    if (op != "convolution") return c;
+    // The descriptors the generated code passes are exactly these shapes (emit.cpp writes
+    // k.in_shapes, k.out_shape and k.params.ip), so the form picked here is the one the
+    // launcher's run-time check (mxc_conv_pick on the same descriptors) confirms.
+    const shape &x = k.in_shapes[0], &w = k.in_shapes[1], &out = k.out_shape;
+    const std::size_t s = out.lens.size() < 3 ? 0 : out.lens.size() - 2;
+    if (s == 0 || x.lens.size() != s + 2 || w.lens.size() != s + 2 || k.params.ip.size() < 1 + 3 * s) return c;
+    const mxc_conv_form form = mxc_conv_pick(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data());
+    std::string cfg;
+    if (form == MXC_CONV_DEPTHWISE) {
+        cfg = mxc_conv_dw_wide(out.lens[3]) ? "mxc::hip::dw_wide" : "mxc::hip::dw_narrow";
+        c.comment = std::string("depthwise: ") + cfg + " (rule: mxc_conv_dw_wide)";
+    } else if (form == MXC_CONV_PER_OUTPUT) {
+        cfg = "void";
+        c.comment = "per-output convolution (the weights are not packed)";
+    } else if (auto p = gemm_problem_of(k)) {
+        cfg = gemm_config(k, *p, *e, c.comment);
+    } else {
+        return c;
+    }
+    c.args = ", " + cfg + ", " + form_name(form);
+    return c;
+}
+
+} // namespace mxc

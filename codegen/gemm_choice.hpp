@@ -1,0 +1,30 @@
+// The kernel a hip dot / convolution launch runs, chosen at compile time: the emitter names it
+// as template arguments (templates/hip/gemm.hpp gemm_run, templates/hip/convolution.hpp
+// convolution_epilogue), so each launch instantiates only the kernel it runs. The choice is the
+// tuning database's tile (kernel_call::tuning, codegen/tuning.hpp) where there is one, else the
+// rule of templates/common/gemm_choice.hpp (mxc_gemm_pick, mxc_conv_pick), the same rule the
+// launchers apply at run time when called without a choice (gemm_auto, MXC_CONV_AUTO).
+#pragma once
+#include "codegen/lower.hpp"
+
+#include <string>
+
+namespace mxc {
+
+struct hip_launch_choice {
+    // The template arguments after the element type, with a leading ", " (empty: the kernel
+    // takes none, e.g. not a GEMM kernel or not a type the engine tiles):
+    //   ", mxc::hip::gemm_medium"                          dot
+    //   ", mxc::hip::gemm_config<...>, MXC_CONV_GEMM_1X1"  convolution (tile, form)
+    //   ", mxc::hip::dw_wide, MXC_CONV_DEPTHWISE"          depthwise convolution
+    //   ", void, MXC_CONV_PER_OUTPUT"                      convolution with strided weights
+    std::string args;
+    // The line the emitter writes above the launch (without "// "): "tuned: <tile type>" for a
+    // tuning-database tile, else what the rule chose and for which GEMM problem.
+    std::string comment;
+};
+
+// The choice for kernel k (dot, convolution, convolution_transpose and the fused forms).
+hip_launch_choice hip_launch_choice_of(const kernel_call& k);
+
+} // namespace mxc

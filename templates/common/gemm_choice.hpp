@@ -1,0 +1,69 @@
+// gemm_choice: which kernel runs a dot or a convolution on the hip target, the ONE rule shared
+// by the compiler (codegen/gemm_choice.cpp names the choice as template arguments of each
+// launch, so that only the chosen kernel is instantiated) and the hip launchers (their
+// run-time default, gemm_auto / MXC_CONV_AUTO, for hand-written calls, and the eligibility
+// check of a compile-time form). Plain C++17, constexpr, host and device.
+#pragma once
+#include "templates/common/abi.hpp"
+#include "templates/common/math.hpp"
+#include "templates/common/types.hpp"
+
+// The element types the tiled GEMM engine takes (templates/hip/gemm.hpp: gemm_supported).
+enum mxc_gemm_elem { MXC_GEMM_F32, MXC_GEMM_F64, MXC_GEMM_F16, MXC_GEMM_BF16 };
+
+// The presets of the engine (gemm_large, gemm_medium, gemm_small_m, gemm_small_n: tile sizes
+// and their occupancy estimates in templates/hip/gemm.hpp) and the two configurations of the
+// fp16 matrix-unit kernel (gemm_mma_large, gemm_mma_small; half only).
+enum mxc_gemm_preset { MXC_GEMM_LARGE, MXC_GEMM_MEDIUM, MXC_GEMM_SMALL_M, MXC_GEMM_SMALL_N, MXC_GEMM_MMA, MXC_GEMM_MMA_SMALL };
+
+// The matrix-unit kernel's 128x128 tiles (gemm_mma_large) when there are enough of them to fill
+// a device (~132 SMs / 110 CUs), else its 64x64 tiles (gemm_mma_small: four times the blocks).
+MXC_HD constexpr bool mxc_gemm_mma_large(int64_t m, int64_t n, int64_t z) {
+    return ((m + 127) / 128) * ((n + 127) / 128) * z >= 128;
+}
+
+// The preset for a product of M x N outputs, depth K, Z batches (grid z). A tuning database
+// entry (codegen/tuning.hpp) overrides it.
+MXC_HD constexpr mxc_gemm_preset mxc_gemm_pick(mxc_gemm_elem e, int64_t m, int64_t n, int64_t k, int64_t z) {
+    (void)k;
+    // half: the matrix units, except for few rows (a 16-row tile of a 64x64 block would idle)
+    if (e == MXC_GEMM_F16 && m > 16) return mxc_gemm_mma_large(m, n, z) ? MXC_GEMM_MMA : MXC_GEMM_MMA_SMALL;
+    if (m <= 16) return MXC_GEMM_SMALL_M;
+    if (n <= 16) return MXC_GEMM_SMALL_N;
+    // 8x8 per thread only when there are enough large tiles to fill a device (~100+ CUs/SMs)
+    // and the accumulators are float (8x8 doubles would spill)
+    const int64_t large_tiles = ((m + 127) / 128) * ((n + 127) / 128) * z;
+    if (e != MXC_GEMM_F64 && large_tiles >= 96) return MXC_GEMM_LARGE;
+    return MXC_GEMM_MEDIUM;
+}
+
+// The forms of a convolution (x [N, C, spatial...], packed w [M, C/group, kernel...], ip =
+// [group, pad_begin[s], stride[s], dilation[s]], templates/hip/convolution.hpp):
+//   DEPTHWISE   2-d, one input channel per group: the direct kernel (conv_dw_kernel)
+//   GEMM_1X1    1x1, stride 1, unpadded, x's spatial dims packed: a GEMM reading x as a plain
+//               matrix per image
+//   GEMM_IM2COL any other: the implicit-im2col GEMM per group
+//   PER_OUTPUT  strided (non-packed) weights: one thread per output (mxc_conv_at)
+// AUTO (a launcher's default) decides at run time with mxc_conv_pick.
+enum mxc_conv_form { MXC_CONV_AUTO, MXC_CONV_PER_OUTPUT, MXC_CONV_DEPTHWISE, MXC_CONV_GEMM_1X1, MXC_CONV_GEMM_IM2COL };
+
+// The form for the convolution of x (xd) by w (wd) into od with parameters ip, for an element
+// type the GEMM engine takes (others always compute per output).
+MXC_HD inline mxc_conv_form mxc_conv_pick(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    if (!mxc_is_packed(wd)) return MXC_CONV_PER_OUTPUT;
+    const int s = od.rank - 2;
+    if (wd.lens[1] == 1 && ip[0] > 1 && s == 2) return MXC_CONV_DEPTHWISE;
+    int64_t packed = 1;
+    for (int d = s - 1; d >= 0; --d) {
+        const int64_t xlen = xd.lens[2 + d];
+        if (wd.lens[2 + d] != 1 || ip[1 + s + d] != 1 || ip[1 + d] != 0 || od.lens[2 + d] != xlen ||
+            (xlen != 1 && xd.strides[2 + d] != packed))
+            return MXC_CONV_GEMM_IM2COL;
+        packed *= xlen;
+    }
+    return MXC_CONV_GEMM_1X1;
+}
+
+// The depthwise tile for an output row of ow elements: wide (dw_wide, 8x64) or narrow
+// (dw_narrow, 8x16).
+MXC_HD constexpr bool mxc_conv_dw_wide(int64_t ow) { return ow > 16; }

@@ -1,0 +1,99 @@
+// The compile-time kernel choice of hip GEMM launches (codegen/gemm_choice.hpp, the rule of
+// templates/common/gemm_choice.hpp): the template arguments the emitter writes per launch.
+#include "codegen/gemm_choice.hpp"
+#include "templates/common/gemm_choice.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace mxc;
+
+namespace {
+kernel_call call(const std::string& kernel, dtype t, std::vector<shape> in, std::vector<int64_t> out,
+                 std::vector<int64_t> ip = {}) {
+    kernel_call k;
+    k.kernel = kernel;
+    k.type = t;
+    k.in_shapes = std::move(in);
+    k.out_shape = shape(t, out);
+    k.params.ip = std::move(ip);
+    return k;
+}
+shape sh(dtype t, std::vector<int64_t> l) { return shape(t, l); }
+constexpr dtype f32 = dtype::float_type, f16 = dtype::half_type, f64 = dtype::double_type;
+} // namespace
+
+TEST(GemmChoice, RulePresets) {
+    static_assert(mxc_gemm_pick(MXC_GEMM_F32, 8, 1000, 64, 1) == MXC_GEMM_SMALL_M, "few rows");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F32, 1000, 8, 64, 1) == MXC_GEMM_SMALL_N, "few columns");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F32, 1024, 1536, 64, 1) == MXC_GEMM_LARGE, "96 large tiles");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F32, 1024, 1408, 64, 1) == MXC_GEMM_MEDIUM, "88 large tiles");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F64, 1024, 1536, 64, 1) == MXC_GEMM_MEDIUM, "double: no 8x8");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F16, 64, 8, 64, 1) == MXC_GEMM_MMA_SMALL, "half: the matrix units, few tiles");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F16, 256, 3136, 64, 1) == MXC_GEMM_MMA_SMALL, "half: 50 large tiles");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F16, 256, 100352, 64, 1) == MXC_GEMM_MMA, "half: 1568 large tiles");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F16, 16, 1000, 64, 1) == MXC_GEMM_SMALL_M, "half, few rows");
+    static_assert(mxc_gemm_pick(MXC_GEMM_BF16, 1024, 1536, 64, 1) == MXC_GEMM_LARGE, "bf16 computes in float");
+
+    EXPECT_EQ(hip_launch_choice_of(call("dot", f32, {sh(f32, {4, 64}), sh(f32, {64, 512})}, {4, 512})).args,
+              ", mxc::hip::gemm_small_m");
+    EXPECT_EQ(hip_launch_choice_of(call("fused_dot", f16, {sh(f16, {2, 64, 64}), sh(f16, {2, 64, 8})}, {2, 64, 8})).args,
+              ", mxc::hip::gemm_mma_small");
+    EXPECT_EQ(hip_launch_choice_of(call("dot", f16, {sh(f16, {64, 256, 64}), sh(f16, {64, 64, 256})}, {64, 256, 256})).args,
+              ", mxc::hip::gemm_mma_large");
+    auto c = hip_launch_choice_of(call("dot", f64, {sh(f64, {256, 64}), sh(f64, {64, 256})}, {256, 256}));
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_medium");
+    EXPECT_EQ(c.comment, "gemm 256x256x64x1: mxc::hip::gemm_medium (rule: mxc_gemm_pick)");
+    // no GEMM: integer types and other kernels keep the launcher's defaults
+    EXPECT_EQ(hip_launch_choice_of(call("dot", dtype::int32_type, {sh(dtype::int32_type, {4, 4}), sh(dtype::int32_type, {4, 4})}, {4, 4})).args, "");
+    EXPECT_EQ(hip_launch_choice_of(call("add", f32, {sh(f32, {4}), sh(f32, {4})}, {4})).args, "");
+}
+
+TEST(GemmChoice, TunedTileWins) {
+    kernel_call k = call("dot", f16, {sh(f16, {64, 64}), sh(f16, {64, 64})}, {64, 64});
+    k.tuning = {"32x32x8/2x2", "mxc::hip::gemm_config<32, 32, 8, 2, 2>", "db:3"};
+    auto c = hip_launch_choice_of(k);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_config<32, 32, 8, 2, 2>");
+    EXPECT_EQ(c.comment, "tuned: mxc::hip::gemm_config<32, 32, 8, 2, 2>");
+}
+
+TEST(GemmChoice, ConvolutionForms) {
+    // ip = [group, pads, strides, dilations]
+    const std::vector<int64_t> plain = {1, 0, 0, 1, 1, 1, 1}, padded = {1, 1, 1, 1, 1, 1, 1};
+    // 1x1, stride 1, unpadded: the 1x1 GEMM (M 64, N 2 x 56 x 56, K 32)
+    auto c = hip_launch_choice_of(
+        call("convolution", f32, {sh(f32, {2, 32, 56, 56}), sh(f32, {64, 32, 1, 1})}, {2, 64, 56, 56}, plain));
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_medium, MXC_CONV_GEMM_1X1");
+    EXPECT_EQ(c.comment, "gemm 64x6272x32x1: mxc::hip::gemm_medium (rule: mxc_gemm_pick)");
+    // 3x3 padded: im2col
+    EXPECT_EQ(hip_launch_choice_of(call("fused_convolution", f32, {sh(f32, {1, 32, 7, 7}), sh(f32, {8, 32, 3, 3})},
+                                        {1, 8, 7, 7}, padded))
+                  .args,
+              ", mxc::hip::gemm_small_m, MXC_CONV_GEMM_IM2COL");
+    // 1x1 over a strided (non-packed) x: im2col, not the plain-matrix read
+    EXPECT_EQ(hip_launch_choice_of(call("convolution", f32,
+                                        {shape(f32, {1, 32, 7, 7}, {32 * 8 * 7, 8 * 7, 8, 1}), sh(f32, {64, 32, 1, 1})},
+                                        {1, 64, 7, 7}, plain))
+                  .args,
+              ", mxc::hip::gemm_medium, MXC_CONV_GEMM_IM2COL");
+    // depthwise: the direct kernel, its tile by the output width
+    const std::vector<int64_t> dw = {32, 1, 1, 1, 1, 1, 1};
+    EXPECT_EQ(hip_launch_choice_of(call("convolution", f16, {sh(f16, {1, 32, 56, 56}), sh(f16, {32, 1, 3, 3})},
+                                        {1, 32, 56, 56}, dw))
+                  .args,
+              ", mxc::hip::dw_wide, MXC_CONV_DEPTHWISE");
+    EXPECT_EQ(hip_launch_choice_of(call("convolution", f32, {sh(f32, {1, 32, 7, 7}), sh(f32, {32, 1, 3, 3})},
+                                        {1, 32, 7, 7}, dw))
+                  .args,
+              ", mxc::hip::dw_narrow, MXC_CONV_DEPTHWISE");
+    // strided weights: per output
+    EXPECT_EQ(hip_launch_choice_of(call("convolution", f32,
+                                        {sh(f32, {1, 4, 7, 7}), shape(f32, {8, 4, 1, 1}, {1, 8, 1, 1})},
+                                        {1, 8, 7, 7}, plain))
+                  .args,
+              ", void, MXC_CONV_PER_OUTPUT");
+    // convolution_transpose: its own GEMM (M = w.lens[1], N = 1 x 14 x 14, K = 16 x 2 x 2)
+    EXPECT_EQ(hip_launch_choice_of(call("convolution_transpose", f32, {sh(f32, {1, 16, 7, 7}), sh(f32, {16, 8, 2, 2})},
+                                        {1, 8, 14, 14}, {1, 0, 0, 2, 2, 1, 1}))
+                  .comment,
+              "gemm 8x196x64x1: mxc::hip::gemm_small_m (rule: mxc_gemm_pick)");
+}

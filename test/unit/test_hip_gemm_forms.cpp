@@ -1,0 +1,92 @@
+// The hip launchers' choice arguments on the host SIMT emulator (runtime-stub/emu): the
+// run-time rule (gemm_auto, MXC_CONV_AUTO: hand-written calls), a named preset, and a
+// convolution form that does not fit the descriptors (it must fall back to the per-output
+// kernel, not compute garbage), each against the reference math of templates/common.
+#include <gtest/gtest.h>
+
+#include <hip/hip_runtime.h> // the emulator (CMakeLists.txt puts runtime-stub/emu first)
+#include "templates/hip/convolution.hpp"
+#include "templates/hip/dot.hpp"
+
+#include <vector>
+
+namespace {
+
+std::vector<float> ramp(size_t n, float scale) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = scale * float(int(i * 7 % 13) - 6);
+    return v;
+}
+
+mxc_desc packed(std::vector<int64_t> lens) {
+    mxc_desc d{};
+    d.rank = int32_t(lens.size());
+    int64_t s = 1;
+    for (int i = d.rank - 1; i >= 0; --i) {
+        d.lens[i] = lens[size_t(i)];
+        d.strides[i] = s;
+        s *= lens[size_t(i)];
+    }
+    return d;
+}
+
+// Runs launcher `run` on a, b (host vectors copied to the device) into an output of od.
+template <class Run>
+std::vector<float> run_kernel(Run run, const std::vector<float>& a, const std::vector<float>& b, const mxc_desc ins[2],
+                              const mxc_desc& od, const std::vector<int64_t>& ip) {
+    float *da = nullptr, *db = nullptr, *dy = nullptr;
+    const int64_t n = mxc_elements(od);
+    EXPECT_EQ(hipMalloc(&da, a.size() * 4), hipSuccess);
+    EXPECT_EQ(hipMalloc(&db, b.size() * 4), hipSuccess);
+    EXPECT_EQ(hipMalloc(&dy, size_t(n) * 4), hipSuccess);
+    EXPECT_EQ(hipMemcpy(da, a.data(), a.size() * 4, hipMemcpyHostToDevice), hipSuccess);
+    EXPECT_EQ(hipMemcpy(db, b.data(), b.size() * 4, hipMemcpyHostToDevice), hipSuccess);
+    const void* p[] = {da, db};
+    const mxc_kargs k = {2, p, ins, dy, &od, ip.empty() ? nullptr : ip.data(), int32_t(ip.size()), nullptr, 0};
+    run(k, hipStream_t{});
+    EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
+    std::vector<float> y(static_cast<size_t>(n));
+    EXPECT_EQ(hipMemcpy(y.data(), dy, size_t(n) * 4, hipMemcpyDeviceToHost), hipSuccess);
+    (void)hipFree(da);
+    (void)hipFree(db);
+    (void)hipFree(dy);
+    return y;
+}
+
+void expect_near_all(const std::vector<float>& got, const std::vector<float>& want) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-4f) << "element " << i;
+}
+
+} // namespace
+
+TEST(HipGemmForms, DotRuleAtRunTimeAndNamedPreset) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    const mxc_desc ins[2] = {packed({2, 20, 13}), packed({2, 13, 9})}, od = packed({2, 20, 9});
+    const auto a = ramp(2 * 20 * 13, 0.25f), b = ramp(2 * 13 * 9, 0.5f);
+    std::vector<float> want(2 * 20 * 9);
+    for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
+    expect_near_all(run_kernel(mxc::hip::dot<float>, a, b, ins, od, {}), want); // gemm_auto
+    expect_near_all(run_kernel(mxc::hip::dot<float, mxc::hip::gemm_small_n>, a, b, ins, od, {}), want);
+}
+
+TEST(HipGemmForms, ConvolutionFormThatDoesNotFitFallsBackToPerOutput) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    // 3x3, padded: mxc_conv_pick says im2col
+    const mxc_desc ins[2] = {packed({1, 3, 6, 5}), packed({4, 3, 3, 3})}, od = packed({1, 4, 6, 5});
+    const std::vector<int64_t> ip = {1, 1, 1, 1, 1, 1, 1};
+    ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, ip.data()), MXC_CONV_GEMM_IM2COL);
+    const auto x = ramp(3 * 6 * 5, 0.25f), w = ramp(4 * 3 * 9, 0.5f);
+    std::vector<float> want(4 * 6 * 5);
+    for (size_t i = 0; i < want.size(); ++i)
+        want[i] = mxc_conv_at(x.data(), ins[0], w.data(), ins[1], od, ip.data(), int64_t(i));
+    expect_near_all(run_kernel(mxc::hip::convolution<float>, x, w, ins, od, ip), want); // MXC_CONV_AUTO
+    expect_near_all(run_kernel(mxc::hip::convolution<float, mxc::hip::gemm_medium, MXC_CONV_GEMM_IM2COL>, x, w, ins, od, ip),
+                    want);
+    // the 1x1 GEMM would read x as a plain matrix: wrong for a 3x3 kernel; the check runs per output
+    expect_near_all(run_kernel(mxc::hip::convolution<float, mxc::hip::gemm_medium, MXC_CONV_GEMM_1X1>, x, w, ins, od, ip),
+                    want);
+    expect_near_all(run_kernel(mxc::hip::convolution<float, mxc::hip::dw_wide, MXC_CONV_DEPTHWISE>, x, w, ins, od, ip),
+                    want);
+    expect_near_all(run_kernel(mxc::hip::convolution<float, void, MXC_CONV_PER_OUTPUT>, x, w, ins, od, ip), want);
+}
