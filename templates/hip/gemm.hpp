@@ -21,9 +21,10 @@
 // consecutive (no bank conflicts), the A reads are broadcasts, the stores are coalesced. The
 // shared rows are padded by one element so that the transposed A stores spread over the banks.
 #pragma once
-#include "templates/common/gemm_choice.hpp"
-#include "templates/hip/common.hpp"
+#include "templates/hip/common.hpp" // first: the hip runtime, for MXC_HD's __host__ __device__
 #include "templates/hip/mma.hpp"
+
+#include "templates/common/gemm_choice.hpp"
 
 #include <type_traits>
 
