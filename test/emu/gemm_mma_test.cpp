@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "templates/hip/gemm.hpp"
+#include "hip_check.hpp"
 
 using mxc::hip::gemm_strided_view;
 
@@ -27,13 +28,6 @@ struct test_out {
     __device__ void store(int64_t z, int64_t r, int64_t j, float v) const { c[(z * m + r) * n + j] = v; }
 };
 
-#define CHECK(x)                                                                 \
-    do {                                                                         \
-        if ((x) != hipSuccess) {                                                 \
-            printf("FAIL: %s: %s\n", #x, hipGetErrorString(hipGetLastError())); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
 
 static unsigned seed = 12345;
 static mxc_half random_half() {

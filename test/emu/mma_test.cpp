@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "templates/hip/mma.hpp"
+#include "hip_check.hpp"
 
 using mt = mxc::hip::mma_tile<mxc_half>;
 
@@ -73,13 +74,6 @@ __global__ void mma_block_kernel(const mxc_half* a, const mxc_half* b, float* c,
     }
 }
 
-#define CHECK(x)                                                                   \
-    do {                                                                           \
-        if ((x) != hipSuccess) {                                                   \
-            printf("FAIL: %s: %s\n", #x, hipGetErrorString(hipGetLastError()));   \
-            exit(1);                                                               \
-        }                                                                          \
-    } while (0)
 
 template <class T> static T* to_device(const std::vector<T>& v) {
     T* p = nullptr;
