@@ -11,6 +11,7 @@
 #include "compiler/build_driver.hpp"
 #include "compiler/build_util.hpp"
 #include "compiler/conformance.hpp"
+#include "compiler/object_cache.hpp"
 #include "ir/error.hpp"
 
 #include <chrono>
@@ -27,18 +28,18 @@ namespace fs = std::filesystem;
 namespace mxc::conformance {
 
 namespace {
-struct fnv {
-    uint64_t h = 1469598103934665603ull;
-    void add(std::string_view s) {
-        for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-        h = (h ^ 0xff) * 1099511628211ull; // separator
-    }
-    std::string hex() const {
-        char buf[20];
-        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-        return buf;
-    }
-};
+// The embedded templates and runtime stub, hashed once (every build's key includes them).
+const std::string& embedded_digest() {
+    static const std::string d = [] {
+        object_cache::hasher h;
+        for (auto& f : embedded_files()) {
+            h.add(f.path);
+            h.add(f.content);
+        }
+        return h.hex();
+    }();
+    return d;
+}
 
 std::string first_error(const std::string& output) {
     std::istringstream in(output);
@@ -80,11 +81,8 @@ std::string cxx() {
 // template (emu: the emulator header and every hip kernel template): <cache>/src[-emu]-<hash>.
 // Built once.
 fs::path shared_sources(const std::string& cache_dir, bool emu = false) {
-    fnv h;
-    for (auto& f : embedded_files()) {
-        h.add(f.path);
-        h.add(f.content);
-    }
+    object_cache::hasher h;
+    h.add(embedded_digest());
     h.add(cxx());
     for (auto& f : emu ? emu_flags : cpu_flags) h.add(f);
     fs::path dir = fs::path(cache_dir) / ((emu ? "src-emu-" : "src-") + h.hex());
@@ -159,8 +157,8 @@ std::string build_cached(module& m, const run_options& o) {
     } else {
         cmd = compile_command(lib, bo, "lib.so");
     }
-    fnv h;
-    for (auto& f : embedded_files()) h.add(f.content);
+    object_cache::hasher h;
+    h.add(embedded_digest());
     for (auto& a : cmd) h.add(a);
     for (auto& f : lib.files) {
         h.add(f.path);

@@ -51,6 +51,7 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
         tiles += jobs.back().tiles.size() + jobs.back().mma;
     }
     problems = static_cast<int64_t>(jobs.size());
+    const int warmups = std::min(5, opts.tune_reps);
     auto db = std::make_shared<tuning_db>(opts.tuning ? *opts.tuning : tuning_db());
     if (jobs.empty()) {
         log("the model has no GEMM problem (dot, convolution of float, half, bf16 or double) to time");
@@ -59,7 +60,7 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
             log("--offload-arch emu: the emulator is the device; its times are not a GPU's, so the winners mean "
                 "nothing for speed (this checks the tuning run itself)");
         log(std::to_string(jobs.size()) + " GEMM problems, " + std::to_string(tiles) + " candidate tiles; " +
-            std::to_string(std::min(5, opts.tune_reps)) + " warm-ups and " + std::to_string(opts.tune_reps) +
+            std::to_string(warmups) + " warm-ups and " + std::to_string(opts.tune_reps) +
             " timed launches each");
         if (opts.progress) opts.progress("tune: " + std::to_string(tiles) + " tiles of " + std::to_string(jobs.size()) + " problems");
         const std::string what = "--tune: the timing program (" + std::to_string(tiles) + " tiles)";
@@ -70,7 +71,7 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
             write_file_atomically(opts.emit_src + "/tuning-program.hip", source, "the timing program");
         }
         auto r = build_and_run_program(opts, source,
-                                       {std::to_string(std::min(5, opts.tune_reps)), std::to_string(opts.tune_reps)}, what);
+                                       {std::to_string(warmups), std::to_string(opts.tune_reps)}, what);
         if (!opts.emit_src.empty()) write_file_atomically(opts.emit_src + "/tuning-output.txt", r.output, "the timing output");
         if (r.status != 0)
             throw error(what + " failed on " + opts.offload_arch + " (" +
