@@ -90,3 +90,27 @@ TEST(HipGemmForms, ConvolutionFormThatDoesNotFitFallsBackToPerOutput) {
                     want);
     expect_near_all(run_kernel(mxc::hip::convolution<float, void, MXC_CONV_PER_OUTPUT>, x, w, ins, od, ip), want);
 }
+
+namespace {
+__global__ void vector_copy(const float* x, float* y) {
+    using vec = mxc::hip::gemm_vec<float, 4>;
+    mxc::hip::vector_store(y, mxc::hip::vector_load<vec>(x));
+}
+} // namespace
+
+// A GPU faults on a misaligned vector access and the host does not: the emulator must fail the
+// launch as the GPU would (templates/hip/common.hpp, check_vector_aligned).
+TEST(HipGemmForms, MisalignedVectorAccessFailsTheLaunch) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    float *x = nullptr, *y = nullptr;
+    ASSERT_EQ(hipMalloc(&x, 64), hipSuccess);
+    ASSERT_EQ(hipMalloc(&y, 64), hipSuccess);
+    hipLaunchKernelGGL(vector_copy, dim3(1), dim3(1), 0, hipStream_t{}, x, y);
+    EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
+    hipLaunchKernelGGL(vector_copy, dim3(1), dim3(1), 0, hipStream_t{}, x + 1, y); // load 4 bytes off
+    EXPECT_EQ(hipDeviceSynchronize(), hipErrorLaunchFailure);
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    hipLaunchKernelGGL(vector_copy, dim3(1), dim3(1), 0, hipStream_t{}, x, y + 2); // store 8 bytes off
+    EXPECT_EQ(hipDeviceSynchronize(), hipErrorLaunchFailure);
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+}
