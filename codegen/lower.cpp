@@ -77,15 +77,19 @@ lowered_module lower_planned(const module& m, memory_plan plan) {
             for (auto* in : ins.inputs)
                 if (auto* root = find_view_root(in).root; root->is_literal()) used.insert(root);
     std::map<const instruction*, int64_t> weight_offset;
+    int64_t weights_end = 0;
     for (auto& ins : m.instructions) {
         if (!used.count(&ins)) continue;
         if (!ins.lit.known())
             throw error("lower: literal " + to_string(ins.result) + " has no data (it was read from a digest)");
-        int64_t off = align_up(static_cast<int64_t>(l.weights.size()), l.weights_alignment);
-        l.weights.resize(static_cast<std::size_t>(off), 0);
-        l.weights.insert(l.weights.end(), ins.lit.data(), ins.lit.data() + ins.lit.s.bytes());
-        weight_offset[&ins] = off;
+        weight_offset[&ins] = align_up(weights_end, l.weights_alignment);
+        weights_end = weight_offset[&ins] + ins.lit.s.bytes();
     }
+    // one allocation, each literal copied once (a 400 MB blob grown by insert is copied again
+    // at every reallocation)
+    l.weights.assign(static_cast<std::size_t>(align_up(weights_end, l.weights_alignment)), 0);
+    for (auto& [ins, off] : weight_offset)
+        if (ins->lit.s.bytes() > 0) std::memcpy(l.weights.data() + off, ins->lit.data(), static_cast<std::size_t>(ins->lit.s.bytes()));
     std::map<const instruction*, const buffer_plan*> plan_of;
     for (auto& b : l.plan.buffers) plan_of[b.ins] = &b;
     std::set<const instruction*> has_slices; // concats with an input written into its output

@@ -4,7 +4,9 @@
 #include "ir/eval.hpp"
 #include "ir/module.hpp"
 #include "ir/op.hpp"
+#include "templates/common/math.hpp"
 
+#include <cstring>
 #include <optional>
 
 namespace mxc {
@@ -22,13 +24,25 @@ inline std::optional<tensor> constant_value(const instruction* ins) {
 }
 
 // The one value every element of `ins` has, when it is a constant with all elements equal.
+// Walks the elements in place and stops at the first that differs (weights of hundreds of MB
+// are never copied or converted whole).
 inline std::optional<double> splat_value(const instruction* ins) {
     auto t = constant_value(ins);
     if (!t || t->s.elements() == 0) return std::nullopt;
-    auto v = t->pack().to_doubles();
-    for (double x : v)
-        if (!(x == v[0])) return std::nullopt;
-    return v[0];
+    const auto es = static_cast<int64_t>(dtype_size(t->s.type));
+    const mxc_desc d = make_desc(t->s);
+    auto element = [&](int64_t e) { return t->data() + mxc_offset_of(d, e) * es; };
+    auto value = [&](const char* p) {
+        return literal(shape(t->s.type, {1}), std::vector<char>(p, p + es)).to_doubles()[0];
+    };
+    const char* first = element(0);
+    const double v = value(first);
+    if (!(v == v)) return std::nullopt; // NaN equals nothing
+    for (int64_t e = 1, n = t->s.elements(); e < n; ++e) {
+        const char* p = element(e);
+        if (std::memcmp(p, first, static_cast<std::size_t>(es)) != 0 && !(value(p) == v)) return std::nullopt;
+    }
+    return v;
 }
 
 // Every use of `from` now uses `to` (the caller leaves `from` for dce).
