@@ -365,7 +365,9 @@ emitted_library library_layout(const lowered_module& l, const std::string& targe
     return e;
 }
 
-emitted_library emit_library(const lowered_module& l, const std::string& target, const std::string& name,
+namespace {
+// Every file but weights.bin.
+emitted_library emit_sources(const lowered_module& l, const std::string& target, const std::string& name,
                              const emit_flags& flags) {
     target_style st = style_for(target);
     emitted_library e = library_layout(l, target, name, flags);
@@ -390,7 +392,6 @@ emitted_library emit_library(const lowered_module& l, const std::string& target,
                        "        \".size " + name + "_mxc_weights, . - " + name + "_mxc_weights\\n\"\n"
                        "        \".previous\\n\");\n"
                        "#endif\n"});
-    e.files.push_back({"weights.bin", std::string(l.weights.data(), l.weights.size())});
     std::string map = "{\n  global:\n";
     for (const char* fn : {"create", "destroy", "set_num_threads", "num_inputs", "num_outputs", "input_info", "output_info", "run",
                            "run_async", "workspace_bytes", "last_error", "build_info"})
@@ -401,6 +402,22 @@ emitted_library emit_library(const lowered_module& l, const std::string& target,
     if (flags.debug_trace) map += "    " + name + "_debug_run;\n";
     map += "  local: *;\n};\n";
     e.files.push_back({e.exports, map});
+    return e;
+}
+} // namespace
+
+emitted_library emit_library(const lowered_module& l, const std::string& target, const std::string& name,
+                             const emit_flags& flags) {
+    emitted_library e = emit_sources(l, target, name, flags);
+    e.files.push_back({"weights.bin", l.weights});
+    return e;
+}
+
+emitted_library emit_library(lowered_module&& l, const std::string& target, const std::string& name,
+                             const emit_flags& flags) {
+    emitted_library e = emit_sources(l, target, name, flags);
+    e.files.push_back({"weights.bin", std::move(l.weights)});
+    l.weights.clear();
     return e;
 }
 

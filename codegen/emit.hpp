@@ -52,6 +52,10 @@ struct emit_flags {
 // target: "cpu" or "hip"; name: the C identifier prefixing every exported symbol.
 emitted_library emit_library(const lowered_module& l, const std::string& target, const std::string& name,
                              const emit_flags& flags = {});
+// The same, with l's weights blob moved into weights.bin, not copied (a model's weights can be
+// hundreds of MB): l.weights is left empty.
+emitted_library emit_library(lowered_module&& l, const std::string& target, const std::string& name,
+                             const emit_flags& flags = {});
 
 // The names emit_library gives the files (model source, units, weights, header, exports)
 // without generating them.

@@ -87,7 +87,7 @@ lowered_module lower_planned(const module& m, memory_plan plan) {
     }
     // one allocation, each literal copied once (a 400 MB blob grown by insert is copied again
     // at every reallocation)
-    l.weights.assign(static_cast<std::size_t>(align_up(weights_end, l.weights_alignment)), 0);
+    l.weights.assign(static_cast<std::size_t>(align_up(weights_end, l.weights_alignment)), '\0');
     for (auto& [ins, off] : weight_offset)
         if (ins->lit.s.bytes() > 0) std::memcpy(l.weights.data() + off, ins->lit.data(), static_cast<std::size_t>(ins->lit.s.bytes()));
     std::map<const instruction*, const buffer_plan*> plan_of;
@@ -164,7 +164,7 @@ lowered_module lower_planned(const module& m, memory_plan plan) {
         if (def.params) k.params = def.params(ins.attrs, input_shapes(ins), ins.result);
         l.kernels.push_back(std::move(k));
     }
-    l.weights.resize(static_cast<std::size_t>(align_up(static_cast<int64_t>(l.weights.size()), l.weights_alignment)), 0);
+    l.weights.resize(static_cast<std::size_t>(align_up(static_cast<int64_t>(l.weights.size()), l.weights_alignment)), '\0');
     return l;
 }
 

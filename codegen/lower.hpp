@@ -42,7 +42,8 @@ struct lowered_module {
     std::vector<std::string> output_names;   // module::output_names when given
     std::vector<kernel_call> kernels;        // in execution order
     memory_plan plan;
-    std::vector<char> weights;               // every literal a kernel reads, 256-byte aligned
+    std::string weights;                     // every literal a kernel reads, 256-byte aligned (a string:
+                                             // emit_library(lowered_module&&) hands it over as weights.bin)
     int64_t weights_alignment = 256;
 };
 

@@ -662,7 +662,8 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
                        (opts.target == "hip" ? " " + opts.offload_arch : "") + (opts.profile ? "; profile-hooks" : "") +
                        (opts.debug_trace ? "; debug-trace" : "") + "; built by: " +
                        join_command(compile_command(lib, opts, "lib" + opts.name + ".so"));
-    lib = emit_library(l, opts.target, opts.name, flags);
+    record_lowering(st, m, l);
+    lib = emit_library(std::move(l), opts.target, opts.name, flags); // l's weights move into lib
     if (!opts.emit_src.empty()) write_sources(lib, opts, opts.emit_src);
     st.seconds.push_back({"emit", seconds_since(t)});
 
@@ -706,8 +707,6 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
         lib_tmp.path.clear();
     }
     st.seconds.push_back({"link", seconds_since(t)});
-
-    record_lowering(st, m, l);
     return st;
 }
 
