@@ -63,7 +63,8 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
     g.xs0 = xd.strides[0];
     g.xs1 = xd.strides[1];
     bool small = true;
-    for (const mxc_desc* d : {&xd, &wd, &od}) {
+    const mxc_desc* descs[] = {&xd, &wd, &od};
+    for (const mxc_desc* d : descs) {
         const int64_t e = conv_extent(*d);
         small = small && e > 0 && e < lim;
     }
