@@ -12,6 +12,8 @@
 //   B(kk, j) = the input element that output position j of image j / plane reads for weight
 //   element kk, computed on the fly (nothing materialised). A 1x1 / stride-1 / unpadded
 //   convolution over packed spatial dims reads B as a plain matrix per image (no im2col).
+//   The per-element index math (B's and the output's) runs in 32 bits with multiply-high
+//   divisions by host-built divisors when every index fits (conv_geom::small), else in int64.
 // Other types (and strided weights) compute one output element per thread (mxc_conv_at).
 #pragma once
 #include "templates/common/convolution.hpp"
