@@ -118,12 +118,14 @@ template <class T> struct conv_im2col_view {
     conv_geom g;
     int fast = 1;
     bool vec = false;
-    __device__ T at(int64_t kk, int64_t j) const {
+    // forced inline (both paths): a call would keep the view, g included, in scratch memory
+    // (clang, gfx90a: 784 bytes per lane)
+    __device__ __forceinline__ T at(int64_t kk, int64_t j) const {
         return g.small ? load<uint32_t, int32_t>(uint32_t(kk), uint32_t(j)) : load<int64_t, int64_t>(kk, j);
     }
     // U: the type of the indices and quotients (uint32_t or int64_t), S: of positions and
     // offsets (int32_t or int64_t).
-    template <class U, class S> __device__ T load(U kk, U j) const {
+    template <class U, class S> __device__ __forceinline__ T load(U kk, U j) const {
         const U c = conv_quot(kk, g.kn_d, g.kn), n = conv_quot(j, g.plane_d, g.plane);
         U rest = kk - c * U(g.kn), p = j - n * U(g.plane);
         S off = S(n) * S(g.xs0) + S(c) * S(g.xs1);
