@@ -54,6 +54,25 @@ __device__ inline void block_sync(const char* file = __builtin_FILE(), int line 
 #else
 __device__ inline void block_sync() { __syncthreads(); }
 #endif
+// A 16-byte (or other vector) access at p must be aligned to the vector: a GPU faults
+// ("misaligned address"), the host does not, so the emulator checks every vector access.
+template <class V> __device__ inline void check_vector_aligned(const void* p) {
+#if defined(MXC_HIP_EMU)
+    if (reinterpret_cast<uintptr_t>(p) % alignof(V))
+        mxc_emu::fail_block("misaligned vector access: %p is not %zu-byte aligned", p, alignof(V));
+#else
+    (void)p;
+#endif
+}
+template <class V> __device__ inline V vector_load(const void* p) {
+    check_vector_aligned<V>(p);
+    return *static_cast<const V*>(p);
+}
+template <class V> __device__ inline void vector_store(void* p, const V& v) {
+    check_vector_aligned<V>(p);
+    *static_cast<V*>(p) = v;
+}
+
 template <class T> __device__ inline T shfl_xor(T v, int lane_mask) {
 #if defined(__HIP_PLATFORM_NVIDIA__)
     return __shfl_xor_sync(0xffffffffu, v, lane_mask);

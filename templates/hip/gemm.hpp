@@ -143,7 +143,7 @@ __device__ inline void gemm_stage(const View& v, int64_t r0, int64_t c0, int64_t
             const int o = s / (F / V), f = s % (F / V) * V;
             const int64_t go = o0 + o, gf = f0 + f;
             if (go < on && gf + V <= fn) {
-                const gemm_vec<T, V> x = *reinterpret_cast<const gemm_vec<T, V>*>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+                const auto x = vector_load<gemm_vec<T, V>>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
 #pragma unroll
                 for (int e = 0; e < V; ++e) put(f + e, o, C(x.v[e]));
             } else {
@@ -328,7 +328,7 @@ __device__ inline void gemm_fetch(const View& v, int64_t r0, int64_t c0, int64_t
         const int64_t go = o0 + o, gf = f0 + f;
         gemm_vec<T, V> x;
         if (go < on && gf < fn) {
-            x = *reinterpret_cast<const gemm_vec<T, V>*>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+            x = vector_load<gemm_vec<T, V>>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
         } else {
 #pragma unroll
             for (int e = 0; e < V; ++e) x.v[e] = T(0.0f);
@@ -350,7 +350,7 @@ __device__ inline void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t r
                 gemm_vec<T, V> x;
 #pragma unroll
                 for (int e = 0; e < V; ++e) x.v[e] = buf[i * V + e];
-                *reinterpret_cast<gemm_vec<T, V>*>(dst + o * ld + f) = x;
+                vector_store(dst + o * ld + f, x);
             } else {
 #pragma unroll
                 for (int e = 0; e < V; ++e) dst[(f + e) * ld + o] = buf[i * V + e];

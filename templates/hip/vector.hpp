@@ -55,14 +55,14 @@ template <class T, int N, class Body> struct vec_elem {
                 const T* x = in_ptr<T>(a, j);
                 if (scalars >> j & 1u)
                     for (int e = 0; e < vec_width; ++e) v[j].v[e] = x[0];
-                else v[j] = *reinterpret_cast<const vec_pack<T>*>(x + i0);
+                else v[j] = vector_load<vec_pack<T>>(x + i0);
             }
             for (int e = 0; e < vec_width; ++e) {
                 C x[N];
                 for (int j = 0; j < N && j < a.n_in; ++j) x[j] = C(v[j].v[e]);
                 r.v[e] = T(body(a, x));
             }
-            *reinterpret_cast<vec_pack<T>*>(y + i0) = r;
+            vector_store(y + i0, r);
             return;
         }
         for (int64_t i = i0; i < n; ++i) {

@@ -182,3 +182,27 @@ TEST(HipGemmForms, ConvolutionIndexMathIn32BitsEqualsInt64) {
     expect_same_index_math({{2, 4, 5, 6}, {4, 3, 3, 3}, {2, 3, 9, 11}, {1, 1, 1, 2, 2, 1, 1}, true});
     expect_same_index_math({{1, 4, 4, 3}, {4, 2, 2, 3}, {1, 4, 7, 8}, {2, 0, 1, 2, 2, 2, 2}, true});
 }
+
+namespace {
+__global__ void vector_copy(const float* x, float* y) {
+    using vec = mxc::hip::gemm_vec<float, 4>;
+    mxc::hip::vector_store(y, mxc::hip::vector_load<vec>(x));
+}
+} // namespace
+
+// A GPU faults on a misaligned vector access and the host does not: the emulator must fail the
+// launch as the GPU would (templates/hip/common.hpp, check_vector_aligned).
+TEST(HipGemmForms, MisalignedVectorAccessFailsTheLaunch) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    float *x = nullptr, *y = nullptr;
+    ASSERT_EQ(hipMalloc(&x, 64), hipSuccess);
+    ASSERT_EQ(hipMalloc(&y, 64), hipSuccess);
+    hipLaunchKernelGGL(vector_copy, dim3(1), dim3(1), 0, hipStream_t{}, x, y);
+    EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
+    hipLaunchKernelGGL(vector_copy, dim3(1), dim3(1), 0, hipStream_t{}, x + 1, y); // load 4 bytes off
+    EXPECT_EQ(hipDeviceSynchronize(), hipErrorLaunchFailure);
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    hipLaunchKernelGGL(vector_copy, dim3(1), dim3(1), 0, hipStream_t{}, x, y + 2); // store 8 bytes off
+    EXPECT_EQ(hipDeviceSynchronize(), hipErrorLaunchFailure);
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+}
