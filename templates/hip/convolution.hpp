@@ -12,9 +12,12 @@
 //   B(kk, j) = the input element that output position j of image j / plane reads for weight
 //   element kk, computed on the fly (nothing materialised). A 1x1 / stride-1 / unpadded
 //   convolution over packed spatial dims reads B as a plain matrix per image (no im2col).
+//   The per-element index math (B's and the output's) runs in 32 bits with multiply-high
+//   divisions by host-built divisors when every index fits (conv_geom::small), else in int64.
 // Other types (and strided weights) compute one output element per thread (mxc_conv_at).
 #pragma once
 #include "templates/common/convolution.hpp"
+#include "templates/common/fastdiv.hpp"
 #include "templates/hip/common.hpp"
 #include "templates/hip/gemm.hpp"
 
@@ -22,17 +25,36 @@ namespace mxc {
 namespace hip {
 
 // What the implicit GEMM needs of the convolution (host-built, passed by value).
+// small: every index fits in 31 bits (x, w and y span, and y has, fewer than 2^31 elements;
+// the positions p * stride + k * dilation + pad stay below 2^31): the per-element index math
+// then runs in 32 bits with the host-built fast divisions (templates/common/fastdiv.hpp, a
+// multiply-high instead of a ~70-instruction 64-bit division); otherwise in int64 with plain
+// divisions. Both give the same integers.
 struct conv_geom {
     int32_t s;                                 // spatial rank
+    int32_t small;                             // 32-bit index math (the *_d divisors are set)
     int64_t cg, mg, mtot, kn, plane;           // channels per group in / out, all out channels, kernel and out sizes
     int64_t xs0, xs1;                          // x strides of N and C
     int64_t xlen[MXC_MAX_RANK], xs[MXC_MAX_RANK], klen[MXC_MAX_RANK], olen[MXC_MAX_RANK];
     int64_t pad[MXC_MAX_RANK], stride[MXC_MAX_RANK], dil[MXC_MAX_RANK];
     int32_t transposed;                        // convolution_transpose: out o reads in (o + pad - k * dil) / stride
+    mxc_fastdiv kn_d, plane_d, klen_d[MXC_MAX_RANK - 2], olen_d[MXC_MAX_RANK - 2], stride_d[MXC_MAX_RANK - 2];
 };
+
+// 1 + the largest element offset of d (0 when it is empty or has a negative stride: no
+// 32-bit path for it).
+inline int64_t conv_extent(const mxc_desc& d) {
+    int64_t e = 1;
+    for (int i = 0; i < d.rank; ++i) {
+        if (d.lens[i] <= 0 || d.strides[i] < 0) return 0;
+        e += (d.lens[i] - 1) * d.strides[i];
+    }
+    return e;
+}
 
 inline conv_geom make_conv_geom(const mxc_kargs& k) {
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
+    constexpr int64_t lim = int64_t(1) << 31;
     conv_geom g{};
     g.s = od.rank - 2;
     const int64_t group = k.ip[0];
@@ -42,6 +64,13 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
     g.kn = g.plane = 1;
     g.xs0 = xd.strides[0];
     g.xs1 = xd.strides[1];
+    bool small = true;
+    const mxc_desc* descs[] = {&xd, &wd, &od};
+    for (const mxc_desc* d : descs) {
+        const int64_t e = conv_extent(*d);
+        small = small && e > 0 && e < lim;
+    }
+    small = small && mxc_elements(od) < lim; // conv_out's packed output index
     for (int d = 0; d < g.s; ++d) {
         g.xlen[d] = xd.lens[2 + d];
         g.xs[d] = xd.strides[2 + d];
@@ -52,9 +81,28 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
         g.dil[d] = k.ip[1 + 2 * g.s + d];
         g.kn *= g.klen[d];
         g.plane *= g.olen[d];
+        // the positions od * stride - pad + kd * dil, od + pad - kd * dil (transposed) in 31 bits
+        const int64_t stride = g.stride[d] > 0 ? g.stride[d] : 0, dil = g.dil[d] < 0 ? -g.dil[d] : g.dil[d];
+        const int64_t pad = g.pad[d] < 0 ? -g.pad[d] : g.pad[d];
+        small = small && stride > 0 && g.olen[d] < lim / (stride + 1) && g.klen[d] < lim / (dil + 1) &&
+                g.olen[d] * (stride + 1) + g.klen[d] * (dil + 1) + pad < lim;
+    }
+    g.small = small;
+    if (small) { // every divisor below is at least 1 and below 2^31 (it bounds an index)
+        g.kn_d = mxc_fastdiv(uint32_t(g.kn));
+        g.plane_d = mxc_fastdiv(uint32_t(g.plane));
+        for (int d = 0; d < g.s; ++d) {
+            g.klen_d[d] = mxc_fastdiv(uint32_t(g.klen[d]));
+            g.olen_d[d] = mxc_fastdiv(uint32_t(g.olen[d]));
+            g.stride_d[d] = mxc_fastdiv(uint32_t(g.stride[d]));
+        }
     }
     return g;
 }
+
+// n / d in the index type of a path: the fast division (32-bit path), the plain one (int64).
+__device__ inline uint32_t conv_quot(uint32_t n, const mxc_fastdiv& f, int64_t) { return f.div(n); }
+__device__ inline int64_t conv_quot(int64_t n, const mxc_fastdiv&, int64_t d) { return n / d; }
 
 // A of group z: rows of the packed weights, [mg, cg * kn] with row stride cg * kn.
 template <class T> struct conv_w_source {
@@ -70,24 +118,34 @@ template <class T> struct conv_im2col_view {
     conv_geom g;
     int fast = 1;
     bool vec = false;
-    __device__ T at(int64_t kk, int64_t j) const {
-        const int64_t c = kk / g.kn, n = j / g.plane;
-        int64_t rest = kk - c * g.kn, p = j - n * g.plane, off = n * g.xs0 + c * g.xs1;
+    // forced inline (both paths): a call would keep the view, g included, in scratch memory
+    // (clang, gfx90a: 784 bytes per lane)
+    __device__ __forceinline__ T at(int64_t kk, int64_t j) const {
+        return g.small ? load<uint32_t, int32_t>(uint32_t(kk), uint32_t(j)) : load<int64_t, int64_t>(kk, j);
+    }
+    // U: the type of the indices and quotients (uint32_t or int64_t), S: of positions and
+    // offsets (int32_t or int64_t).
+    template <class U, class S> __device__ __forceinline__ T load(U kk, U j) const {
+        const U c = conv_quot(kk, g.kn_d, g.kn), n = conv_quot(j, g.plane_d, g.plane);
+        U rest = kk - c * U(g.kn), p = j - n * U(g.plane);
+        S off = S(n) * S(g.xs0) + S(c) * S(g.xs1);
         // unrolled over the largest rank, so that g's arrays are indexed by constants (no
         // local-memory copy of g)
 #pragma unroll
         for (int d = MXC_MAX_RANK - 3; d >= 0; --d) {
             if (d >= g.s) continue;
-            const int64_t kd = rest % g.klen[d], od = p % g.olen[d];
-            rest /= g.klen[d];
-            p /= g.olen[d];
-            int64_t pos = od * g.stride[d] - g.pad[d] + kd * g.dil[d];
+            const U kq = conv_quot(rest, g.klen_d[d], g.klen[d]), oq = conv_quot(p, g.olen_d[d], g.olen[d]);
+            const S kd = S(rest - kq * U(g.klen[d])), od = S(p - oq * U(g.olen[d]));
+            rest = kq;
+            p = oq;
+            S pos = od * S(g.stride[d]) - S(g.pad[d]) + kd * S(g.dil[d]);
             if (g.transposed) {
-                const int64_t t = od + g.pad[d] - kd * g.dil[d];
-                pos = t >= 0 && t % g.stride[d] == 0 ? t / g.stride[d] : -1;
+                const S t = od + S(g.pad[d]) - kd * S(g.dil[d]);
+                const S q = t >= 0 ? S(conv_quot(U(t), g.stride_d[d], g.stride[d])) : S(-1);
+                pos = q >= 0 && q * S(g.stride[d]) == t ? q : S(-1);
             }
-            if (pos < 0 || pos >= g.xlen[d]) return T(0.0f);
-            off += pos * g.xs[d];
+            if (pos < 0 || pos >= S(g.xlen[d])) return T(0.0f);
+            off += pos * S(g.xs[d]);
         }
         return x[off];
     }
@@ -103,9 +161,15 @@ template <class T> struct conv_im2col_source {
 template <class T> struct conv_tw_view {
     const T* p;
     int64_t ws0, ws1, kn;
+    mxc_fastdiv kn_d;
+    int32_t small; // conv_geom::small
     int fast = 1;
     bool vec = false;
     __device__ T at(int64_t i, int64_t kk) const {
+        if (small) {
+            const uint32_t c = kn_d.div(uint32_t(kk));
+            return p[int32_t(c * uint32_t(ws0) + uint32_t(i) * uint32_t(ws1) + (uint32_t(kk) - c * uint32_t(kn)))];
+        }
         const int64_t c = kk / kn;
         return p[c * ws0 + i * ws1 + (kk - c * kn)];
     }
@@ -114,7 +178,9 @@ template <class T> struct conv_tw_view {
 template <class T> struct conv_tw_source {
     const T* w;
     int64_t cg, ws0, ws1, kn;
-    __device__ conv_tw_view<T> view(int64_t z) const { return {w + z * cg * ws0, ws0, ws1, kn}; }
+    mxc_fastdiv kn_d;
+    int32_t small;
+    __device__ conv_tw_view<T> view(int64_t z) const { return {w + z * cg * ws0, ws0, ws1, kn, kn_d, small}; }
 };
 
 // B of group z for a 1x1 / stride-1 / unpadded convolution with packed spatial dims:
@@ -122,10 +188,16 @@ template <class T> struct conv_tw_source {
 template <class T> struct conv_1x1_view {
     const T* x;
     int64_t xs0, xs1, plane;
+    mxc_fastdiv plane_d;
+    int32_t small; // conv_geom::small
     int fast;
     bool vec;
     __device__ T at(int64_t c, int64_t j) const { return *ptr(c, j); }
     __device__ const T* ptr(int64_t c, int64_t j) const {
+        if (small) {
+            const uint32_t n = plane_d.div(uint32_t(j));
+            return x + int32_t(n * uint32_t(xs0) + uint32_t(c) * uint32_t(xs1) + (uint32_t(j) - n * uint32_t(plane)));
+        }
         const int64_t n = j / plane;
         return x + n * xs0 + c * xs1 + (j - n * plane);
     }
@@ -133,11 +205,13 @@ template <class T> struct conv_1x1_view {
 template <class T> struct conv_1x1_source {
     const T* x;
     int64_t cg, xs0, xs1, plane;
+    mxc_fastdiv plane_d;
+    int32_t small;
     __device__ conv_1x1_view<T> view(int64_t z) const {
         constexpr int V = gemm_vec_width<T>;
         const T* p = x + z * cg * xs1;
         const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0 && plane % V == 0 && xs0 % V == 0 && xs1 % V == 0;
-        return {p, xs0, xs1, plane, 1, vec};
+        return {p, xs0, xs1, plane, plane_d, small, 1, vec};
     }
 };
 
@@ -145,7 +219,14 @@ template <class T> struct conv_1x1_source {
 template <class E> struct conv_out {
     E epi;
     int64_t mg, mtot, plane;
+    mxc_fastdiv plane_d;
+    int32_t small; // conv_geom::small
     template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const {
+        if (small) {
+            const uint32_t n = plane_d.div(uint32_t(j)), ch = uint32_t(z) * uint32_t(mg) + uint32_t(i);
+            epi.put(int64_t((n * uint32_t(mtot) + ch) * uint32_t(plane) + (uint32_t(j) - n * uint32_t(plane))), acc);
+            return;
+        }
         const int64_t n = j / plane;
         epi.put((n * mtot + z * mg + i) * plane + (j - n * plane), acc);
     }
@@ -169,7 +250,8 @@ struct dw_geom {
 };
 
 template <class Cfg, class T, class E>
-__global__ void MXC_LAUNCH_BOUNDS(Cfg::threads) conv_dw_kernel(dw_geom g, const T* x, const T* w, int64_t z0, E epi) {
+__global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
+    conv_dw_kernel(dw_geom g, mxc_fastdiv tw_d, const T* x, const T* w, int64_t z0, E epi) {
     using C = mxc_compute_t<T>;
     __shared__ C tile[Cfg::tile_cap];
     const int64_t z = z0 + blockIdx.z, n = z / g.m, m = z % g.m;
@@ -182,9 +264,10 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads) conv_dw_kernel(dw_geom g, const 
     C acc[Cfg::PW];
 #pragma unroll
     for (int q = 0; q < Cfg::PW; ++q) acc[q] = C(0);
-    if (th * tw <= Cfg::tile_cap) { // the same for every block
-        for (int64_t e = tid; e < th * tw; e += Cfg::threads) {
-            const int64_t iy = iy0 + e / tw, ix = ix0 + e % tw;
+    if (th * tw <= Cfg::tile_cap) { // the same for every block; tw_d divides by tw
+        for (int e = tid; e < int(th * tw); e += Cfg::threads) {
+            const int ey = int(tw_d.div(uint32_t(e)));
+            const int64_t iy = iy0 + ey, ix = ix0 + (e - ey * int(tw));
             tile[e] = iy >= 0 && iy < g.ih && ix >= 0 && ix < g.iw ? C(xc[iy * g.xs2 + ix * g.xs3]) : C(0);
         }
         block_sync();
@@ -223,10 +306,12 @@ template <class Cfg, class T, class E>
 inline void conv_dw_launch(const dw_geom& g, int64_t images, const T* x, const T* w, const E& epi, hipStream_t stream) {
     constexpr int64_t lim = 65535;
     const int64_t gx = (g.ow + Cfg::TW - 1) / Cfg::TW, gy = (g.oh + Cfg::TH - 1) / Cfg::TH, z = images * g.m;
+    const int64_t th = (Cfg::TH - 1) * g.sh + (g.kh - 1) * g.dh + 1, tw = (Cfg::TW - 1) * g.sw + (g.kw - 1) * g.dw + 1;
+    const mxc_fastdiv tw_d(th * tw <= Cfg::tile_cap ? uint32_t(tw) : 1u); // used only for a tile in shared memory
     auto kernel = conv_dw_kernel<Cfg, T, E>;
     for (int64_t z0 = 0; z0 < z; z0 += lim)
         hipLaunchKernelGGL(kernel, dim3(unsigned(gx), unsigned(gy), unsigned(z - z0 < lim ? z - z0 : lim)),
-                           dim3(Cfg::threads), 0, stream, g, x, w, z0, epi);
+                           dim3(Cfg::threads), 0, stream, g, tw_d, x, w, z0, epi);
 }
 
 template <class T, class E> struct convolution_elem {
@@ -262,9 +347,9 @@ template <class T, class Cfg, bool Pointwise, class E> void conv_gemm(const mxc_
     const int64_t group = k.ip[0], cols = k.out_desc->lens[0] * g.plane;
     const T* x = static_cast<const T*>(k.in[0]);
     const conv_w_source<T> a{static_cast<const T*>(k.in[1]), g.mg, g.cg * g.kn};
-    const conv_out<E> out{epi, g.mg, g.mtot, g.plane};
+    const conv_out<E> out{epi, g.mg, g.mtot, g.plane, g.plane_d, g.small};
     if constexpr (Pointwise)
-        gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T>{x, g.cg, g.xs0, g.xs1, g.plane}, out, s);
+        gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T>{x, g.cg, g.xs0, g.xs1, g.plane, g.plane_d, g.small}, out, s);
     else
         gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T>{x, g}, out, s);
 }

@@ -92,6 +92,98 @@ TEST(HipGemmForms, ConvolutionFormThatDoesNotFitFallsBackToPerOutput) {
 }
 
 namespace {
+
+// The convolution views' 32-bit index math (conv_geom::small, host-built fast divisions)
+// against their int64 path, element by element, on x = 1, 2, 3, ... (every offset distinct).
+struct conv_case {
+    std::vector<int64_t> x, w, y, ip;
+    bool transposed;
+    std::vector<int64_t> xstrides = {}; // empty: packed
+};
+
+struct last_put {
+    int64_t* e;
+    void put(int64_t i, float) const { *e = i; }
+};
+
+void expect_same_index_math(const conv_case& cc) {
+    mxc_desc ins[2] = {packed(cc.x), packed(cc.w)};
+    for (size_t i = 0; i < cc.xstrides.size(); ++i) ins[0].strides[i] = cc.xstrides[i];
+    const mxc_desc od = packed(cc.y);
+    const mxc_kargs k = {2, nullptr, ins, nullptr, &od, cc.ip.data(), int32_t(cc.ip.size()), nullptr, 0};
+    mxc::hip::conv_geom g = mxc::hip::make_conv_geom(k);
+    ASSERT_TRUE(g.small);
+    const int64_t group = cc.ip[0];
+    if (cc.transposed) { // as convolution_transpose
+        g.transposed = 1;
+        g.cg = ins[0].lens[1] / group;
+        g.mg = ins[1].lens[1];
+    }
+    mxc::hip::conv_geom g64 = g;
+    g64.small = 0;
+    std::vector<float> x(size_t(mxc::hip::conv_extent(ins[0])));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = float(i + 1);
+    const int64_t cols = od.lens[0] * g.plane, kdim = g.cg * g.kn;
+    int64_t nonzero = 0;
+    for (int64_t z = 0; z < group; ++z) {
+        const auto v32 = mxc::hip::conv_im2col_source<float>{x.data(), g}.view(z);
+        const auto v64 = mxc::hip::conv_im2col_source<float>{x.data(), g64}.view(z);
+        for (int64_t kk = 0; kk < kdim; ++kk)
+            for (int64_t j = 0; j < cols; ++j) {
+                ASSERT_EQ(v32.at(kk, j), v64.at(kk, j)) << "group " << z << " B(" << kk << ", " << j << ")";
+                nonzero += v32.at(kk, j) != 0.0f;
+            }
+    }
+    EXPECT_GT(nonzero, 0);
+    int64_t e32 = -1, e64 = -1;
+    const mxc::hip::conv_out<last_put> o32{{&e32}, g.mg, g.mtot, g.plane, g.plane_d, 1}, o64{{&e64}, g.mg, g.mtot, g.plane, g.plane_d, 0};
+    for (int64_t z = 0; z < group; ++z)
+        for (int64_t i = 0; i < g.mg; ++i)
+            for (int64_t j = 0; j < cols; ++j) {
+                o32.store(z, i, j, 0.0f);
+                o64.store(z, i, j, 0.0f);
+                ASSERT_EQ(e32, e64) << "output (" << z << ", " << i << ", " << j << ")";
+            }
+    if (cc.transposed) { // the weights as A: A(i, (c, k)) = w[g * cg + c, i, k]
+        std::vector<float> w(size_t(mxc_elements(ins[1])));
+        for (size_t i = 0; i < w.size(); ++i) w[i] = float(i + 1);
+        const int64_t ws0 = ins[1].strides[0], ws1 = ins[1].strides[1];
+        for (int64_t z = 0; z < group; ++z) {
+            const auto a32 = mxc::hip::conv_tw_source<float>{w.data(), g.cg, ws0, ws1, g.kn, g.kn_d, 1}.view(z);
+            const auto a64 = mxc::hip::conv_tw_source<float>{w.data(), g.cg, ws0, ws1, g.kn, g.kn_d, 0}.view(z);
+            for (int64_t i = 0; i < g.mg; ++i)
+                for (int64_t kk = 0; kk < kdim; ++kk) ASSERT_EQ(a32.at(i, kk), a64.at(i, kk)) << "A(" << i << ", " << kk << ")";
+        }
+    } else { // the 1x1 view's addresses (whatever the kernel size: only the index math is compared)
+        for (int64_t z = 0; z < group; ++z) {
+            const auto b32 = mxc::hip::conv_1x1_source<float>{x.data(), g.cg, g.xs0, g.xs1, g.plane, g.plane_d, 1}.view(z);
+            const auto b64 = mxc::hip::conv_1x1_source<float>{x.data(), g.cg, g.xs0, g.xs1, g.plane, g.plane_d, 0}.view(z);
+            for (int64_t c = 0; c < g.cg; ++c)
+                for (int64_t j = 0; j < cols; ++j) ASSERT_EQ(b32.ptr(c, j), b64.ptr(c, j)) << "B(" << c << ", " << j << ")";
+        }
+    }
+}
+
+} // namespace
+
+TEST(HipGemmForms, ConvolutionIndexMathIn32BitsEqualsInt64) {
+    // ip = [group, pads (begin), strides, dilations]
+    // 3x3 same, 2 images
+    expect_same_index_math({{2, 3, 7, 9}, {4, 3, 3, 3}, {2, 4, 7, 9}, {1, 1, 1, 1, 1, 1, 1}, false});
+    // 2 groups, stride 2, dilation 2, pad 2, 3x2 kernel
+    expect_same_index_math({{2, 4, 11, 10}, {6, 2, 3, 2}, {2, 6, 6, 6}, {2, 2, 2, 2, 2, 2, 2}, false});
+    // 1-d, stride 3, pad 2
+    expect_same_index_math({{3, 2, 17}, {5, 2, 4}, {3, 5, 6}, {1, 2, 3, 1}, false});
+    // 3-d, strides 1, 2, 1
+    expect_same_index_math({{1, 2, 5, 6, 7}, {3, 2, 2, 3, 2}, {1, 3, 6, 3, 8}, {1, 1, 1, 1, 1, 2, 1, 1, 1, 1}, false});
+    // x a strided view (a slice of a larger tensor)
+    expect_same_index_math({{2, 3, 6, 5}, {2, 3, 3, 3}, {2, 2, 4, 3}, {1, 0, 0, 1, 1, 1, 1}, false, {400, 100, 12, 2}});
+    // transposed: stride 2, pad 1, 3x3 (out = (in - 1) * 2 - 2 + 3); 2 groups, dilation 2
+    expect_same_index_math({{2, 4, 5, 6}, {4, 3, 3, 3}, {2, 3, 9, 11}, {1, 1, 1, 2, 2, 1, 1}, true});
+    expect_same_index_math({{1, 4, 4, 3}, {4, 2, 2, 3}, {1, 4, 7, 8}, {2, 0, 1, 2, 2, 2, 2}, true});
+}
+
+namespace {
 __global__ void vector_copy(const float* x, float* y) {
     using vec = mxc::hip::gemm_vec<float, 4>;
     mxc::hip::vector_store(y, mxc::hip::vector_load<vec>(x));
