@@ -150,6 +150,64 @@ template <class T> struct conv_im2col_view {
         return x[off];
     }
     __device__ const T* ptr(int64_t, int64_t) const { return x; } // never used: vec is false
+
+    // The per-column state (gemm.hpp's optional view contract): a thread whose B column j stays
+    // the same over the k loop computes the column part of the index math (image, out
+    // position) once, then per element only the row part (channel, kernel offsets). 32-bit
+    // path and up to col_dims spatial dims only (cols()); the state's positions per dim are
+    //   od * stride - pad   (transposed: od + pad)
+    // and at_col adds kd * dil (subtracts it) as load does: the same integers, the same element.
+    // A column past the matrix (j >= cn) gets a dim-0 position no kernel offset brings in range:
+    // INT32_MIN + kd * dil < 0 (kd * dil < 2^31, conv_geom::small), transposed -1 - kd * dil < 0.
+    static constexpr int col_dims = 3;
+    struct col_state {
+        int32_t base;          // image offset n * xs0
+        int32_t pos[col_dims]; // per spatial dim (d < g.s)
+    };
+    __device__ bool cols() const { return g.small && g.s <= col_dims; }
+    __device__ __forceinline__ col_state col(int64_t j, int64_t cn) const {
+        col_state st{};
+        const bool in = j < cn;
+        uint32_t p = in ? uint32_t(j) : 0u;
+        const uint32_t n = g.plane_d.div(p);
+        p -= n * uint32_t(g.plane);
+        st.base = int32_t(n) * int32_t(g.xs0);
+#pragma unroll
+        for (int d = col_dims - 1; d >= 0; --d) {
+            if (d >= g.s) continue;
+            // dim 0 takes what remains (p < olen[0] there): no division
+            const uint32_t oq = d > 0 ? g.olen_d[d].div(p) : 0u;
+            const int32_t od = int32_t(p - oq * uint32_t(g.olen[d]));
+            p = oq;
+            st.pos[d] = g.transposed ? od + int32_t(g.pad[d]) : od * int32_t(g.stride[d]) - int32_t(g.pad[d]);
+        }
+        if (!in) st.pos[0] = g.transposed ? -1 : INT32_MIN;
+        return st;
+    }
+    // B(kk, j) for st = col(j, cn): at(kk, j) when j < cn, else zero (cols() only).
+    __device__ __forceinline__ T at_col(int64_t kk, const col_state& st) const {
+        const uint32_t c = g.kn_d.div(uint32_t(kk));
+        uint32_t rest = uint32_t(kk) - c * uint32_t(g.kn);
+        int32_t off = st.base + int32_t(c) * int32_t(g.xs1);
+#pragma unroll
+        for (int d = col_dims - 1; d >= 0; --d) {
+            if (d >= g.s) continue;
+            const uint32_t kq = d > 0 ? g.klen_d[d].div(rest) : 0u; // rest < klen[0] at dim 0
+            const int32_t kd = int32_t(rest - kq * uint32_t(g.klen[d]));
+            rest = kq;
+            int32_t pos;
+            if (g.transposed) {
+                const int32_t t = st.pos[d] - kd * int32_t(g.dil[d]);
+                const int32_t q = t >= 0 ? int32_t(g.stride_d[d].div(uint32_t(t))) : -1;
+                pos = q >= 0 && q * int32_t(g.stride[d]) == t ? q : -1;
+            } else {
+                pos = st.pos[d] + kd * int32_t(g.dil[d]);
+            }
+            if (pos < 0 || pos >= int32_t(g.xlen[d])) return T(0.0f);
+            off += pos * int32_t(g.xs[d]);
+        }
+        return x[off];
+    }
 };
 template <class T> struct conv_im2col_source {
     const T* x;

@@ -9,6 +9,13 @@
 //   view.vec        vectors of gemm_vec_width<T> elements along the fast dim, starting at a
 //                   multiple of the width, are contiguous and 16-byte aligned
 //   view.ptr(r, c)  the address of (r, c) (used only when vec)
+// and optionally, for an element-wise view whose index math splits into a column part and a
+// row part (the implicit im2col matrix), a per-column state (gemm_has_col):
+//   view.cols()         whether col / at_col apply (uniform over the grid; else at is used)
+//   view.col(c, cn)     the state of column c (c >= cn allowed: its elements are zero)
+//   view.at_col(r, st)  the element (r, c) for st = col(c, cn), zero when c >= cn
+// A thread whose column stays the same over the k loop (the tile's fast dim is c and the block's
+// thread count a multiple of the tile width) computes its state once, before the loop.
 // The out functor maps (z, i, j) to the output element and applies the epilogue (the plain
 // store, or a fused pointwise body, templates/hip/fused.hpp) per element.
 //
@@ -125,11 +132,27 @@ MXC_HD inline int64_t gemm_batch_offset(const mxc_desc& d, int64_t z) {
     return off;
 }
 
+// The optional per-column state (see the view contract above).
+struct gemm_no_col {};
+template <class View, class = void> struct gemm_has_col : std::false_type {};
+template <class View>
+struct gemm_has_col<View, std::void_t<decltype(std::declval<const View&>().col(int64_t(0), int64_t(0)))>> : std::true_type {};
+// Thread tid's column state for the tiles of CC columns at c0 (< cn) that Threads threads load
+// element s = tid + i * Threads, column fastest: its column is c0 + tid % CC in every tile
+// when Threads % CC == 0 (else, or for a view without one, gemm_no_col: no state).
+template <int Threads, int CC, class View>
+__device__ inline auto gemm_col_of(const View& v, int64_t c0, int64_t cn, int tid) {
+    if constexpr (gemm_has_col<View>::value && Threads % CC == 0) return v.col(c0 + tid % CC, cn);
+    else return gemm_no_col{};
+}
+template <class CS> constexpr bool gemm_col_state = !std::is_same<CS, gemm_no_col>::value;
+
 // Stages the R x CC tile at (r0, c0) of view v (rows < rn, cols < cn; zero outside) into
 // shared memory: dst[r * ld + c], or dst[c * ld + r] when Transposed. FastC: v.fast == 1.
-template <int Threads, int R, int CC, bool Transposed, bool FastC, class View, class C>
+// cs: this thread's column state (gemm_col_of<Threads, CC>(v, c0, cn, tid)) or gemm_no_col.
+template <int Threads, int R, int CC, bool Transposed, bool FastC, class View, class C, class CS>
 __device__ inline void gemm_stage(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, C* dst, int ld,
-                                  int tid) {
+                                  int tid, const CS& cs) {
     using T = typename std::remove_cv<typename std::remove_pointer<decltype(v.ptr(0, 0))>::type>::type;
     constexpr int V = gemm_vec_width<T>;
     constexpr int F = FastC ? CC : R, O = FastC ? R : CC; // extents along the fast / other dim
@@ -152,6 +175,15 @@ __device__ inline void gemm_stage(const View& v, int64_t r0, int64_t c0, int64_t
             }
         }
     } else {
+        if constexpr (FastC && gemm_col_state<CS>) {
+            if (v.cols()) { // the elements s = tid + i * Threads: column tid % F, rows tid / F + i * Threads / F
+                for (int o = tid / F; o < O; o += Threads / F) {
+                    const int64_t go = o0 + o;
+                    put(tid % F, o, go < on ? C(v.at_col(go, cs)) : C(0));
+                }
+                return;
+            }
+        }
         for (int s = tid; s < O * F; s += Threads) {
             const int o = s / F, f = s % F;
             const int64_t go = o0 + o, gf = f0 + f;
@@ -190,6 +222,7 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     const auto vb = sb.view(z);
     const int64_t m0 = (mb0 + blockIdx.y) * Cfg::BM, n0 = int64_t(blockIdx.x) * Cfg::BN;
     const int tid = int(threadIdx.x), ty = tid / Cfg::tx_count, tx = tid % Cfg::tx_count;
+    const auto cb = gemm_col_of<Cfg::threads, Cfg::BN>(vb, n0, n, tid); // B's column state, if any
     C acc[Cfg::TM][Cfg::TN];
 #pragma unroll
     for (int i = 0; i < Cfg::TM; ++i)
@@ -197,10 +230,10 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
         for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = C(0);
     for (int64_t k0 = 0; k0 < k; k0 += Cfg::BK) {
         // load the tiles (the view's fast dim decides the order; uniform over the block)
-        if (va.fast) gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, k, &as[0][0], Cfg::BM + Cfg::pad, tid);
-        else gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, k, &as[0][0], Cfg::BM + Cfg::pad, tid);
-        if (vb.fast) gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, true>(vb, k0, n0, k, n, &bs[0][0], Cfg::BN + Cfg::pad, tid);
-        else gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, k, n, &bs[0][0], Cfg::BN + Cfg::pad, tid);
+        if (va.fast) gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, k, &as[0][0], Cfg::BM + Cfg::pad, tid, gemm_no_col{});
+        else gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, k, &as[0][0], Cfg::BM + Cfg::pad, tid, gemm_no_col{});
+        if (vb.fast) gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, true>(vb, k0, n0, k, n, &bs[0][0], Cfg::BN + Cfg::pad, tid, cb);
+        else gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, k, n, &bs[0][0], Cfg::BN + Cfg::pad, tid, cb);
         block_sync();
         // multiply-accumulate
         gemm_fma_step<Cfg>(as, bs, acc, ty, tx);
@@ -337,9 +370,9 @@ __device__ inline void gemm_fetch(const View& v, int64_t r0, int64_t c0, int64_t
         for (int e = 0; e < V; ++e) buf[i * V + e] = gf + e < fn ? x.v[e] : T(0.0f);
     }
 }
-template <int Threads, int R, int CC, bool FastC, class View, class T, int E>
+template <int Threads, int R, int CC, bool FastC, class View, class T, int E, class CS>
 __device__ inline void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, const T (&buf)[E], T* dst,
-                                int ld, int tid) {
+                                int ld, int tid, const CS& cs) {
     constexpr int V = gemm_vec_width<T>;
     constexpr int F = FastC ? CC : R;
     if (v.vec) {
@@ -358,6 +391,17 @@ __device__ inline void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t r
         }
     } else {
         const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
+        if constexpr (FastC && gemm_col_state<CS>) {
+            if (v.cols()) { // column tid % F (cs), rows tid / F + i * Threads / F (as below)
+                const CS st = cs; // (cs may be in shared memory: read once, not after each store)
+#pragma unroll 2
+                for (int o = tid / F; o < R; o += Threads / F) {
+                    const int64_t go = o0 + o;
+                    dst[o * ld + tid % F] = go < on ? v.at_col(go, st) : T(0.0f);
+                }
+                return;
+            }
+        }
 #pragma unroll 2 // more loads in flight spill the large configuration (sm_90, 128 registers)
         for (int s = tid; s < R * CC; s += Threads) {
             const int o = s / F, f = s % F;
@@ -382,14 +426,15 @@ __device__ inline void gemm_mma_fetch(const VA& va, const VB& vb, int64_t m0, in
         else gemm_fetch<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, tid);
     }
 }
-template <class G, class VA, class VB>
+template <class G, class VA, class VB, class CB>
 __device__ inline void gemm_mma_put(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
                                     int64_t k, const mxc_half (&ra)[G::BM * G::BK / G::threads],
-                                    const mxc_half (&rb)[G::BK * G::BN / G::threads], mxc_half* as, mxc_half* bs, int tid) {
-    if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, as, G::lda, tid);
-    else gemm_put<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, as, G::lda, tid);
-    if (vb.fast) gemm_put<G::threads, G::BK, G::BN, true>(vb, k0, n0, k, n, rb, bs, G::ldb, tid);
-    else gemm_put<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, bs, G::ldb, tid);
+                                    const mxc_half (&rb)[G::BK * G::BN / G::threads], mxc_half* as, mxc_half* bs, int tid,
+                                    const CB& cb) {
+    if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_col{});
+    else gemm_put<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_col{});
+    if (vb.fast) gemm_put<G::threads, G::BK, G::BN, true>(vb, k0, n0, k, n, rb, bs, G::ldb, tid, cb);
+    else gemm_put<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, bs, G::ldb, tid, cb);
 }
 
 template <class G, class SA, class SB, class Out>
@@ -420,8 +465,17 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
             if (j < fn) mt::zero(acc[i][j]);
 
     mxc_half ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
+    // B's column states, if any, in shared memory (held in registers across the multiply they
+    // spill the large configuration): column c's at cols_b[c], read by its threads in each put
+    using CB = decltype(gemm_col_of<G::threads, G::BN>(vb, n0, n, tid));
+    __shared__ CB cols_b[gemm_col_state<CB> ? G::BN : 1];
+    if constexpr (gemm_col_state<CB>) {
+        if (tid < G::BN) cols_b[tid] = gemm_col_of<G::threads, G::BN>(vb, n0, n, tid);
+        block_sync();
+    }
+    const CB& cb = cols_b[gemm_col_state<CB> ? tid % G::BN : 0];
     gemm_mma_fetch<G>(va, vb, m0, n0, 0, m, n, k, ra, rb, tid);
-    gemm_mma_put<G>(va, vb, m0, n0, 0, m, n, k, ra, rb, stage_a, stage_b, tid);
+    gemm_mma_put<G>(va, vb, m0, n0, 0, m, n, k, ra, rb, stage_a, stage_b, tid, cb);
     block_sync();
     int cur = 0;
     for (int64_t k0 = 0; k0 < k; k0 += G::BK) {
@@ -445,7 +499,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
                     if (j < fn) mt::mma(acc[i][j], fa, fb[j]);
             }
         }
-        if (next) gemm_mma_put<G>(va, vb, m0, n0, k0 + G::BK, m, n, k, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid);
+        if (next) gemm_mma_put<G>(va, vb, m0, n0, k0 + G::BK, m, n, k, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid, cb);
         block_sync(); // the other stage is written, and every warp is done with this one
         cur ^= 1;
     }
