@@ -135,6 +135,23 @@ void expect_same_index_math(const conv_case& cc) {
             }
     }
     EXPECT_GT(nonzero, 0);
+    // the hoisted form (gemm.hpp's per-column state): at_col(kk, col(j, cols)) == at(kk, j), and
+    // zero for columns past the matrix (a GEMM tile's edge)
+    int64_t hoisted_nonzero = 0;
+    for (int64_t z = 0; z < group; ++z) {
+        const auto v = mxc::hip::conv_im2col_source<float>{x.data(), g}.view(z);
+        ASSERT_EQ(v.cols(), g.s <= 3);
+        if (!v.cols()) continue;
+        for (int64_t j = 0; j < cols + 3; ++j) {
+            const auto st = v.col(j, cols);
+            for (int64_t kk = 0; kk < kdim; ++kk) {
+                const float want = j < cols ? v.at(kk, j) : 0.0f;
+                ASSERT_EQ(v.at_col(kk, st), want) << "group " << z << " hoisted B(" << kk << ", " << j << ")";
+                hoisted_nonzero += want != 0.0f;
+            }
+        }
+    }
+    if (g.s <= 3) EXPECT_EQ(hoisted_nonzero, nonzero);
     int64_t e32 = -1, e64 = -1;
     const mxc::hip::conv_out<last_put> o32{{&e32}, g.mg, g.mtot, g.plane, g.plane_d, 1}, o64{{&e64}, g.mg, g.mtot, g.plane, g.plane_d, 0};
     for (int64_t z = 0; z < group; ++z)
@@ -181,6 +198,11 @@ TEST(HipGemmForms, ConvolutionIndexMathIn32BitsEqualsInt64) {
     // transposed: stride 2, pad 1, 3x3 (out = (in - 1) * 2 - 2 + 3); 2 groups, dilation 2
     expect_same_index_math({{2, 4, 5, 6}, {4, 3, 3, 3}, {2, 3, 9, 11}, {1, 1, 1, 2, 2, 1, 1}, true});
     expect_same_index_math({{1, 4, 4, 3}, {4, 2, 2, 3}, {1, 4, 7, 8}, {2, 0, 1, 2, 2, 2, 2}, true});
+    // 1-d transposed, stride 3, dilation 2; 3-d transposed, strides 2, 1, 3
+    expect_same_index_math({{2, 2, 5}, {2, 3, 3}, {2, 3, 15}, {1, 1, 3, 2}, true});
+    expect_same_index_math({{1, 2, 3, 4, 3}, {2, 2, 2, 2, 3}, {1, 2, 6, 5, 9}, {1, 0, 0, 0, 2, 1, 3, 1, 1, 1}, true});
+    // 4 spatial dims: beyond the hoisted form's (cols() false), the plain form still checked
+    expect_same_index_math({{1, 2, 3, 3, 3, 4}, {2, 2, 2, 2, 2, 2}, {1, 2, 2, 2, 2, 3}, {1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1}, false});
 }
 
 namespace {
