@@ -184,11 +184,13 @@ template <class T> struct conv_im2col_view {
         if (!in) st.pos[0] = g.transposed ? -1 : INT32_MIN;
         return st;
     }
-    // B(kk, j) for st = col(j, cn): at(kk, j) when j < cn, else zero (cols() only).
+    // B(kk, j) for st = col(j, cn): at(kk, j) when j < cn, else zero (cols() only). Branch-free
+    // (one predicated load), so that unrolled calls keep several loads in flight.
     __device__ __forceinline__ T at_col(int64_t kk, const col_state& st) const {
         const uint32_t c = g.kn_d.div(uint32_t(kk));
         uint32_t rest = uint32_t(kk) - c * uint32_t(g.kn);
         int32_t off = st.base + int32_t(c) * int32_t(g.xs1);
+        bool in = true;
 #pragma unroll
         for (int d = col_dims - 1; d >= 0; --d) {
             if (d >= g.s) continue;
@@ -203,10 +205,10 @@ template <class T> struct conv_im2col_view {
             } else {
                 pos = st.pos[d] + kd * int32_t(g.dil[d]);
             }
-            if (pos < 0 || pos >= int32_t(g.xlen[d])) return T(0.0f);
+            in = in && uint32_t(pos) < uint32_t(g.xlen[d]); // 0 <= pos < xlen
             off += pos * int32_t(g.xs[d]);
         }
-        return x[off];
+        return in ? x[off] : T(0.0f);
     }
 };
 template <class T> struct conv_im2col_source {

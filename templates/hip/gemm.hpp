@@ -147,6 +147,31 @@ __device__ inline auto gemm_col_of(const View& v, int64_t c0, int64_t cn, int ti
 }
 template <class CS> constexpr bool gemm_col_state = !std::is_same<CS, gemm_no_col>::value;
 
+// Thread tid's elements of an O x F tile (o0, on: the first row and the row count of the view;
+// column fastest, Threads % F == 0) through its column state cs: rows tid / F + i * Threads / F
+// of column tid % F, put(o, element). Loaded B at a time before any is written, so that B
+// loads are in flight at once (a load written at once to shared memory waits for its data).
+template <int Threads, int F, int O, int B, class View, class CS, class Put>
+__device__ inline void gemm_col_loads(const View& v, int64_t o0, int64_t on, const CS& cs, int tid, Put put) {
+    using T = decltype(v.at_col(int64_t(0), cs));
+    constexpr int step = Threads / F, n = (O + step - 1) / step;
+    const CS st = cs; // (cs may be in shared memory: read once, not after each store)
+#pragma unroll 1
+    for (int i0 = 0; i0 < n; i0 += B) {
+        T x[B];
+#pragma unroll
+        for (int b = 0; b < B; ++b) {
+            const int o = tid / F + (i0 + b) * step;
+            x[b] = i0 + b < n && o < O && o0 + o < on ? v.at_col(o0 + o, st) : T(0.0f);
+        }
+#pragma unroll
+        for (int b = 0; b < B; ++b) {
+            const int o = tid / F + (i0 + b) * step;
+            if (i0 + b < n && o < O) put(o, x[b]);
+        }
+    }
+}
+
 // Stages the R x CC tile at (r0, c0) of view v (rows < rn, cols < cn; zero outside) into
 // shared memory: dst[r * ld + c], or dst[c * ld + r] when Transposed. FastC: v.fast == 1.
 // cs: this thread's column state (gemm_col_of<Threads, CC>(v, c0, cn, tid)) or gemm_no_col.
@@ -177,10 +202,8 @@ __device__ inline void gemm_stage(const View& v, int64_t r0, int64_t c0, int64_t
     } else {
         if constexpr (FastC && gemm_col_state<CS>) {
             if (v.cols()) { // the elements s = tid + i * Threads: column tid % F, rows tid / F + i * Threads / F
-                for (int o = tid / F; o < O; o += Threads / F) {
-                    const int64_t go = o0 + o;
-                    put(tid % F, o, go < on ? C(v.at_col(go, cs)) : C(0));
-                }
+                constexpr int per_thread = O * F / Threads;
+                gemm_col_loads<Threads, F, O, per_thread < 1 ? 1 : per_thread>(v, o0, on, cs, tid, [&](int o, T x) { put(tid % F, o, C(x)); });
                 return;
             }
         }
@@ -392,13 +415,8 @@ __device__ inline void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t r
     } else {
         const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
         if constexpr (FastC && gemm_col_state<CS>) {
-            if (v.cols()) { // column tid % F (cs), rows tid / F + i * Threads / F (as below)
-                const CS st = cs; // (cs may be in shared memory: read once, not after each store)
-#pragma unroll 2
-                for (int o = tid / F; o < R; o += Threads / F) {
-                    const int64_t go = o0 + o;
-                    dst[o * ld + tid % F] = go < on ? v.at_col(go, st) : T(0.0f);
-                }
+            if (v.cols()) { // column tid % F (cs), rows tid / F + i * Threads / F (as below), 8 loads in flight
+                gemm_col_loads<Threads, F, R, 8>(v, o0, on, cs, tid, [&](int o, T x) { dst[o * ld + tid % F] = x; });
                 return;
             }
         }
