@@ -8,6 +8,7 @@
 #include "templates/hip/convolution.hpp"
 #include "templates/hip/dot.hpp"
 
+#include <cmath>
 #include <vector>
 
 namespace {
@@ -227,4 +228,49 @@ TEST(HipGemmForms, MisalignedVectorAccessFailsTheLaunch) {
     hipLaunchKernelGGL(vector_copy, dim3(1), dim3(1), 0, hipStream_t{}, x, y + 2); // store 8 bytes off
     EXPECT_EQ(hipDeviceSynchronize(), hipErrorLaunchFailure);
     ASSERT_EQ(hipDeviceReset(), hipSuccess);
+}
+
+namespace {
+
+// A half convolution through launcher `run` (the matrix-unit kernel's B loads use the hoisted
+// im2col form) against mxc_conv_at in float on the same half-exact inputs.
+template <class Run>
+void expect_half_conv(Run run, const std::vector<int64_t>& xl, const std::vector<int64_t>& wl, const std::vector<int64_t>& yl,
+                      const std::vector<int64_t>& ip) {
+    const mxc_desc ins[2] = {packed(xl), packed(wl)}, od = packed(yl);
+    const auto xf = ramp(size_t(mxc_elements(ins[0])), 0.25f), wf = ramp(size_t(mxc_elements(ins[1])), 0.125f);
+    const std::vector<mxc_half> xh(xf.begin(), xf.end()), wh(wf.begin(), wf.end());
+    const int64_t n = mxc_elements(od);
+    mxc_half *dx = nullptr, *dw = nullptr, *dy = nullptr;
+    ASSERT_EQ(hipMalloc(&dx, xh.size() * 2), hipSuccess);
+    ASSERT_EQ(hipMalloc(&dw, wh.size() * 2), hipSuccess);
+    ASSERT_EQ(hipMalloc(&dy, size_t(n) * 2), hipSuccess);
+    ASSERT_EQ(hipMemcpy(dx, xh.data(), xh.size() * 2, hipMemcpyHostToDevice), hipSuccess);
+    ASSERT_EQ(hipMemcpy(dw, wh.data(), wh.size() * 2, hipMemcpyHostToDevice), hipSuccess);
+    const void* p[] = {dx, dw};
+    const mxc_kargs k = {2, p, ins, dy, &od, ip.data(), int32_t(ip.size()), nullptr, 0};
+    ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, ip.data()), MXC_CONV_GEMM_IM2COL);
+    run(k, hipStream_t{});
+    ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+    std::vector<mxc_half> y(static_cast<size_t>(n));
+    ASSERT_EQ(hipMemcpy(y.data(), dy, size_t(n) * 2, hipMemcpyDeviceToHost), hipSuccess);
+    (void)hipFree(dx);
+    (void)hipFree(dw);
+    (void)hipFree(dy);
+    for (int64_t i = 0; i < n; ++i) {
+        const float want = mxc_conv_at(xf.data(), ins[0], wf.data(), ins[1], od, ip.data(), i);
+        ASSERT_NEAR(float(y[size_t(i)]), want, 0.01f * std::fabs(want) + 0.01f) << "output " << i;
+    }
+}
+
+} // namespace
+
+// Columns past the tile edge (N = 126, 90), K not a multiple of BK = 32, stride, dilation, groups.
+TEST(HipGemmForms, HalfConvolutionOnTheMatrixUnitKernel) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using mxc::hip::convolution;
+    const std::vector<int64_t> same = {1, 1, 1, 1, 1, 1, 1}, strided = {2, 2, 2, 2, 2, 2, 2};
+    expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
+    expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
+    expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {3, 4, 11, 10}, {6, 2, 3, 3}, {3, 6, 6, 5}, strided);
 }
