@@ -14,6 +14,9 @@
 //   convolution over packed spatial dims reads B as a plain matrix per image (no im2col).
 //   The per-element index math (B's and the output's) runs in 32 bits with multiply-high
 //   divisions by host-built divisors when every index fits (conv_geom::small), else in int64.
+//   A thread's B column is the same in every k-tile: the GEMM computes its part of the math
+//   (image, out position: conv_im2col_view::col) once and per element only the row part
+//   (channel, kernel offsets: at_col), 32-bit path and up to 3 spatial dims.
 // Other types (and strided weights) compute one output element per thread (mxc_conv_at).
 #pragma once
 #include "templates/common/convolution.hpp"

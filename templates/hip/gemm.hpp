@@ -300,7 +300,9 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //  - two shared stages and one barrier per k-tile: the next k-tile's global loads go to
 //    registers (gemm_fetch, 16-byte vectors, where the view allows them) before the current
 //    tile is multiplied, and are written to the other stage (gemm_put) after it; element-wise
-//    views (the implicit im2col matrix) are loaded into the other stage after the multiply;
+//    views (the implicit im2col matrix) are loaded into the other stage after the multiply
+//    (the im2col matrix through the per-column states of the block's BN columns, kept in
+//    shared memory: 2 KiB more);
 //  - A and B staged row-major in half, rows padded by 8 halves (16 bytes): leading dims stay
 //    multiples of 8 and fragment pointers 32-byte aligned (wmma's rules) while consecutive
 //    8-row groups of a fragment load fall on different banks (lda = 40 halves: rows 20 words
@@ -315,12 +317,14 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     64x64x16 kernel: 1 per barrier, 2 barriers per 16-deep step), 12 fragment loads (6 KiB of
 //     shared reads) for 16 mma = 384 B per mma (old: 1 KiB; wavefront 64: 256 B); 64 MACs
 //     per staged element (old: 32). Measured (ptxas -v, nvcc 13, sm_90, ResNet-50 fp16
-//     kernels): 127-128 registers (min 2 blocks per SM), 0-16 bytes of spill stores; gfx90a
-//     (clang-15): ~135 VGPRs + 64 AGPRs, no VGPR spills, 1 block per CU (LDS).
+//     kernels): 127-128 registers (min 2 blocks per SM), 0-16 bytes of spill stores (im2col:
+//     127, none; batch 32); gfx90a (clang-15): 248 VGPRs + 64 AGPRs and 888 bytes of scratch
+//     per lane for the im2col form (gemm_put is not inlined: the view, g included, is passed
+//     in scratch; forcing it inline gave 320 bytes and ~29000 instructions), 1 block per CU.
 //   gemm_mma_small 64x64x32, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32 (wavefront 64: 2x2).
 //     2 x (64x40 + 32x72) halves = 19 KiB, float tile 64 x 68 in one pass; 4 mma per barrier
 //     (warp 32). For problems with few large tiles (batch 1, small M or N): four times the
-//     blocks of the large one. sm_90: 84-100 registers, no spills.
+//     blocks of the large one. sm_90: 82-122 registers (im2col 122: 8 loads in flight), no spills.
 // gemm_mma_pick_large chooses between them by the number of large tiles; gemm_mma_launch<G>
 // runs one (G = gemm_auto: the choice at run time).
 template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
@@ -370,7 +374,11 @@ __device__ inline int gemm_mma_warp_size() {
 //  - otherwise (element-wise views: the implicit im2col matrix, odd strides) gemm_put loads
 //    and stores element by element after the multiply (element i: s = tid + i * Threads,
 //    consecutive threads on consecutive addresses); holding 2 x 16 such loads with their
-//    64-bit addresses across the multiply would spill.
+//    64-bit addresses across the multiply would spill. A view with a per-column state (the
+//    im2col matrix) is read through it, 8 loads in flight (gemm_col_loads); the states of the
+//    block's columns sit in shared memory (in registers across the multiply they spilled the
+//    large configuration), and prefetching the 16 loads before the multiply spilled too
+//    (ptxas -v, sm_90: 128 registers, 92-108 bytes).
 // FastC: v.fast == 1 (consecutive c adjacent in memory).
 template <int Threads, int R, int CC, bool FastC, class View, class T, int E>
 __device__ inline void gemm_fetch(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, T (&buf)[E], int tid) {
