@@ -36,6 +36,8 @@ const char* form_name(mxc_conv_form f) {
     case MXC_CONV_DEPTHWISE: return "MXC_CONV_DEPTHWISE";
     case MXC_CONV_GEMM_1X1: return "MXC_CONV_GEMM_1X1";
     case MXC_CONV_GEMM_IM2COL: return "MXC_CONV_GEMM_IM2COL";
+    case MXC_CONV_GEMM_1X1_WIDE: return "MXC_CONV_GEMM_1X1_WIDE";
+    case MXC_CONV_GEMM_IM2COL_WIDE: return "MXC_CONV_GEMM_IM2COL_WIDE";
     }
     return "";
 }

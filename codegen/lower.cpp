@@ -77,6 +77,7 @@ lowered_module lower_planned(const module& m, memory_plan plan) {
             for (auto* in : ins.inputs)
                 if (auto* root = find_view_root(in).root; root->is_literal()) used.insert(root);
     std::map<const instruction*, int64_t> weight_offset;
+    std::vector<const instruction*> in_blob; // in offset order
     int64_t weights_end = 0;
     for (auto& ins : m.instructions) {
         if (!used.count(&ins)) continue;
@@ -84,12 +85,15 @@ lowered_module lower_planned(const module& m, memory_plan plan) {
             throw error("lower: literal " + to_string(ins.result) + " has no data (it was read from a digest)");
         weight_offset[&ins] = align_up(weights_end, l.weights_alignment);
         weights_end = weight_offset[&ins] + ins.lit.s.bytes();
+        in_blob.push_back(&ins);
     }
-    // one allocation, each literal copied once (a 400 MB blob grown by insert is copied again
-    // at every reallocation)
-    l.weights.assign(static_cast<std::size_t>(align_up(weights_end, l.weights_alignment)), '\0');
-    for (auto& [ins, off] : weight_offset)
-        if (ins->lit.s.bytes() > 0) std::memcpy(l.weights.data() + off, ins->lit.data(), static_cast<std::size_t>(ins->lit.s.bytes()));
+    // one allocation, every byte written once (a 400 MB blob grown by insert is copied again at
+    // every reallocation; zero-filled first, it is written twice)
+    l.weights.reserve(static_cast<std::size_t>(align_up(weights_end, l.weights_alignment)));
+    for (const instruction* ins : in_blob) {
+        l.weights.append(static_cast<std::size_t>(weight_offset[ins]) - l.weights.size(), '\0');
+        l.weights.append(ins->lit.data(), static_cast<std::size_t>(ins->lit.s.bytes()));
+    }
     std::map<const instruction*, const buffer_plan*> plan_of;
     for (auto& b : l.plan.buffers) plan_of[b.ins] = &b;
     std::set<const instruction*> has_slices; // concats with an input written into its output

@@ -1,5 +1,6 @@
 #include "compiler/build_util.hpp"
 #include "compiler/cleanup.hpp"
+#include "compiler/mapped_file.hpp"
 #include "ir/error.hpp"
 
 #include <cerrno>
@@ -19,6 +20,19 @@ void write_file(const std::filesystem::path& path, std::string_view content) {
     f.write(content.data(), static_cast<std::streamsize>(content.size()));
     f.close();
     if (!f) throw error("cannot write " + path.string());
+}
+
+bool same_file_content(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(a, ec) || !std::filesystem::is_regular_file(b, ec)) return false;
+    const auto size = std::filesystem::file_size(a, ec);
+    if (ec || size != std::filesystem::file_size(b, ec) || ec) return false;
+    try {
+        mapped_file fa(a), fb(b);
+        return fa.size() == fb.size() && (fa.size() == 0 || std::memcmp(fa.data(), fb.data(), fa.size()) == 0);
+    } catch (const error&) {
+        return false;
+    }
 }
 
 process_result run_process(const std::vector<std::string>& args, const std::string& cwd, int cleanup_slot) {

@@ -11,6 +11,10 @@ namespace mxc {
 // Writes `content` to `path`, creating its directories. Throws mxc::error.
 void write_file(const std::filesystem::path& path, std::string_view content);
 
+// Whether the regular files a and b have the same bytes (false when either cannot be read).
+// Reads both through read-only mappings: no copy, no new memory.
+bool same_file_content(const std::string& a, const std::string& b);
+
 struct process_result {
     int status = -1;    // exit status; 126: cannot enter cwd; 127: could not be started
     std::string output; // stdout and stderr together

@@ -1,6 +1,7 @@
 // ONNX import: the file, its tensors and the graph walk. Node converters are in
 // compiler/onnx_ops.cpp.
 #include "compiler/onnx_import.hpp"
+#include "compiler/mapped_file.hpp"
 #include "compiler/onnx_external.hpp"
 #include "compiler/onnx_node.hpp"
 #include "ir/error.hpp"
@@ -19,11 +20,6 @@
 #include <queue>
 #include <set>
 #include <type_traits>
-
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace mxc {
 namespace onnx_detail {
@@ -637,55 +633,6 @@ program import_onnx_data(const char* data, std::size_t size, const std::string& 
     return import_model(model, what, opts);
 }
 
-// A model file's bytes: a regular file mapped read-only (a 400 MB model is not read into a
-// buffer and copied again), anything else (a pipe) read whole.
-class model_file {
-public:
-    explicit model_file(const std::string& path) {
-        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd_ < 0) throw error("cannot open '" + path + "': " + std::strerror(errno));
-        struct stat st {};
-        if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
-            size_ = static_cast<std::size_t>(st.st_size);
-            if (size_ == 0) return;
-            void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
-            if (p != MAP_FAILED) {
-                data_ = static_cast<const char*>(p);
-                mapped_ = true;
-                return;
-            }
-        }
-        char chunk[1 << 16];
-        for (;;) {
-            const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-            if (n == 0) break;
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) {
-                const int e = errno;
-                ::close(fd_);
-                throw error("cannot read '" + path + "': " + std::strerror(e));
-            }
-            buffer_.append(chunk, static_cast<std::size_t>(n));
-        }
-        data_ = buffer_.data();
-        size_ = buffer_.size();
-    }
-    model_file(const model_file&) = delete;
-    model_file& operator=(const model_file&) = delete;
-    ~model_file() {
-        if (mapped_) ::munmap(const_cast<char*>(data_), size_);
-        ::close(fd_);
-    }
-    const char* data() const { return data_; }
-    std::size_t size() const { return size_; }
-
-private:
-    int fd_ = -1;
-    const char* data_ = nullptr;
-    std::size_t size_ = 0;
-    bool mapped_ = false;
-    std::string buffer_;
-};
 } // namespace
 
 program import_onnx_bytes(const std::string& bytes, const std::string& what, const import_options& opts) {
@@ -693,7 +640,7 @@ program import_onnx_bytes(const std::string& bytes, const std::string& what, con
 }
 
 program import_onnx(const std::string& path, const import_options& opts) {
-    model_file f(path);
+    mapped_file f(path);
     import_options o = opts;
     o.external_data.model_dir = std::filesystem::absolute(path).parent_path().string();
     return import_onnx_data(f.data(), f.size(), "'" + path + "'", o);

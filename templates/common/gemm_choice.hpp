@@ -44,8 +44,52 @@ MXC_HD constexpr mxc_gemm_preset mxc_gemm_pick(mxc_gemm_elem e, int64_t m, int64
 //               matrix per image
 //   GEMM_IM2COL any other: the implicit-im2col GEMM per group
 //   PER_OUTPUT  strided (non-packed) weights: one thread per output (mxc_conv_at)
+//   GEMM_1X1_WIDE, GEMM_IM2COL_WIDE  the GEMM forms for a geometry whose indices do not fit
+//               31 bits (mxc_conv_index_32): int64 index math; the other two compute their
+//               per-element indices in 32 bits with fast divisions (templates/common/fastdiv.hpp)
 // AUTO (a launcher's default) decides at run time with mxc_conv_pick.
-enum mxc_conv_form { MXC_CONV_AUTO, MXC_CONV_PER_OUTPUT, MXC_CONV_DEPTHWISE, MXC_CONV_GEMM_1X1, MXC_CONV_GEMM_IM2COL };
+enum mxc_conv_form {
+    MXC_CONV_AUTO,
+    MXC_CONV_PER_OUTPUT,
+    MXC_CONV_DEPTHWISE,
+    MXC_CONV_GEMM_1X1,
+    MXC_CONV_GEMM_IM2COL,
+    MXC_CONV_GEMM_1X1_WIDE,
+    MXC_CONV_GEMM_IM2COL_WIDE
+};
+
+// 1 + the largest element offset of d (0 when it is empty or has a negative stride).
+MXC_HD inline int64_t mxc_desc_extent(const mxc_desc& d) {
+    int64_t e = 1;
+    for (int i = 0; i < d.rank; ++i) {
+        if (d.lens[i] <= 0 || d.strides[i] < 0) return 0;
+        e += (d.lens[i] - 1) * d.strides[i];
+    }
+    return e;
+}
+
+// Whether the convolution's per-element indices fit 31 bits: x, w and y each span fewer than
+// 2^31 elements, y has fewer, and every position o * stride - pad + k * dilation (and
+// o + pad - k * dilation, transposed) stays below 2^31 in magnitude. ip as mxc_conv_pick's.
+MXC_HD inline bool mxc_conv_index_32(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    constexpr int64_t lim = int64_t(1) << 31;
+    const mxc_desc* descs[] = {&xd, &wd, &od};
+    for (const mxc_desc* d : descs) {
+        const int64_t e = mxc_desc_extent(*d);
+        if (e <= 0 || e >= lim) return false;
+    }
+    if (mxc_elements(od) >= lim) return false; // the packed output index
+    const int s = od.rank - 2;
+    for (int d = 0; d < s; ++d) {
+        const int64_t olen = od.lens[2 + d], klen = wd.lens[2 + d];
+        const int64_t pad = ip[1 + d] < 0 ? -ip[1 + d] : ip[1 + d], stride = ip[1 + s + d];
+        const int64_t dil = ip[1 + 2 * s + d] < 0 ? -ip[1 + 2 * s + d] : ip[1 + 2 * s + d];
+        if (stride <= 0 || olen >= lim / (stride + 1) || klen >= lim / (dil + 1) ||
+            olen * (stride + 1) + klen * (dil + 1) + pad >= lim)
+            return false;
+    }
+    return true;
+}
 
 // The form for the convolution of x (xd) by w (wd) into od with parameters ip, for an element
 // type the GEMM engine takes (others always compute per output).
@@ -58,10 +102,10 @@ MXC_HD inline mxc_conv_form mxc_conv_pick(const mxc_desc& xd, const mxc_desc& wd
         const int64_t xlen = xd.lens[2 + d];
         if (wd.lens[2 + d] != 1 || ip[1 + s + d] != 1 || ip[1 + d] != 0 || od.lens[2 + d] != xlen ||
             (xlen != 1 && xd.strides[2 + d] != packed))
-            return MXC_CONV_GEMM_IM2COL;
+            return mxc_conv_index_32(xd, wd, od, ip) ? MXC_CONV_GEMM_IM2COL : MXC_CONV_GEMM_IM2COL_WIDE;
         packed *= xlen;
     }
-    return MXC_CONV_GEMM_1X1;
+    return mxc_conv_index_32(xd, wd, od, ip) ? MXC_CONV_GEMM_1X1 : MXC_CONV_GEMM_1X1_WIDE;
 }
 
 // The depthwise tile for an output row of ow elements: wide (dw_wide, 8x64) or narrow

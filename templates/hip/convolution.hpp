@@ -44,20 +44,8 @@ struct conv_geom {
     mxc_fastdiv kn_d, plane_d, klen_d[MXC_MAX_RANK - 2], olen_d[MXC_MAX_RANK - 2], stride_d[MXC_MAX_RANK - 2];
 };
 
-// 1 + the largest element offset of d (0 when it is empty or has a negative stride: no
-// 32-bit path for it).
-inline int64_t conv_extent(const mxc_desc& d) {
-    int64_t e = 1;
-    for (int i = 0; i < d.rank; ++i) {
-        if (d.lens[i] <= 0 || d.strides[i] < 0) return 0;
-        e += (d.lens[i] - 1) * d.strides[i];
-    }
-    return e;
-}
-
 inline conv_geom make_conv_geom(const mxc_kargs& k) {
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
-    constexpr int64_t lim = int64_t(1) << 31;
     conv_geom g{};
     g.s = od.rank - 2;
     const int64_t group = k.ip[0];
@@ -67,13 +55,7 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
     g.kn = g.plane = 1;
     g.xs0 = xd.strides[0];
     g.xs1 = xd.strides[1];
-    bool small = true;
-    const mxc_desc* descs[] = {&xd, &wd, &od};
-    for (const mxc_desc* d : descs) {
-        const int64_t e = conv_extent(*d);
-        small = small && e > 0 && e < lim;
-    }
-    small = small && mxc_elements(od) < lim; // conv_out's packed output index
+    const bool small = mxc_conv_index_32(xd, wd, od, k.ip); // the shared rule (templates/common/gemm_choice.hpp)
     for (int d = 0; d < g.s; ++d) {
         g.xlen[d] = xd.lens[2 + d];
         g.xs[d] = xd.strides[2 + d];
@@ -84,11 +66,6 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
         g.dil[d] = k.ip[1 + 2 * g.s + d];
         g.kn *= g.klen[d];
         g.plane *= g.olen[d];
-        // the positions od * stride - pad + kd * dil, od + pad - kd * dil (transposed) in 31 bits
-        const int64_t stride = g.stride[d] > 0 ? g.stride[d] : 0, dil = g.dil[d] < 0 ? -g.dil[d] : g.dil[d];
-        const int64_t pad = g.pad[d] < 0 ? -g.pad[d] : g.pad[d];
-        small = small && stride > 0 && g.olen[d] < lim / (stride + 1) && g.klen[d] < lim / (dil + 1) &&
-                g.olen[d] * (stride + 1) + g.klen[d] * (dil + 1) + pad < lim;
     }
     g.small = small;
     if (small) { // every divisor below is at least 1 and below 2^31 (it bounds an index)
@@ -101,6 +78,17 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
         }
     }
     return g;
+}
+
+// Which index math a view or store compiles (its Index parameter): conv_index_32 (32 bits, the
+// fast divisions: the GEMM forms), conv_index_64 (int64: the _WIDE forms), conv_index_any (both,
+// chosen by conv_geom::small at run time: convolution_transpose). Only what a form needs is
+// instantiated.
+enum conv_index { conv_index_any, conv_index_32, conv_index_64 };
+template <int Index> __device__ __forceinline__ bool conv_small(int32_t small) {
+    if constexpr (Index == conv_index_32) return true;
+    else if constexpr (Index == conv_index_64) return false;
+    else return small != 0;
 }
 
 // n / d in the index type of a path: the fast division (32-bit path), the plain one (int64).
@@ -116,7 +104,7 @@ template <class T> struct conv_w_source {
 
 // B of group z, the implicit im2col matrix: B(kk, j) with kk = (channel, kernel offset),
 // j = (image, out position).
-template <class T> struct conv_im2col_view {
+template <class T, int Index> struct conv_im2col_view {
     const T* x; // at the group's first channel
     conv_geom g;
     int fast = 1;
@@ -124,7 +112,9 @@ template <class T> struct conv_im2col_view {
     // forced inline (both paths): a call would keep the view, g included, in scratch memory
     // (clang, gfx90a: 784 bytes per lane)
     __device__ __forceinline__ T at(int64_t kk, int64_t j) const {
-        return g.small ? load<uint32_t, int32_t>(uint32_t(kk), uint32_t(j)) : load<int64_t, int64_t>(kk, j);
+        if constexpr (Index == conv_index_32) return load<uint32_t, int32_t>(uint32_t(kk), uint32_t(j));
+        else if constexpr (Index == conv_index_64) return load<int64_t, int64_t>(kk, j);
+        else return g.small ? load<uint32_t, int32_t>(uint32_t(kk), uint32_t(j)) : load<int64_t, int64_t>(kk, j);
     }
     // U: the type of the indices and quotients (uint32_t or int64_t), S: of positions and
     // offsets (int32_t or int64_t).
@@ -214,14 +204,14 @@ template <class T> struct conv_im2col_view {
         return in ? x[off] : T(0.0f);
     }
 };
-template <class T> struct conv_im2col_source {
+template <class T, int Index> struct conv_im2col_source {
     const T* x;
     conv_geom g;
-    __device__ conv_im2col_view<T> view(int64_t z) const { return {x + z * g.cg * g.xs1, g}; }
+    __device__ conv_im2col_view<T, Index> view(int64_t z) const { return {x + z * g.cg * g.xs1, g}; }
 };
 
 // A of group z of a convolution_transpose: A(i, (c, k)) = w[g * cg + c, i, k] (packed w).
-template <class T> struct conv_tw_view {
+template <class T, int Index> struct conv_tw_view {
     const T* p;
     int64_t ws0, ws1, kn;
     mxc_fastdiv kn_d;
@@ -229,7 +219,7 @@ template <class T> struct conv_tw_view {
     int fast = 1;
     bool vec = false;
     __device__ T at(int64_t i, int64_t kk) const {
-        if (small) {
+        if (conv_small<Index>(small)) {
             const uint32_t c = kn_d.div(uint32_t(kk));
             return p[int32_t(c * uint32_t(ws0) + uint32_t(i) * uint32_t(ws1) + (uint32_t(kk) - c * uint32_t(kn)))];
         }
@@ -238,17 +228,17 @@ template <class T> struct conv_tw_view {
     }
     __device__ const T* ptr(int64_t, int64_t) const { return p; } // never used: vec is false
 };
-template <class T> struct conv_tw_source {
+template <class T, int Index> struct conv_tw_source {
     const T* w;
     int64_t cg, ws0, ws1, kn;
     mxc_fastdiv kn_d;
     int32_t small;
-    __device__ conv_tw_view<T> view(int64_t z) const { return {w + z * cg * ws0, ws0, ws1, kn, kn_d, small}; }
+    __device__ conv_tw_view<T, Index> view(int64_t z) const { return {w + z * cg * ws0, ws0, ws1, kn, kn_d, small}; }
 };
 
 // B of group z for a 1x1 / stride-1 / unpadded convolution with packed spatial dims:
 // B(c, j) = x[image j / plane, channel c, position j % plane].
-template <class T> struct conv_1x1_view {
+template <class T, int Index> struct conv_1x1_view {
     const T* x;
     int64_t xs0, xs1, plane;
     mxc_fastdiv plane_d;
@@ -257,7 +247,7 @@ template <class T> struct conv_1x1_view {
     bool vec;
     __device__ T at(int64_t c, int64_t j) const { return *ptr(c, j); }
     __device__ const T* ptr(int64_t c, int64_t j) const {
-        if (small) {
+        if (conv_small<Index>(small)) {
             const uint32_t n = plane_d.div(uint32_t(j));
             return x + int32_t(n * uint32_t(xs0) + uint32_t(c) * uint32_t(xs1) + (uint32_t(j) - n * uint32_t(plane)));
         }
@@ -265,12 +255,12 @@ template <class T> struct conv_1x1_view {
         return x + n * xs0 + c * xs1 + (j - n * plane);
     }
 };
-template <class T> struct conv_1x1_source {
+template <class T, int Index> struct conv_1x1_source {
     const T* x;
     int64_t cg, xs0, xs1, plane;
     mxc_fastdiv plane_d;
     int32_t small;
-    __device__ conv_1x1_view<T> view(int64_t z) const {
+    __device__ conv_1x1_view<T, Index> view(int64_t z) const {
         constexpr int V = gemm_vec_width<T>;
         const T* p = x + z * cg * xs1;
         const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0 && plane % V == 0 && xs0 % V == 0 && xs1 % V == 0;
@@ -279,13 +269,13 @@ template <class T> struct conv_1x1_source {
 };
 
 // Output (group z, channel i of the group, column j = image * plane + position).
-template <class E> struct conv_out {
+template <class E, int Index> struct conv_out {
     E epi;
     int64_t mg, mtot, plane;
     mxc_fastdiv plane_d;
     int32_t small; // conv_geom::small
     template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const {
-        if (small) {
+        if (conv_small<Index>(small)) {
             const uint32_t n = plane_d.div(uint32_t(j)), ch = uint32_t(z) * uint32_t(mg) + uint32_t(i);
             epi.put(int64_t((n * uint32_t(mtot) + ch) * uint32_t(plane) + (uint32_t(j) - n * uint32_t(plane))), acc);
             return;
@@ -405,23 +395,25 @@ template <class T, class Cfg, class E> void conv_depthwise(const mxc_kargs& k, h
 }
 
 // The GEMM forms: the 1x1 GEMM (Pointwise) or the implicit im2col, GEMM configuration Cfg.
-template <class T, class Cfg, bool Pointwise, class E> void conv_gemm(const mxc_kargs& k, hipStream_t s, const E& epi) {
+// Index: conv_index_32 or conv_index_64 (the _WIDE forms).
+template <class T, class Cfg, bool Pointwise, int Index, class E> void conv_gemm(const mxc_kargs& k, hipStream_t s, const E& epi) {
     const conv_geom g = make_conv_geom(k);
     const int64_t group = k.ip[0], cols = k.out_desc->lens[0] * g.plane;
     const T* x = static_cast<const T*>(k.in[0]);
     const conv_w_source<T> a{static_cast<const T*>(k.in[1]), g.mg, g.cg * g.kn};
-    const conv_out<E> out{epi, g.mg, g.mtot, g.plane, g.plane_d, g.small};
+    const conv_out<E, Index> out{epi, g.mg, g.mtot, g.plane, g.plane_d, g.small};
     if constexpr (Pointwise)
-        gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T>{x, g.cg, g.xs0, g.xs1, g.plane, g.plane_d, g.small}, out, s);
+        gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T, Index>{x, g.cg, g.xs0, g.xs1, g.plane, g.plane_d, g.small}, out, s);
     else
-        gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T>{x, g}, out, s);
+        gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T, Index>{x, g}, out, s);
 }
 
 // The convolution with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp),
 // in form Form with configuration Cfg, as mxc names them (codegen/gemm_choice.cpp, the rule of
 // templates/common/gemm_choice.hpp):
 //   MXC_CONV_DEPTHWISE             Cfg = dw_wide or dw_narrow
-//   MXC_CONV_GEMM_1X1, _IM2COL     Cfg = a gemm_config or a gemm_mma_config (see gemm_run)
+//   MXC_CONV_GEMM_1X1, _IM2COL     Cfg = a gemm_config or a gemm_mma_config (see gemm_run);
+//   and their _WIDE forms          32-bit index math, or int64 (_WIDE) past 31 bits
 //   MXC_CONV_PER_OUTPUT            Cfg unused (mxc writes void)
 //   MXC_CONV_AUTO (the default)    the form mxc_conv_pick gives at run time, every form and
 //                                  (with gemm_auto) every preset instantiated: hand-written
@@ -440,13 +432,17 @@ void convolution_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
         if constexpr (Form == MXC_CONV_AUTO) {
             switch (form) {
             case MXC_CONV_DEPTHWISE: return conv_depthwise<T, Cfg>(k, s, epi);
-            case MXC_CONV_GEMM_1X1: return conv_gemm<T, Cfg, true>(k, s, epi);
-            case MXC_CONV_GEMM_IM2COL: return conv_gemm<T, Cfg, false>(k, s, epi);
+            case MXC_CONV_GEMM_1X1: return conv_gemm<T, Cfg, true, conv_index_32>(k, s, epi);
+            case MXC_CONV_GEMM_IM2COL: return conv_gemm<T, Cfg, false, conv_index_32>(k, s, epi);
+            case MXC_CONV_GEMM_1X1_WIDE: return conv_gemm<T, Cfg, true, conv_index_64>(k, s, epi);
+            case MXC_CONV_GEMM_IM2COL_WIDE: return conv_gemm<T, Cfg, false, conv_index_64>(k, s, epi);
             default: break;
             }
         } else if (form == Form) {
+            constexpr bool wide = Form == MXC_CONV_GEMM_1X1_WIDE || Form == MXC_CONV_GEMM_IM2COL_WIDE;
+            constexpr bool pointwise = Form == MXC_CONV_GEMM_1X1 || Form == MXC_CONV_GEMM_1X1_WIDE;
             if constexpr (Form == MXC_CONV_DEPTHWISE) return conv_depthwise<T, Cfg>(k, s, epi);
-            else return conv_gemm<T, Cfg, Form == MXC_CONV_GEMM_1X1>(k, s, epi);
+            else return conv_gemm<T, Cfg, pointwise, wide ? conv_index_64 : conv_index_32>(k, s, epi);
         }
     }
     launch_per_output(k, s, convolution_elem<T, E>{epi});

@@ -34,8 +34,8 @@ template <class T, class Cfg = gemm_auto> void convolution_transpose(const mxc_k
             g.mg = wd.lens[1];
             const T* x = static_cast<const T*>(k.in[0]);
             const T* w = static_cast<const T*>(k.in[1]);
-            gemm_run<T, Cfg>(g.mg, od.lens[0] * g.plane, g.cg * g.kn, group, conv_tw_source<T>{w, g.cg, wd.strides[0], wd.strides[1], g.kn, g.kn_d, g.small},
-                        conv_im2col_source<T>{x, g}, conv_out<plain_store<T>>{{static_cast<T*>(k.out)}, g.mg, g.mtot, g.plane, g.plane_d, g.small}, s);
+            gemm_run<T, Cfg>(g.mg, od.lens[0] * g.plane, g.cg * g.kn, group, conv_tw_source<T, conv_index_any>{w, g.cg, wd.strides[0], wd.strides[1], g.kn, g.kn_d, g.small},
+                        conv_im2col_source<T, conv_index_any>{x, g}, conv_out<plain_store<T>, conv_index_any>{{static_cast<T*>(k.out)}, g.mg, g.mtot, g.plane, g.plane_d, g.small}, s);
             return;
         }
     }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The build cache (compiler/object_cache.hpp): a first build compiles every translation unit
 # into the cache, a rebuild of the unchanged model compiles nothing (and is fast), a changed
-# model compiles again, --no-cache and MXC_CACHE_DIR=off use no cache, and -j 1 builds the same
-# library as the default.
+# model compiles again, a rebuild over its own unchanged library leaves that file alone,
+# --no-cache and MXC_CACHE_DIR=off use no cache, and -j 1 builds the same library as the default.
 # usage: object_cache.sh BUILD_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +27,19 @@ objects "$tmp/warm.json" | grep -q '"built": 0, "cached": [1-9]' || fail "warm b
 grep -q '"compile": ' "$tmp/warm.json" && grep -q '"link": ' "$tmp/warm.json" || fail "no compile/link times in --report"
 cmp "$tmp/a/libcnn.so" "$tmp/a/libcnn2.so" || fail "the cached library differs"
 [ "$(echo "$warm < 10" | bc)" = 1 ] || fail "the warm build took ${warm}s"
+
+# Rebuilt over its own unchanged library: the file is left as it is (same inode, not written
+# again: a model's weights can be hundreds of MB), its time set to now; a library that differs
+# (here: truncated) is replaced.
+inode=$(stat -c %i "$tmp/a/libcnn.so")
+touch -d '2001-01-01' "$tmp/a/libcnn.so"
+"$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libcnn.so" --name cnn -q
+[ "$(stat -c %i "$tmp/a/libcnn.so")" = "$inode" ] || fail "an unchanged library was written again"
+[ "$(stat -c %Y "$tmp/a/libcnn.so")" -gt "$(date -d '2020-01-01' +%s)" ] || fail "an unchanged library kept its old time"
+cmp "$tmp/a/libcnn.so" "$tmp/a/libcnn2.so" || fail "the kept library differs"
+truncate -s 100 "$tmp/a/libcnn2.so"
+"$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libcnn2.so" --name cnn -q
+cmp "$tmp/a/libcnn.so" "$tmp/a/libcnn2.so" || fail "a damaged library was not replaced"
 
 # The same kernels under another --name: new objects.
 "$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libother.so" -q --report "$tmp/other.json"

@@ -1,6 +1,7 @@
 // The compile-time kernel choice of hip GEMM launches (codegen/gemm_choice.hpp, the rule of
 // templates/common/gemm_choice.hpp): the template arguments the emitter writes per launch.
 #include "codegen/gemm_choice.hpp"
+#include "ir/eval.hpp"
 #include "templates/common/gemm_choice.hpp"
 
 #include <gtest/gtest.h>
@@ -19,6 +20,13 @@ kernel_call call(const std::string& kernel, dtype t, std::vector<shape> in, std:
     return k;
 }
 shape sh(dtype t, std::vector<int64_t> l) { return shape(t, l); }
+// The form the emitter names for a convolution of x by w (output: x's shape with w's channels).
+std::string form_of(dtype t, std::vector<int64_t> x, std::vector<int64_t> w, const std::vector<int64_t>& ip) {
+    std::vector<int64_t> y = x;
+    y[1] = w[0];
+    const std::string args = hip_launch_choice_of(call("convolution", t, {sh(t, x), sh(t, w)}, y, ip)).args;
+    return args.substr(args.rfind(", ") + 2);
+}
 constexpr dtype f32 = dtype::float_type, f16 = dtype::half_type, f64 = dtype::double_type;
 } // namespace
 
@@ -91,6 +99,15 @@ TEST(GemmChoice, ConvolutionForms) {
                                         {1, 8, 7, 7}, plain))
                   .args,
               ", void, MXC_CONV_PER_OUTPUT");
+    // past 31 bits of index (x: 2^31 + 2^24 elements): the int64 forms
+    EXPECT_EQ(form_of(f32, {129, 8, 2048, 1024}, {8, 8, 1, 1}, plain), "MXC_CONV_GEMM_1X1_WIDE");
+    EXPECT_EQ(form_of(f32, {129, 8, 2048, 1024}, {8, 8, 3, 3}, padded), "MXC_CONV_GEMM_IM2COL_WIDE");
+    EXPECT_EQ(form_of(f32, {127, 8, 2048, 1024}, {8, 8, 3, 3}, padded), "MXC_CONV_GEMM_IM2COL"); // just under
+    // a position past 31 bits (stride 2^20 over 2^11 outputs) while every tensor is small
+    EXPECT_FALSE(mxc_conv_index_32(make_desc(sh(f32, {1, 1, 8})), make_desc(sh(f32, {1, 1, 1})),
+                                   make_desc(sh(f32, {1, 1, 2048})), std::vector<int64_t>{1, 0, 1 << 20, 1}.data()));
+    EXPECT_TRUE(mxc_conv_index_32(make_desc(sh(f32, {1, 1, 8})), make_desc(sh(f32, {1, 1, 1})),
+                                  make_desc(sh(f32, {1, 1, 2048})), std::vector<int64_t>{1, 0, 1 << 10, 1}.data()));
     // convolution_transpose: its own GEMM (M = w.lens[1], N = 1 x 14 x 14, K = 16 x 2 x 2)
     EXPECT_EQ(hip_launch_choice_of(call("convolution_transpose", f32, {sh(f32, {1, 16, 7, 7}), sh(f32, {16, 8, 2, 2})},
                                         {1, 8, 14, 14}, {1, 0, 0, 2, 2, 1, 1}))

@@ -122,13 +122,13 @@ void expect_same_index_math(const conv_case& cc) {
     }
     mxc::hip::conv_geom g64 = g;
     g64.small = 0;
-    std::vector<float> x(size_t(mxc::hip::conv_extent(ins[0])));
+    std::vector<float> x(size_t(mxc_desc_extent(ins[0])));
     for (size_t i = 0; i < x.size(); ++i) x[i] = float(i + 1);
     const int64_t cols = od.lens[0] * g.plane, kdim = g.cg * g.kn;
     int64_t nonzero = 0;
     for (int64_t z = 0; z < group; ++z) {
-        const auto v32 = mxc::hip::conv_im2col_source<float>{x.data(), g}.view(z);
-        const auto v64 = mxc::hip::conv_im2col_source<float>{x.data(), g64}.view(z);
+        const auto v32 = mxc::hip::conv_im2col_source<float, mxc::hip::conv_index_32>{x.data(), g}.view(z);
+        const auto v64 = mxc::hip::conv_im2col_source<float, mxc::hip::conv_index_64>{x.data(), g64}.view(z);
         for (int64_t kk = 0; kk < kdim; ++kk)
             for (int64_t j = 0; j < cols; ++j) {
                 ASSERT_EQ(v32.at(kk, j), v64.at(kk, j)) << "group " << z << " B(" << kk << ", " << j << ")";
@@ -154,7 +154,8 @@ void expect_same_index_math(const conv_case& cc) {
     }
     if (g.s <= 3) EXPECT_EQ(hoisted_nonzero, nonzero);
     int64_t e32 = -1, e64 = -1;
-    const mxc::hip::conv_out<last_put> o32{{&e32}, g.mg, g.mtot, g.plane, g.plane_d, 1}, o64{{&e64}, g.mg, g.mtot, g.plane, g.plane_d, 0};
+    const mxc::hip::conv_out<last_put, mxc::hip::conv_index_32> o32{{&e32}, g.mg, g.mtot, g.plane, g.plane_d, 1};
+    const mxc::hip::conv_out<last_put, mxc::hip::conv_index_64> o64{{&e64}, g.mg, g.mtot, g.plane, g.plane_d, 0};
     for (int64_t z = 0; z < group; ++z)
         for (int64_t i = 0; i < g.mg; ++i)
             for (int64_t j = 0; j < cols; ++j) {
@@ -167,15 +168,15 @@ void expect_same_index_math(const conv_case& cc) {
         for (size_t i = 0; i < w.size(); ++i) w[i] = float(i + 1);
         const int64_t ws0 = ins[1].strides[0], ws1 = ins[1].strides[1];
         for (int64_t z = 0; z < group; ++z) {
-            const auto a32 = mxc::hip::conv_tw_source<float>{w.data(), g.cg, ws0, ws1, g.kn, g.kn_d, 1}.view(z);
-            const auto a64 = mxc::hip::conv_tw_source<float>{w.data(), g.cg, ws0, ws1, g.kn, g.kn_d, 0}.view(z);
+            const auto a32 = mxc::hip::conv_tw_source<float, mxc::hip::conv_index_32>{w.data(), g.cg, ws0, ws1, g.kn, g.kn_d, 1}.view(z);
+            const auto a64 = mxc::hip::conv_tw_source<float, mxc::hip::conv_index_64>{w.data(), g.cg, ws0, ws1, g.kn, g.kn_d, 0}.view(z);
             for (int64_t i = 0; i < g.mg; ++i)
                 for (int64_t kk = 0; kk < kdim; ++kk) ASSERT_EQ(a32.at(i, kk), a64.at(i, kk)) << "A(" << i << ", " << kk << ")";
         }
     } else { // the 1x1 view's addresses (whatever the kernel size: only the index math is compared)
         for (int64_t z = 0; z < group; ++z) {
-            const auto b32 = mxc::hip::conv_1x1_source<float>{x.data(), g.cg, g.xs0, g.xs1, g.plane, g.plane_d, 1}.view(z);
-            const auto b64 = mxc::hip::conv_1x1_source<float>{x.data(), g.cg, g.xs0, g.xs1, g.plane, g.plane_d, 0}.view(z);
+            const auto b32 = mxc::hip::conv_1x1_source<float, mxc::hip::conv_index_32>{x.data(), g.cg, g.xs0, g.xs1, g.plane, g.plane_d, 1}.view(z);
+            const auto b64 = mxc::hip::conv_1x1_source<float, mxc::hip::conv_index_64>{x.data(), g.cg, g.xs0, g.xs1, g.plane, g.plane_d, 0}.view(z);
             for (int64_t c = 0; c < g.cg; ++c)
                 for (int64_t j = 0; j < cols; ++j) ASSERT_EQ(b32.ptr(c, j), b64.ptr(c, j)) << "B(" << c << ", " << j << ")";
         }
