@@ -157,7 +157,7 @@ template <class T, int Index> struct conv_im2col_view {
         int32_t base;          // image offset n * xs0
         int32_t pos[col_dims]; // per spatial dim (d < g.s)
     };
-    __device__ bool cols() const { return g.small && g.s <= col_dims; }
+    __device__ bool cols() const { return conv_small<Index>(g.small) && g.s <= col_dims; }
     __device__ __forceinline__ col_state col(int64_t j, int64_t cn) const {
         col_state st{};
         const bool in = j < cn;

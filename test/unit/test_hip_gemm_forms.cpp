@@ -140,7 +140,7 @@ void expect_same_index_math(const conv_case& cc) {
     // zero for columns past the matrix (a GEMM tile's edge)
     int64_t hoisted_nonzero = 0;
     for (int64_t z = 0; z < group; ++z) {
-        const auto v = mxc::hip::conv_im2col_source<float>{x.data(), g}.view(z);
+        const auto v = mxc::hip::conv_im2col_source<float, mxc::hip::conv_index_32>{x.data(), g}.view(z);
         ASSERT_EQ(v.cols(), g.s <= 3);
         if (!v.cols()) continue;
         for (int64_t j = 0; j < cols + 3; ++j) {
