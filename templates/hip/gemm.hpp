@@ -318,13 +318,13 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     shared reads) for 16 mma = 384 B per mma (old: 1 KiB; wavefront 64: 256 B); 64 MACs
 //     per staged element (old: 32). Measured (ptxas -v, nvcc 13, sm_90, ResNet-50 fp16
 //     kernels): 127-128 registers (min 2 blocks per SM), 0-16 bytes of spill stores (im2col:
-//     127, none; batch 32); gfx90a (clang-15): 248 VGPRs + 64 AGPRs and 888 bytes of scratch
-//     per lane for the im2col form (gemm_put is not inlined: the view, g included, is passed
+//     125-127, none; batch 32); gfx90a (clang-15): 248 VGPRs + 64 AGPRs and 888 bytes of scratch
+//     per lane for the im2col form (gemm_mma_put is not inlined: the view, g included, is passed
 //     in scratch; forcing it inline gave 320 bytes and ~29000 instructions), 1 block per CU.
 //   gemm_mma_small 64x64x32, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32 (wavefront 64: 2x2).
 //     2 x (64x40 + 32x72) halves = 19 KiB, float tile 64 x 68 in one pass; 4 mma per barrier
 //     (warp 32). For problems with few large tiles (batch 1, small M or N): four times the
-//     blocks of the large one. sm_90: 82-122 registers (im2col 122: 8 loads in flight), no spills.
+//     blocks of the large one. sm_90: 84-92 registers (im2col 92: 8 loads in flight), no spills.
 // gemm_mma_pick_large chooses between them by the number of large tiles; gemm_mma_launch<G>
 // runs one (G = gemm_auto: the choice at run time).
 template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
