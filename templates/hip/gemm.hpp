@@ -152,7 +152,7 @@ template <class CS> constexpr bool gemm_col_state = !std::is_same<CS, gemm_no_co
 // of column tid % F, put(o, element). Loaded B at a time before any is written, so that B
 // loads are in flight at once (a load written at once to shared memory waits for its data).
 template <int Threads, int F, int O, int B, class View, class CS, class Put>
-__device__ inline void gemm_col_loads(const View& v, int64_t o0, int64_t on, const CS& cs, int tid, Put put) {
+__device__ __forceinline__ void gemm_col_loads(const View& v, int64_t o0, int64_t on, const CS& cs, int tid, Put put) {
     using T = decltype(v.at_col(int64_t(0), cs));
     constexpr int step = Threads / F, n = (O + step - 1) / step;
     const CS st = cs; // (cs may be in shared memory: read once, not after each store)
@@ -318,9 +318,10 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     shared reads) for 16 mma = 384 B per mma (old: 1 KiB; wavefront 64: 256 B); 64 MACs
 //     per staged element (old: 32). Measured (ptxas -v, nvcc 13, sm_90, ResNet-50 fp16
 //     kernels): 127-128 registers (min 2 blocks per SM), 0-16 bytes of spill stores (im2col:
-//     125-127, none; batch 32); gfx90a (clang-15): 248 VGPRs + 64 AGPRs and 888 bytes of scratch
-//     per lane for the im2col form (gemm_mma_put is not inlined: the view, g included, is passed
-//     in scratch; forcing it inline gave 320 bytes and ~29000 instructions), 1 block per CU.
+//     125-127, none; batch 32); gfx90a (clang-15): 70-87 VGPRs + 64 AGPRs, no scratch, 3 waves
+//     per SIMD. The staging functions are forced inline: clang kept gemm_mma_put out of line
+//     and passed it the im2col view, g included, in scratch (230 VGPRs, 888 bytes per lane,
+//     1 wave per SIMD).
 //   gemm_mma_small 64x64x32, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32 (wavefront 64: 2x2).
 //     2 x (64x40 + 32x72) halves = 19 KiB, float tile 64 x 68 in one pass; 4 mma per barrier
 //     (warp 32). For problems with few large tiles (batch 1, small M or N): four times the
@@ -381,7 +382,7 @@ __device__ inline int gemm_mma_warp_size() {
 //    (ptxas -v, sm_90: 128 registers, 92-108 bytes).
 // FastC: v.fast == 1 (consecutive c adjacent in memory).
 template <int Threads, int R, int CC, bool FastC, class View, class T, int E>
-__device__ inline void gemm_fetch(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, T (&buf)[E], int tid) {
+__device__ __forceinline__ void gemm_fetch(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, T (&buf)[E], int tid) {
     constexpr int V = gemm_vec_width<T>;
     constexpr int F = FastC ? CC : R; // extent along the fast dim
     static_assert(E * Threads == R * CC && E % V == 0 && F % V == 0, "gemm_fetch: the tile must split into whole vectors");
@@ -402,7 +403,7 @@ __device__ inline void gemm_fetch(const View& v, int64_t r0, int64_t c0, int64_t
     }
 }
 template <int Threads, int R, int CC, bool FastC, class View, class T, int E, class CS>
-__device__ inline void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, const T (&buf)[E], T* dst,
+__device__ __forceinline__ void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, const T (&buf)[E], T* dst,
                                 int ld, int tid, const CS& cs) {
     constexpr int V = gemm_vec_width<T>;
     constexpr int F = FastC ? CC : R;
@@ -440,7 +441,7 @@ __device__ inline void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t r
 // The k-tile at k0 of A (BM x BK) and B (BK x BN): registers (vector views), then the stage
 // (the views' fast dims and vec flags are uniform over the block).
 template <class G, class VA, class VB>
-__device__ inline void gemm_mma_fetch(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
+__device__ __forceinline__ void gemm_mma_fetch(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
                                       int64_t k, mxc_half (&ra)[G::BM * G::BK / G::threads],
                                       mxc_half (&rb)[G::BK * G::BN / G::threads], int tid) {
     if (va.vec) {
@@ -453,7 +454,7 @@ __device__ inline void gemm_mma_fetch(const VA& va, const VB& vb, int64_t m0, in
     }
 }
 template <class G, class VA, class VB, class CB>
-__device__ inline void gemm_mma_put(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
+__device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
                                     int64_t k, const mxc_half (&ra)[G::BM * G::BK / G::threads],
                                     const mxc_half (&rb)[G::BK * G::BN / G::threads], mxc_half* as, mxc_half* bs, int tid,
                                     const CB& cb) {
