@@ -31,23 +31,24 @@ mxc_desc packed(std::vector<int64_t> lens) {
     return d;
 }
 
-// Runs launcher `run` on a, b (host vectors copied to the device) into an output of od.
-template <class Run>
-std::vector<float> run_kernel(Run run, const std::vector<float>& a, const std::vector<float>& b, const mxc_desc ins[2],
-                              const mxc_desc& od, const std::vector<int64_t>& ip) {
-    float *da = nullptr, *db = nullptr, *dy = nullptr;
+// Runs launcher `run` on a, b (host vectors of T copied to the device) into an output of od.
+template <class T, class Run>
+std::vector<T> run_kernel(Run run, const std::vector<T>& a, const std::vector<T>& b, const mxc_desc ins[2],
+                          const mxc_desc& od, const std::vector<int64_t>& ip) {
+    T *da = nullptr, *db = nullptr, *dy = nullptr;
     const int64_t n = mxc_elements(od);
-    EXPECT_EQ(hipMalloc(&da, a.size() * 4), hipSuccess);
-    EXPECT_EQ(hipMalloc(&db, b.size() * 4), hipSuccess);
-    EXPECT_EQ(hipMalloc(&dy, size_t(n) * 4), hipSuccess);
-    EXPECT_EQ(hipMemcpy(da, a.data(), a.size() * 4, hipMemcpyHostToDevice), hipSuccess);
-    EXPECT_EQ(hipMemcpy(db, b.data(), b.size() * 4, hipMemcpyHostToDevice), hipSuccess);
+    const size_t e = sizeof(T);
+    EXPECT_EQ(hipMalloc(&da, a.size() * e), hipSuccess);
+    EXPECT_EQ(hipMalloc(&db, b.size() * e), hipSuccess);
+    EXPECT_EQ(hipMalloc(&dy, size_t(n) * e), hipSuccess);
+    EXPECT_EQ(hipMemcpy(da, a.data(), a.size() * e, hipMemcpyHostToDevice), hipSuccess);
+    EXPECT_EQ(hipMemcpy(db, b.data(), b.size() * e, hipMemcpyHostToDevice), hipSuccess);
     const void* p[] = {da, db};
     const mxc_kargs k = {2, p, ins, dy, &od, ip.empty() ? nullptr : ip.data(), int32_t(ip.size()), nullptr, 0};
     run(k, hipStream_t{});
     EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
-    std::vector<float> y(static_cast<size_t>(n));
-    EXPECT_EQ(hipMemcpy(y.data(), dy, size_t(n) * 4, hipMemcpyDeviceToHost), hipSuccess);
+    std::vector<T> y(static_cast<size_t>(n));
+    EXPECT_EQ(hipMemcpy(y.data(), dy, size_t(n) * e, hipMemcpyDeviceToHost), hipSuccess);
     (void)hipFree(da);
     (void)hipFree(db);
     (void)hipFree(dy);
@@ -242,22 +243,8 @@ void expect_half_conv(Run run, const std::vector<int64_t>& xl, const std::vector
     const auto xf = ramp(size_t(mxc_elements(ins[0])), 0.25f), wf = ramp(size_t(mxc_elements(ins[1])), 0.125f);
     const std::vector<mxc_half> xh(xf.begin(), xf.end()), wh(wf.begin(), wf.end());
     const int64_t n = mxc_elements(od);
-    mxc_half *dx = nullptr, *dw = nullptr, *dy = nullptr;
-    ASSERT_EQ(hipMalloc(&dx, xh.size() * 2), hipSuccess);
-    ASSERT_EQ(hipMalloc(&dw, wh.size() * 2), hipSuccess);
-    ASSERT_EQ(hipMalloc(&dy, size_t(n) * 2), hipSuccess);
-    ASSERT_EQ(hipMemcpy(dx, xh.data(), xh.size() * 2, hipMemcpyHostToDevice), hipSuccess);
-    ASSERT_EQ(hipMemcpy(dw, wh.data(), wh.size() * 2, hipMemcpyHostToDevice), hipSuccess);
-    const void* p[] = {dx, dw};
-    const mxc_kargs k = {2, p, ins, dy, &od, ip.data(), int32_t(ip.size()), nullptr, 0};
     ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, ip.data()), MXC_CONV_GEMM_IM2COL);
-    run(k, hipStream_t{});
-    ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
-    std::vector<mxc_half> y(static_cast<size_t>(n));
-    ASSERT_EQ(hipMemcpy(y.data(), dy, size_t(n) * 2, hipMemcpyDeviceToHost), hipSuccess);
-    (void)hipFree(dx);
-    (void)hipFree(dw);
-    (void)hipFree(dy);
+    const std::vector<mxc_half> y = run_kernel(run, xh, wh, ins, od, ip);
     for (int64_t i = 0; i < n; ++i) {
         const float want = mxc_conv_at(xf.data(), ins[0], wf.data(), ins[1], od, ip.data(), i);
         ASSERT_NEAR(float(y[size_t(i)]), want, 0.01f * std::fabs(want) + 0.01f) << "output " << i;
