@@ -182,7 +182,9 @@ template <class T, int Index> struct conv_im2col_view {
     __device__ __forceinline__ T at_col(int64_t kk, const col_state& st) const {
         const uint32_t c = g.kn_d.div(uint32_t(kk));
         uint32_t rest = uint32_t(kk) - c * uint32_t(g.kn);
-        int32_t off = st.base + int32_t(c) * int32_t(g.xs1);
+        // the offset in unsigned (wrapping) arithmetic: for an element outside x (padding, a
+        // column past the matrix) pos * xs may leave 32 bits, and that offset is never used
+        uint32_t off = uint32_t(st.base) + c * uint32_t(g.xs1);
         bool in = true;
 #pragma unroll
         for (int d = col_dims - 1; d >= 0; --d) {
@@ -199,9 +201,9 @@ template <class T, int Index> struct conv_im2col_view {
                 pos = st.pos[d] + kd * int32_t(g.dil[d]);
             }
             in = in && uint32_t(pos) < uint32_t(g.xlen[d]); // 0 <= pos < xlen
-            off += pos * int32_t(g.xs[d]);
+            off += uint32_t(pos) * uint32_t(g.xs[d]);
         }
-        return in ? x[off] : T(0.0f);
+        return in ? x[int32_t(off)] : T(0.0f);
     }
 };
 template <class T, int Index> struct conv_im2col_source {
