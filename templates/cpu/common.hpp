@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <type_traits>
+#include <utility>
 
 namespace mxc {
 namespace cpu {
@@ -47,6 +49,24 @@ template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) 
 template <class F> inline void for_each_output(const mxc_kargs& k, F f) {
     const int64_t n = elements(*k.out_desc);
     for (int64_t e = 0; e < n; ++e) f(e);
+}
+
+// An epilogue (the functor a conv/dot kernel maps each accumulated value through before the
+// store, `epi(acc, e)` for output element e) may also take a whole run of consecutive output
+// elements at once: `epi.run(acc, y, e, len)` stores y[i] = epi(acc[i], e + i), i < len (the
+// fused epilogues of templates/cpu/fused.hpp do: they read their extra inputs per run).
+// epilogue_store calls it when there is one, else the epilogue element by element.
+template <class E, class C, class T, class = void> struct has_epilogue_run : std::false_type {};
+template <class E, class C, class T>
+struct has_epilogue_run<E, C, T,
+                        decltype(void(std::declval<E&>().run(std::declval<const C*>(), std::declval<T*>(), int64_t(),
+                                                             int64_t())))> : std::true_type {};
+
+template <class E, class C, class T> inline void epilogue_store(E& epi, const C* acc, T* y, int64_t e, int64_t len) {
+    if constexpr (has_epilogue_run<E, C, T>::value)
+        epi.run(acc, y, e, len);
+    else
+        for (int64_t i = 0; i < len; ++i) y[i] = T(epi(acc[i], e + i));
 }
 
 } // namespace cpu
