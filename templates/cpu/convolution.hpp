@@ -6,17 +6,15 @@
 // y[m, p] = sum_(c, k) w[m, c, k] * x[c, p * stride - pad + k * dil], the blocked GEMM of
 // templates/cpu/gemm.hpp packing the im2col panel of x straight from x (nothing
 // materialised); a 1x1 / stride 1 / no padding convolution packs x as a plain matrix.
-// The direct loop (other types, depthwise) accumulates one output plane per (n, m) in the
-// compute type: for every input channel and kernel offset it adds w * x along whole output
-// rows, the innermost loop over the last output dim with its valid range computed up front
-// (no bounds checks inside).
+// The direct loop (other types, depthwise and small groups: convolution_direct) works row by
+// row in parallel, the innermost loop over the last output dim with its valid range computed
+// up front (no bounds checks inside).
 #pragma once
 #include "templates/common/convolution.hpp"
 #include "templates/cpu/common.hpp"
 #include "templates/cpu/gemm.hpp"
 #include "templates/cpu/parallel.hpp"
-
-#include <vector>
+#include "templates/cpu/window.hpp"
 
 namespace mxc {
 namespace cpu {
@@ -115,12 +113,15 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
     return true;
 }
 
-// `epi(acc, e)` maps the accumulated value of output element e before the store (fused
-// epilogues, templates/cpu/fused.hpp); the plain kernel stores acc as it is.
-template <class T, class E> void convolution_epilogue(const mxc_kargs& k, E epi) {
+// The direct loop (types without the GEMM, depthwise and other small groups, non-packed
+// weights): work items of (image, output channel, block of output rows) over the thread pool.
+// Each output row, in chunks of up to 256 columns, accumulates in a stack buffer: for every
+// kernel offset of the leading spatial dims whose input row exists, every input channel of the
+// group and every kernel column, acc[ow] += w * x[ow * stride + shift] over the columns whose
+// input column exists (templates/cpu/window.hpp); then the epilogue maps the row into y.
+template <class T, class E> void convolution_direct(const mxc_kargs& k, const E& epi) {
     using C = compute_t<T>;
-    if constexpr (gemm_supported<T>)
-        if (elements(*k.out_desc) > 0 && convolution_gemm<T>(k, epi)) return;
+    constexpr int64_t chunk = 256;
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank, s = r - 2, last = r - 1;
     const int64_t group = k.ip[0];
@@ -132,59 +133,70 @@ template <class T, class E> void convolution_epilogue(const mxc_kargs& k, E epi)
         plane *= od.lens[d];
         kn *= wd.lens[d];
     }
-    if (plane == 0 || elements(od) == 0) return;
+    if (elements(od) == 0) return;
     const int64_t out_w = od.lens[last], k_w = wd.lens[last], in_w = xd.lens[last];
-    const int64_t rows = plane / out_w, krows = kn / k_w;
+    const int64_t rows = plane / out_w, krows = kn / k_w, channels = od.lens[1];
     const int64_t st_w = stride[s - 1], pad_w = pad[s - 1], dil_w = dil[s - 1], xs_w = xd.strides[last];
-    const int64_t cg = wd.lens[1], mg = od.lens[1] / group;
+    const int64_t cg = wd.lens[1], mg = channels / group;
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
     T* y = output<T>(k);
-    std::vector<C> acc(static_cast<size_t>(plane));
-    for (int64_t n = 0; n < od.lens[0]; ++n)
-        for (int64_t m = 0; m < od.lens[1]; ++m) {
-            for (auto& v : acc) v = C(0);
-            const int64_t g = m / mg;
-            for (int64_t c = 0; c < cg; ++c) {
-                const T* xc = x + n * xd.strides[0] + (g * cg + c) * xd.strides[1];
-                const T* wc = w + m * wd.strides[0] + c * wd.strides[1];
+    const int64_t per = rows_per_item(rows, out_w * kn * cg, 1 << 15), blocks = (rows + per - 1) / per;
+    parallel_for(od.lens[0] * channels * blocks, [&](int64_t t) {
+        E ep = epi; // the epilogue may keep state: one copy per work item
+        const int64_t nm = t / blocks, n = nm / channels, m = nm % channels, g = m / mg;
+        const int64_t r0 = t % blocks * per, r1 = r0 + per < rows ? r0 + per : rows;
+        const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
+        const T* wm = w + m * wd.strides[0];
+        C acc[chunk];
+        for (int64_t row = r0; row < r1; ++row) {
+            int64_t o[MXC_MAX_RANK]; // the output index over the leading spatial dims
+            for (int64_t d = s - 2, rest = row; d >= 0; --d) {
+                o[d] = rest % od.lens[2 + d];
+                rest /= od.lens[2 + d];
+            }
+            for (int64_t c0 = 0; c0 < out_w; c0 += chunk) {
+                const int64_t c1 = c0 + chunk < out_w ? c0 + chunk : out_w;
+                for (int64_t i = 0; i < c1 - c0; ++i) acc[i] = C(0);
                 for (int64_t kr = 0; kr < krows; ++kr) {
-                    // kernel index over the spatial dims but the last
-                    int64_t kidx[MXC_MAX_RANK] = {}, woff = 0, rest = kr;
-                    for (int d = s - 2; d >= 0; --d) {
-                        kidx[d] = rest % wd.lens[2 + d];
+                    int64_t xoff = 0, woff = 0, rest = kr;
+                    bool inside = true;
+                    for (int d = s - 2; d >= 0 && inside; --d) {
+                        const int64_t kd = rest % wd.lens[2 + d];
                         rest /= wd.lens[2 + d];
-                        woff += kidx[d] * wd.strides[2 + d];
+                        const int64_t pos = o[d] * stride[d] - pad[d] + kd * dil[d];
+                        inside = pos >= 0 && pos < xd.lens[2 + d];
+                        xoff += pos * xd.strides[2 + d];
+                        woff += kd * wd.strides[2 + d];
                     }
-                    for (int64_t row = 0; row < rows; ++row) {
-                        int64_t xoff = 0, rr = row;
-                        bool inside = true;
-                        for (int d = s - 2; d >= 0 && inside; --d) {
-                            const int64_t o = rr % od.lens[2 + d];
-                            rr /= od.lens[2 + d];
-                            const int64_t pos = o * stride[d] - pad[d] + kidx[d] * dil[d];
-                            inside = pos >= 0 && pos < xd.lens[2 + d];
-                            xoff += pos * xd.strides[2 + d];
-                        }
-                        if (!inside) continue;
-                        C* arow = acc.data() + row * out_w;
-                        for (int64_t kw = 0; kw < k_w; ++kw) {
-                            const C wv = C(wc[woff + kw * wd.strides[last]]);
-                            // valid output range: 0 <= ow * st - pad + kw * dil < in_w
-                            const int64_t lo_num = pad_w - kw * dil_w, hi_num = in_w - 1 + pad_w - kw * dil_w;
-                            if (hi_num < 0) continue;
-                            const int64_t lo = lo_num <= 0 ? 0 : (lo_num + st_w - 1) / st_w;
-                            const int64_t hi = hi_num / st_w + 1 < out_w ? hi_num / st_w + 1 : out_w;
-                            const T* xr = xc + xoff + (lo * st_w - pad_w + kw * dil_w) * xs_w;
-                            const int64_t step = st_w * xs_w;
-                            for (int64_t ow = lo; ow < hi; ++ow) arow[ow] += wv * C(xr[(ow - lo) * step]);
+                    if (!inside) continue;
+                    for (int64_t kw = 0; kw < k_w; ++kw) {
+                        const int64_t shift = kw * dil_w - pad_w;
+                        int64_t lo, hi;
+                        window_range(shift, st_w, in_w, c0, c1, lo, hi);
+                        if (lo == hi) continue;
+                        const T* xr = xg + xoff + (lo * st_w + shift) * xs_w;
+                        const T* wr = wm + woff + kw * wd.strides[last];
+                        for (int64_t c = 0; c < cg; ++c) {
+                            const C wv = C(wr[c * wd.strides[1]]);
+                            row_apply(acc + (lo - c0), xr + c * xd.strides[1], hi - lo, st_w * xs_w,
+                                      [wv](C a, C v) { return a + wv * v; });
                         }
                     }
                 }
+                const int64_t e = nm * plane + row * out_w + c0;
+                epilogue_store(ep, static_cast<const C*>(acc), y + e, e, c1 - c0);
             }
-            T* yp = y + (n * od.lens[1] + m) * plane;
-            for (int64_t i = 0; i < plane; ++i) yp[i] = T(epi(acc[static_cast<size_t>(i)], (n * od.lens[1] + m) * plane + i));
         }
+    });
+}
+
+// `epi(acc, e)` maps the accumulated value of output element e before the store (fused
+// epilogues, templates/cpu/fused.hpp); the plain kernel stores acc as it is.
+template <class T, class E> void convolution_epilogue(const mxc_kargs& k, E epi) {
+    if constexpr (gemm_supported<T>)
+        if (elements(*k.out_desc) > 0 && convolution_gemm<T>(k, epi)) return;
+    convolution_direct<T>(k, epi);
 }
 
 template <class T> void convolution(const mxc_kargs& k) {

@@ -1,17 +1,103 @@
 // pooling: x [N, C, spatial...] -> packed y [N, C, out...], max or average.
 // ip = [mode (0 max, 1 average), count_include_pad, pad_begin[s], pad_end[s], stride[s],
-//       lengths[s], dilation[s]], s = rank - 2 (math: templates/common/pooling.hpp).
+//       lengths[s], dilation[s]], s = rank - 2 (math: templates/common/pooling.hpp, the
+// per-element form the hip kernel uses).
+// Work items of (image, channel, block of output rows) over the thread pool. Each output row,
+// in chunks of up to 256 columns, folds in a stack buffer: for every window offset of the
+// leading spatial dims whose input row exists and every window column, the max or sum over the
+// columns whose input column exists (templates/cpu/window.hpp), in the window's row-major order
+// as mxc_pool_at (the same result). The average's divisor is a product of per-axis counts.
 #pragma once
 #include "templates/common/pooling.hpp"
 #include "templates/cpu/common.hpp"
+#include "templates/cpu/parallel.hpp"
+#include "templates/cpu/window.hpp"
 
 namespace mxc {
 namespace cpu {
 
+// How many of the window positions k < len at o * stride - pb + k * dil count for an average
+// along one axis of n: inside [-pb, n + pe) with count_include_pad, else inside [0, n).
+inline int64_t pool_count(int64_t o, int64_t n, int64_t pb, int64_t pe, int64_t stride, int64_t len, int64_t dil,
+                          bool include_pad) {
+    const int64_t base = o * stride - pb, from = include_pad ? -pb : 0, to = include_pad ? n + pe : n;
+    const int64_t k0 = base >= from ? 0 : (from - base + dil - 1) / dil;
+    int64_t k1 = base < to ? (to - 1 - base) / dil + 1 : 0;
+    if (k1 > len) k1 = len;
+    return k1 > k0 ? k1 - k0 : 0;
+}
+
 template <class T> void pooling(const mxc_kargs& k) {
+    using C = compute_t<T>;
+    constexpr int64_t chunk = 256;
+    const mxc_desc &xd = k.in_desc[0], &od = *k.out_desc;
+    const int r = od.rank, s = r - 2, last = r - 1;
+    const bool average = k.ip[0] == 1, include_pad = k.ip[1] != 0;
+    const int64_t* pb = k.ip + 2;
+    const int64_t* pe = k.ip + 2 + s;
+    const int64_t* stride = k.ip + 2 + 2 * s;
+    const int64_t* len = k.ip + 2 + 3 * s;
+    const int64_t* dil = k.ip + 2 + 4 * s;
+    if (elements(od) == 0) return;
+    int64_t plane = 1, kn = 1;
+    for (int d = 0; d < s; ++d) {
+        plane *= od.lens[2 + d];
+        kn *= len[d];
+    }
+    const int64_t out_w = od.lens[last], in_w = xd.lens[last], k_w = len[s - 1];
+    const int64_t rows = plane / out_w, krows = kn / k_w, channels = od.lens[1];
+    const int64_t st_w = stride[s - 1], dil_w = dil[s - 1], xs_w = xd.strides[last];
     const T* x = input<T>(k, 0);
     T* y = output<T>(k);
-    for_each_output(k, [&](int64_t o) { y[o] = T(mxc_pool_at(x, k.in_desc[0], *k.out_desc, k.ip, o)); });
+    const int64_t per = rows_per_item(rows, out_w * kn, 1 << 14), blocks = (rows + per - 1) / per;
+    parallel_for(od.lens[0] * channels * blocks, [&](int64_t t) {
+        const int64_t nc = t / blocks;
+        const int64_t r0 = t % blocks * per, r1 = r0 + per < rows ? r0 + per : rows;
+        const T* xp = x + nc / channels * xd.strides[0] + nc % channels * xd.strides[1];
+        C acc[chunk];
+        for (int64_t row = r0; row < r1; ++row) {
+            int64_t o[MXC_MAX_RANK]; // the output index over the leading spatial dims
+            int64_t count = 1;       // the average's count over them
+            for (int64_t d = s - 2, rest = row; d >= 0; --d) {
+                o[d] = rest % od.lens[2 + d];
+                rest /= od.lens[2 + d];
+                count *= pool_count(o[d], xd.lens[2 + d], pb[d], pe[d], stride[d], len[d], dil[d], include_pad);
+            }
+            for (int64_t c0 = 0; c0 < out_w; c0 += chunk) {
+                const int64_t c1 = c0 + chunk < out_w ? c0 + chunk : out_w;
+                for (int64_t i = 0; i < c1 - c0; ++i) acc[i] = average ? C(0) : mxc_lowest<C>();
+                for (int64_t kr = 0; kr < krows; ++kr) {
+                    int64_t xoff = 0, rest = kr;
+                    bool inside = true; // padding adds nothing to a max or a sum
+                    for (int d = s - 2; d >= 0 && inside; --d) {
+                        const int64_t pos = o[d] * stride[d] - pb[d] + rest % len[d] * dil[d];
+                        rest /= len[d];
+                        inside = pos >= 0 && pos < xd.lens[2 + d];
+                        xoff += pos * xd.strides[2 + d];
+                    }
+                    if (!inside) continue;
+                    for (int64_t kw = 0; kw < k_w; ++kw) {
+                        const int64_t shift = kw * dil_w - pb[s - 1];
+                        int64_t lo, hi;
+                        window_range(shift, st_w, in_w, c0, c1, lo, hi);
+                        const T* xr = xp + xoff + (lo * st_w + shift) * xs_w;
+                        if (average)
+                            row_apply(acc + (lo - c0), xr, hi - lo, st_w * xs_w, [](C a, C v) { return a + v; });
+                        else
+                            row_apply(acc + (lo - c0), xr, hi - lo, st_w * xs_w, [](C a, C v) { return a < v ? v : a; });
+                    }
+                }
+                T* yr = y + nc * plane + row * out_w;
+                if (average)
+                    for (int64_t i = c0; i < c1; ++i) {
+                        const int64_t n = count * pool_count(i, in_w, pb[s - 1], pe[s - 1], st_w, k_w, dil_w, include_pad);
+                        yr[i] = T(n > 0 ? C(acc[i - c0] / C(n)) : C(0));
+                    }
+                else
+                    for (int64_t i = c0; i < c1; ++i) yr[i] = T(acc[i - c0]);
+            }
+        }
+    });
 }
 
 } // namespace cpu

@@ -1,0 +1,213 @@
+// The row-wise cpu kernels of the direct convolution (depthwise, small groups, types without
+// the GEMM) and pooling against the per-element math of templates/common (mxc_conv_at,
+// mxc_pool_at), over odd shapes; and the same results whatever the thread count.
+#include "runtime-stub/thread_pool.hpp"
+#include "templates/cpu/convolution.hpp"
+#include "templates/cpu/pooling.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+// lens with row-major strides, each dim's stride `gap` times the packed one at the last dim
+// (gap > 1: a strided view of a larger buffer).
+mxc_desc desc_of(const std::vector<int64_t>& lens, int64_t gap = 1) {
+    mxc_desc d{};
+    d.rank = int32_t(lens.size());
+    int64_t st = gap;
+    for (int i = d.rank - 1; i >= 0; --i) {
+        d.lens[i] = lens[size_t(i)];
+        d.strides[i] = st;
+        st *= lens[size_t(i)];
+    }
+    return d;
+}
+
+int64_t extent(const mxc_desc& d) {
+    int64_t e = 1;
+    for (int i = 0; i < d.rank; ++i) e += (d.lens[i] - 1) * d.strides[i];
+    return e;
+}
+
+template <class T> std::vector<T> values(int64_t n, uint32_t seed) {
+    std::vector<T> v(size_t(n), T(0.f));
+    for (auto& x : v) {
+        seed = seed * 1664525u + 1013904223u;
+        if constexpr (std::is_integral<T>::value) x = T(int((seed >> 8) % 200) - (std::is_signed<T>::value ? 100 : 0));
+        else x = T(float((seed >> 8) % 2000) / 1000.0f - 1.0f);
+    }
+    return v;
+}
+
+// Runs f with a pool of `threads` threads behind parallel_for (1: none).
+template <class F> void with_threads(int threads, F f) {
+    if (threads <= 1) return f();
+    mxc_rt::thread_pool pool;
+    ASSERT_TRUE(pool.start(threads));
+    mxc::cpu::current_pool() = &pool.iface;
+    f();
+    mxc::cpu::current_pool() = nullptr;
+}
+
+template <class T> double tolerance() {
+    if (std::is_same<T, double>::value) return 1e-12;
+    if (std::is_same<T, float>::value) return 2e-5;
+    return 4e-3; // half, bfloat16: rounding of the stored result
+}
+
+struct conv_case {
+    std::vector<int64_t> x, w; // [N, C, spatial...], [M, C / group, k...]
+    int64_t group;
+    std::vector<int64_t> pb, pe, stride, dil;
+    int64_t gap = 1; // x a strided view (see desc_of)
+};
+
+// convolution_epilogue<T> with an epilogue that depends on the element index, against
+// mxc_conv_at; then the same with 3 threads, bit for bit.
+template <class T> void check_conv(const conv_case& c) {
+    using C = mxc::cpu::compute_t<T>;
+    const size_t s = c.x.size() - 2;
+    std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
+    for (size_t d = 0; d < s; ++d)
+        out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
+    for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+    const mxc_desc ds[2] = {desc_of(c.x, c.gap), desc_of(c.w)}, od = desc_of(out);
+    const auto x = values<T>(extent(ds[0]), 3), w = values<T>(extent(ds[1]), 4);
+    const void* in[2] = {x.data(), w.data()};
+    const int64_t n = mxc_elements(od);
+    auto epi = [](C v, int64_t e) { return v * C(0.5f) + C(float(e % 7)); };
+    std::vector<T> y1(size_t(n), T(0.f)), y3(size_t(n), T(0.f));
+    for (auto* y : {&y1, &y3}) {
+        const mxc_kargs k = {2, in, ds, y->data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0};
+        with_threads(y == &y1 ? 1 : 3, [&] { mxc::cpu::convolution_epilogue<T>(k, epi); });
+    }
+    for (int64_t e = 0; e < n; ++e) {
+        const double want = double(epi(mxc_conv_at(x.data(), ds[0], w.data(), ds[1], od, ip.data(), e), e));
+        ASSERT_NEAR(double(C(y1[size_t(e)])), want, tolerance<T>() * (1 + std::fabs(want))) << "element " << e;
+        ASSERT_EQ(std::memcmp(&y1[size_t(e)], &y3[size_t(e)], sizeof(T)), 0) << "thread count changed element " << e;
+    }
+}
+
+void check_conv_all(const conv_case& c) {
+    check_conv<float>(c);
+    check_conv<double>(c);
+    check_conv<mxc_half>(c);
+}
+
+struct pool_case {
+    std::vector<int64_t> x;
+    int64_t mode, include_pad, ceil_mode;
+    std::vector<int64_t> pb, pe, stride, len, dil;
+    int64_t gap = 1;
+};
+
+// pooling<T> against mxc_pool_at, bit for bit (the same order of the same operations), with
+// 1 and 3 threads.
+template <class T> void check_pool(const pool_case& c) {
+    const size_t s = c.x.size() - 2;
+    std::vector<int64_t> out{c.x[0], c.x[1]}, ip{c.mode, c.include_pad};
+    for (size_t d = 0; d < s; ++d) { // as ir/ops/pooling.cpp
+        const int64_t span = (c.len[d] - 1) * c.dil[d] + 1, avail = c.x[2 + d] + c.pb[d] + c.pe[d];
+        int64_t o = (avail - span + (c.ceil_mode ? c.stride[d] - 1 : 0)) / c.stride[d] + 1;
+        if (c.ceil_mode && (o - 1) * c.stride[d] >= c.x[2 + d] + c.pb[d]) --o;
+        out.push_back(o);
+    }
+    for (auto* v : {&c.pb, &c.pe, &c.stride, &c.len, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+    const mxc_desc xd = desc_of(c.x, c.gap), od = desc_of(out);
+    const auto x = values<T>(extent(xd), 5);
+    const void* in[1] = {x.data()};
+    const int64_t n = mxc_elements(od);
+    for (int threads : {1, 3}) {
+        std::vector<T> y(size_t(n), T(0.f));
+        const mxc_kargs k = {1, in, &xd, y.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0};
+        with_threads(threads, [&] { mxc::cpu::pooling<T>(k); });
+        for (int64_t e = 0; e < n; ++e) {
+            const T want = T(mxc_pool_at(x.data(), xd, od, ip.data(), e));
+            ASSERT_EQ(std::memcmp(&y[size_t(e)], &want, sizeof(T)), 0)
+                << "element " << e << ": " << double(mxc::cpu::compute_t<T>(y[size_t(e)])) << " want "
+                << double(mxc::cpu::compute_t<T>(want)) << " (" << threads << " threads)";
+        }
+    }
+}
+
+void check_pool_all(pool_case c) {
+    check_pool<float>(c);
+    check_pool<double>(c);
+    check_pool<mxc_half>(c);
+    if (c.mode == 0) {
+        check_pool<int8_t>(c);
+        check_pool<uint8_t>(c);
+    }
+}
+
+} // namespace
+
+TEST(cpu_depthwise, stride1_pad1_3x3) { check_conv_all({{2, 3, 9, 10}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}}); }
+TEST(cpu_depthwise, stride2_asymmetric_pads) {
+    check_conv_all({{1, 4, 11, 12}, {4, 1, 3, 3}, 4, {1, 0}, {0, 2}, {2, 2}, {1, 1}});
+    check_conv_all({{1, 4, 12, 11}, {4, 1, 3, 3}, 4, {0, 1}, {1, 0}, {2, 2}, {1, 1}});
+}
+TEST(cpu_depthwise, stride3_kernel5_dilation2) {
+    check_conv_all({{1, 2, 17, 19}, {2, 1, 5, 5}, 2, {2, 3}, {1, 4}, {3, 3}, {2, 2}});
+    check_conv_all({{1, 2, 13, 14}, {2, 1, 3, 5}, 2, {1, 2}, {2, 1}, {1, 3}, {2, 1}});
+}
+TEST(cpu_depthwise, kernel7_wider_than_the_plane) {
+    check_conv_all({{1, 3, 4, 5}, {3, 1, 7, 7}, 3, {3, 3}, {3, 3}, {1, 1}, {1, 1}});
+    check_conv_all({{1, 2, 6, 3}, {2, 1, 1, 7}, 2, {0, 4}, {0, 2}, {1, 2}, {1, 1}});
+}
+TEST(cpu_depthwise, tiny_planes_and_kernel1) {
+    check_conv_all({{2, 5, 1, 1}, {5, 1, 3, 3}, 5, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    check_conv_all({{1, 3, 7, 6}, {3, 1, 1, 1}, 3, {0, 0}, {0, 0}, {2, 2}, {1, 1}});
+}
+TEST(cpu_depthwise, channel_multiplier) {
+    check_conv_all({{1, 4, 8, 9}, {8, 1, 3, 3}, 4, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    check_conv_all({{2, 3, 9, 8}, {9, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}});
+}
+TEST(cpu_depthwise, small_groups_and_other_ranks) {
+    check_conv_all({{1, 8, 7, 7}, {8, 2, 3, 3}, 4, {1, 1}, {1, 1}, {1, 1}, {1, 1}});          // cg 2, mg 2
+    check_conv_all({{1, 4, 17}, {4, 1, 5}, 4, {2}, {1}, {2}, {1}});                            // 1-d
+    check_conv_all({{1, 2, 4, 5, 6}, {2, 1, 3, 3, 3}, 2, {1, 1, 1}, {1, 0, 1}, {1, 2, 1}, {1, 1, 1}}); // 3-d
+}
+TEST(cpu_depthwise, rows_longer_than_a_chunk) {
+    check_conv_all({{1, 2, 3, 600}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    check_conv_all({{1, 2, 3, 701}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 2}, {1, 1}});
+}
+TEST(cpu_depthwise, strided_input_view) {
+    check_conv_all({{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2});
+    check_conv_all({{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 3});
+}
+
+TEST(cpu_pool, max_3x3_stride2_pad1) { check_pool_all({{1, 3, 12, 13}, 0, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); }
+TEST(cpu_pool, ceil_mode) {
+    check_pool_all({{1, 2, 7, 8}, 0, 0, 1, {0, 0}, {0, 0}, {2, 2}, {3, 3}, {1, 1}});
+    check_pool_all({{1, 2, 7, 8}, 1, 0, 1, {1, 0}, {0, 1}, {2, 3}, {3, 2}, {1, 1}});
+    check_pool_all({{1, 2, 7, 8}, 1, 1, 1, {1, 0}, {0, 1}, {2, 3}, {3, 2}, {1, 1}});
+}
+TEST(cpu_pool, average_count_include_pad) {
+    check_pool_all({{2, 3, 6, 7}, 1, 1, 0, {1, 2}, {2, 1}, {1, 1}, {3, 3}, {1, 1}});
+    check_pool_all({{2, 3, 6, 7}, 1, 0, 0, {1, 2}, {2, 1}, {1, 1}, {3, 3}, {1, 1}});
+}
+TEST(cpu_pool, dilation_and_stride3) {
+    for (int64_t mode : {0, 1})
+        check_pool_all({{1, 2, 13, 14}, mode, 0, 0, {1, 2}, {0, 2}, {3, 3}, {2, 3}, {2, 2}});
+}
+TEST(cpu_pool, windows_in_the_padding_and_tiny_planes) {
+    for (int64_t mode : {0, 1})
+        for (int64_t cip : {0, 1}) {
+            check_pool_all({{1, 2, 5, 6}, mode, cip, 0, {2, 2}, {2, 2}, {1, 1}, {2, 2}, {1, 1}}); // all-padding windows
+            check_pool_all({{1, 2, 1, 1}, mode, cip, 0, {1, 1}, {1, 1}, {1, 1}, {3, 3}, {1, 1}});
+            check_pool_all({{1, 2, 5, 2}, mode, cip, 1, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); // width < kernel
+        }
+}
+TEST(cpu_pool, other_ranks_long_rows_strided_views) {
+    for (int64_t mode : {0, 1}) {
+        check_pool_all({{2, 3, 17}, mode, 1, 1, {1}, {2}, {2}, {4}, {1}});
+        check_pool_all({{1, 2, 4, 5, 6}, mode, 0, 0, {1, 0, 1}, {0, 1, 1}, {1, 2, 2}, {2, 3, 3}, {1, 1, 1}});
+        check_pool_all({{1, 2, 2, 700}, mode, 0, 0, {1, 1}, {1, 1}, {1, 1}, {3, 3}, {1, 1}});
+        check_pool_all({{1, 2, 5, 9}, mode, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}, 2});
+    }
+}
