@@ -118,7 +118,8 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
 // Each output row, in chunks of up to 256 columns, accumulates in a stack buffer: for every
 // kernel offset of the leading spatial dims whose input row exists, every input channel of the
 // group and every kernel column, acc[ow] += w * x[ow * stride + shift] over the columns whose
-// input column exists (templates/cpu/window.hpp); then the epilogue maps the row into y.
+// input column exists (window_row, templates/cpu/window.hpp: up to 3 kernel columns a pass);
+// then the epilogue maps the row into y.
 template <class T, class E> void convolution_direct(const mxc_kargs& k, const E& epi) {
     using C = compute_t<T>;
     constexpr int64_t chunk = 256;
@@ -170,18 +171,16 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
                         woff += kd * wd.strides[2 + d];
                     }
                     if (!inside) continue;
-                    for (int64_t kw = 0; kw < k_w; ++kw) {
-                        const int64_t shift = kw * dil_w - pad_w;
-                        int64_t lo, hi;
-                        window_range(shift, st_w, in_w, c0, c1, lo, hi);
-                        if (lo == hi) continue;
-                        const T* xr = xg + xoff + (lo * st_w + shift) * xs_w;
-                        const T* wr = wm + woff + kw * wd.strides[last];
-                        for (int64_t c = 0; c < cg; ++c) {
-                            const C wv = C(wr[c * wd.strides[1]]);
-                            row_apply(acc + (lo - c0), xr + c * xd.strides[1], hi - lo, st_w * xs_w,
-                                      [wv](C a, C v) { return a + wv * v; });
-                        }
+                    for (int64_t c = 0; c < cg; ++c) {
+                        const T* wr = wm + woff + c * wd.strides[1];
+                        window_row(acc, c0, c1, xg + xoff + c * xd.strides[1], in_w, xs_w, st_w, dil_w, pad_w, k_w,
+                                   [wr, &wd, last, k_w](int64_t kw0) {
+                                       C wv[3] = {};
+                                       for (int64_t j = 0; j < 3 && kw0 + j < k_w; ++j) wv[j] = C(wr[(kw0 + j) * wd.strides[last]]);
+                                       return [wv0 = wv[0], wv1 = wv[1], wv2 = wv[2]](C a, C v, int j) {
+                                           return a + (j == 0 ? wv0 : j == 1 ? wv1 : wv2) * v;
+                                       };
+                                   });
                     }
                 }
                 const int64_t e = nm * plane + row * out_w + c0;

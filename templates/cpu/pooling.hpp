@@ -76,16 +76,13 @@ template <class T> void pooling(const mxc_kargs& k) {
                         xoff += pos * xd.strides[2 + d];
                     }
                     if (!inside) continue;
-                    for (int64_t kw = 0; kw < k_w; ++kw) {
-                        const int64_t shift = kw * dil_w - pb[s - 1];
-                        int64_t lo, hi;
-                        window_range(shift, st_w, in_w, c0, c1, lo, hi);
-                        const T* xr = xp + xoff + (lo * st_w + shift) * xs_w;
-                        if (average)
-                            row_apply(acc + (lo - c0), xr, hi - lo, st_w * xs_w, [](C a, C v) { return a + v; });
-                        else
-                            row_apply(acc + (lo - c0), xr, hi - lo, st_w * xs_w, [](C a, C v) { return a < v ? v : a; });
-                    }
+                    const T* xr = xp + xoff;
+                    if (average)
+                        window_row(acc, c0, c1, xr, in_w, xs_w, st_w, dil_w, pb[s - 1], k_w,
+                                   [](int64_t) { return [](C a, C v, int) { return a + v; }; });
+                    else
+                        window_row(acc, c0, c1, xr, in_w, xs_w, st_w, dil_w, pb[s - 1], k_w,
+                                   [](int64_t) { return [](C a, C v, int) { return a < v ? v : a; }; });
                 }
                 T* yr = y + nc * plane + row * out_w;
                 if (average)
