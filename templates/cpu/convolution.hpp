@@ -114,79 +114,95 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
 }
 
 // The direct loop (types without the GEMM, depthwise and other small groups, non-packed
-// weights): work items of (image, output channel, block of output rows) over the thread pool.
-// Each output row, in chunks of up to 256 columns, accumulates in a stack buffer: for every
-// kernel offset of the leading spatial dims whose input row exists, every input channel of the
-// group and every kernel column, acc[ow] += w * x[ow * stride + shift] over the columns whose
-// input column exists (window_row, templates/cpu/window.hpp: up to 3 kernel columns a pass);
-// then the epilogue maps the row into y.
+// weights), row by row: conv_rows<T>::row accumulates columns [c0, c1) of one output row in
+// acc: for every input channel of the group, the kernel rows (offsets over the leading spatial
+// dims) whose input row exists, up to 3 at a time, fold w * x over the columns whose input
+// column exists (window_row, templates/cpu/window.hpp: up to 3 rows by 3 kernel columns a pass).
+template <class T> struct conv_rows {
+    using C = compute_t<T>;
+    const mxc_desc &xd, &wd, &od;
+    const T *x, *w;
+    const int64_t *pad, *stride, *dil;
+    int s, last;
+    int64_t cg, mg, krows, k_w;
+
+    conv_rows(const mxc_kargs& k)
+        : xd(k.in_desc[0]), wd(k.in_desc[1]), od(*k.out_desc), x(input<T>(k, 0)), w(input<T>(k, 1)), pad(k.ip + 1),
+          stride(k.ip + 1 + (od.rank - 2)), dil(k.ip + 1 + 2 * (od.rank - 2)), s(od.rank - 2), last(od.rank - 1),
+          cg(wd.lens[1]), mg(od.lens[1] / k.ip[0]), krows(1), k_w(wd.lens[last]) {
+        for (int d = 2; d < last; ++d) krows *= wd.lens[d];
+    }
+
+    // acc[0, c1 - c0) = output (n, m, row, c0 .. c1 - 1) before the epilogue; row over the
+    // output's leading spatial dims.
+    void row(int64_t n, int64_t m, int64_t row, int64_t c0, int64_t c1, C* acc) const {
+        int64_t o[MXC_MAX_RANK]; // the output index over the leading spatial dims
+        for (int64_t d = s - 2, rest = row; d >= 0; --d) {
+            o[d] = rest % od.lens[2 + d];
+            rest /= od.lens[2 + d];
+        }
+        for (int64_t i = 0; i < c1 - c0; ++i) acc[i] = C(0);
+        const T* xg = x + n * xd.strides[0] + m / mg * cg * xd.strides[1];
+        for (int64_t c = 0; c < cg; ++c) {
+            const T* xc = xg + c * xd.strides[1];
+            const T* wc = w + m * wd.strides[0] + c * wd.strides[1];
+            const T* xr[3];
+            const T* wr[3];
+            int rows = 0;
+            for (int64_t kr = 0; kr < krows; ++kr) {
+                int64_t xoff = 0, woff = 0, rest = kr;
+                bool inside = true;
+                for (int d = s - 2; d >= 0 && inside; --d) {
+                    const int64_t kd = rest % wd.lens[2 + d];
+                    rest /= wd.lens[2 + d];
+                    const int64_t pos = o[d] * stride[d] - pad[d] + kd * dil[d];
+                    inside = pos >= 0 && pos < xd.lens[2 + d];
+                    xoff += pos * xd.strides[2 + d];
+                    woff += kd * wd.strides[2 + d];
+                }
+                if (inside) {
+                    xr[rows] = xc + xoff;
+                    wr[rows++] = wc + woff;
+                }
+                if (rows == 3 || (kr == krows - 1 && rows > 0)) {
+                    const int64_t ws = wd.strides[last], kw_n = k_w;
+                    window_row(acc, c0, c1, xr, rows, xd.lens[last], xd.strides[last], stride[s - 1], dil[s - 1],
+                               pad[s - 1], k_w, [&wr, rows, ws, kw_n](int r0, int64_t kw0) {
+                                   C wv[3][3] = {};
+                                   for (int r = 0; r < 3 && r0 + r < rows; ++r)
+                                       for (int64_t j = 0; j < 3 && kw0 + j < kw_n; ++j)
+                                           wv[r][j] = C(wr[r0 + r][(kw0 + j) * ws]);
+                                   return [wv](C a, C v, int r, int j) { return a + wv[r][j] * v; };
+                               });
+                    rows = 0;
+                }
+            }
+        }
+    }
+};
+
+// Work items of (image, output channel, block of output rows) over the thread pool; each row,
+// in chunks of up to 256 columns, accumulates in a stack buffer, then the epilogue maps it into y.
 template <class T, class E> void convolution_direct(const mxc_kargs& k, const E& epi) {
     using C = compute_t<T>;
     constexpr int64_t chunk = 256;
-    const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
-    const int r = od.rank, s = r - 2, last = r - 1;
-    const int64_t group = k.ip[0];
-    const int64_t* pad = k.ip + 1;
-    const int64_t* stride = k.ip + 1 + s;
-    const int64_t* dil = k.ip + 1 + 2 * s;
-    int64_t plane = 1, kn = 1;
-    for (int d = 2; d < r; ++d) {
-        plane *= od.lens[d];
-        kn *= wd.lens[d];
-    }
+    const mxc_desc& od = *k.out_desc;
     if (elements(od) == 0) return;
-    const int64_t out_w = od.lens[last], k_w = wd.lens[last], in_w = xd.lens[last];
-    const int64_t rows = plane / out_w, krows = kn / k_w, channels = od.lens[1];
-    const int64_t st_w = stride[s - 1], pad_w = pad[s - 1], dil_w = dil[s - 1], xs_w = xd.strides[last];
-    const int64_t cg = wd.lens[1], mg = channels / group;
-    const T* x = input<T>(k, 0);
-    const T* w = input<T>(k, 1);
+    const conv_rows<T> cr(k);
+    const int64_t out_w = od.lens[od.rank - 1], channels = od.lens[1];
+    const int64_t rows = elements(od) / (od.lens[0] * channels * out_w);
+    const int64_t per = rows_per_item(rows, out_w * cr.krows * cr.k_w * cr.cg, 1 << 15), blocks = (rows + per - 1) / per;
     T* y = output<T>(k);
-    const int64_t per = rows_per_item(rows, out_w * kn * cg, 1 << 15), blocks = (rows + per - 1) / per;
     parallel_for(od.lens[0] * channels * blocks, [&](int64_t t) {
         E ep = epi; // the epilogue may keep state: one copy per work item
-        const int64_t nm = t / blocks, n = nm / channels, m = nm % channels, g = m / mg;
-        const int64_t r0 = t % blocks * per, r1 = r0 + per < rows ? r0 + per : rows;
-        const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
-        const T* wm = w + m * wd.strides[0];
+        const int64_t nm = t / blocks, r0 = t % blocks * per, r1 = r0 + per < rows ? r0 + per : rows;
         C acc[chunk];
-        for (int64_t row = r0; row < r1; ++row) {
-            int64_t o[MXC_MAX_RANK]; // the output index over the leading spatial dims
-            for (int64_t d = s - 2, rest = row; d >= 0; --d) {
-                o[d] = rest % od.lens[2 + d];
-                rest /= od.lens[2 + d];
-            }
+        for (int64_t row = r0; row < r1; ++row)
             for (int64_t c0 = 0; c0 < out_w; c0 += chunk) {
-                const int64_t c1 = c0 + chunk < out_w ? c0 + chunk : out_w;
-                for (int64_t i = 0; i < c1 - c0; ++i) acc[i] = C(0);
-                for (int64_t kr = 0; kr < krows; ++kr) {
-                    int64_t xoff = 0, woff = 0, rest = kr;
-                    bool inside = true;
-                    for (int d = s - 2; d >= 0 && inside; --d) {
-                        const int64_t kd = rest % wd.lens[2 + d];
-                        rest /= wd.lens[2 + d];
-                        const int64_t pos = o[d] * stride[d] - pad[d] + kd * dil[d];
-                        inside = pos >= 0 && pos < xd.lens[2 + d];
-                        xoff += pos * xd.strides[2 + d];
-                        woff += kd * wd.strides[2 + d];
-                    }
-                    if (!inside) continue;
-                    for (int64_t c = 0; c < cg; ++c) {
-                        const T* wr = wm + woff + c * wd.strides[1];
-                        window_row(acc, c0, c1, xg + xoff + c * xd.strides[1], in_w, xs_w, st_w, dil_w, pad_w, k_w,
-                                   [wr, &wd, last, k_w](int64_t kw0) {
-                                       C wv[3] = {};
-                                       for (int64_t j = 0; j < 3 && kw0 + j < k_w; ++j) wv[j] = C(wr[(kw0 + j) * wd.strides[last]]);
-                                       return [wv0 = wv[0], wv1 = wv[1], wv2 = wv[2]](C a, C v, int j) {
-                                           return a + (j == 0 ? wv0 : j == 1 ? wv1 : wv2) * v;
-                                       };
-                                   });
-                    }
-                }
-                const int64_t e = nm * plane + row * out_w + c0;
+                const int64_t c1 = c0 + chunk < out_w ? c0 + chunk : out_w, e = (nm * rows + row) * out_w + c0;
+                cr.row(nm / channels, nm % channels, row, c0, c1, acc);
                 epilogue_store(ep, static_cast<const C*>(acc), y + e, e, c1 - c0);
             }
-        }
     });
 }
 

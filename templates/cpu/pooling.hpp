@@ -66,6 +66,8 @@ template <class T> void pooling(const mxc_kargs& k) {
             for (int64_t c0 = 0; c0 < out_w; c0 += chunk) {
                 const int64_t c1 = c0 + chunk < out_w ? c0 + chunk : out_w;
                 for (int64_t i = 0; i < c1 - c0; ++i) acc[i] = average ? C(0) : mxc_lowest<C>();
+                const T* xr[3]; // up to 3 window rows inside x, folded in one pass
+                int nr = 0;
                 for (int64_t kr = 0; kr < krows; ++kr) {
                     int64_t xoff = 0, rest = kr;
                     bool inside = true; // padding adds nothing to a max or a sum
@@ -75,14 +77,16 @@ template <class T> void pooling(const mxc_kargs& k) {
                         inside = pos >= 0 && pos < xd.lens[2 + d];
                         xoff += pos * xd.strides[2 + d];
                     }
-                    if (!inside) continue;
-                    const T* xr = xp + xoff;
-                    if (average)
-                        window_row(acc, c0, c1, xr, in_w, xs_w, st_w, dil_w, pb[s - 1], k_w,
-                                   [](int64_t) { return [](C a, C v, int) { return a + v; }; });
-                    else
-                        window_row(acc, c0, c1, xr, in_w, xs_w, st_w, dil_w, pb[s - 1], k_w,
-                                   [](int64_t) { return [](C a, C v, int) { return a < v ? v : a; }; });
+                    if (inside) xr[nr++] = xp + xoff;
+                    if (nr == 3 || (kr == krows - 1 && nr > 0)) {
+                        if (average)
+                            window_row(acc, c0, c1, xr, nr, in_w, xs_w, st_w, dil_w, pb[s - 1], k_w,
+                                       [](int, int64_t) { return [](C a, C v, int, int) { return a + v; }; });
+                        else
+                            window_row(acc, c0, c1, xr, nr, in_w, xs_w, st_w, dil_w, pb[s - 1], k_w,
+                                       [](int, int64_t) { return [](C a, C v, int, int) { return a < v ? v : a; }; });
+                        nr = 0;
+                    }
                 }
                 T* yr = y + nc * plane + row * out_w;
                 if (average)

@@ -34,41 +34,62 @@ inline void window_range(int64_t shift, int64_t stride, int64_t n, int64_t o0, i
     if (hi < lo) hi = lo;
 }
 
-// K consecutive taps over len columns: a[i] = g(...g(g(a[i], x[i * step], 0), x[i * step + dstep], 1)..., K - 1)
-// (a loop per stride 1 and 2 with a compile-time step: contiguous, or an even/odd split).
-template <int K, class A, class T, class G>
-inline void window_taps(A* a, const T* x, int64_t len, int64_t step, int64_t dstep, const G& g) {
+// R window rows (x[r]: the row's first tap) by K consecutive taps over len columns:
+// a[i] = g(...g(a[i], x[0][i * step], 0, 0)..., x[R - 1][i * step + (K - 1) * dstep], R - 1, K - 1),
+// row by row, tap by tap (a loop per stride 1 and 2 with a compile-time step: contiguous, or an
+// even/odd split the compiler vectorises too).
+template <int R, int K, class A, class T, class G>
+inline void window_taps(A* a, const T* const* x, int64_t len, int64_t step, int64_t dstep, const G& g) {
+    const T* p[R];
+    for (int r = 0; r < R; ++r) p[r] = x[r];
     if (step == 1)
         for (int64_t i = 0; i < len; ++i) {
             A v = a[i];
-            for (int j = 0; j < K; ++j) v = g(v, A(x[i + j * dstep]), j);
+#pragma GCC unroll 3
+            for (int r = 0; r < R; ++r)
+#pragma GCC unroll 3
+                for (int j = 0; j < K; ++j) v = g(v, A(p[r][i + j * dstep]), r, j);
             a[i] = v;
         }
     else if (step == 2)
         for (int64_t i = 0; i < len; ++i) {
             A v = a[i];
-            for (int j = 0; j < K; ++j) v = g(v, A(x[2 * i + j * dstep]), j);
+#pragma GCC unroll 3
+            for (int r = 0; r < R; ++r)
+#pragma GCC unroll 3
+                for (int j = 0; j < K; ++j) v = g(v, A(p[r][2 * i + j * dstep]), r, j);
             a[i] = v;
         }
     else
         for (int64_t i = 0; i < len; ++i) {
             A v = a[i];
-            for (int j = 0; j < K; ++j) v = g(v, A(x[i * step + j * dstep]), j);
+#pragma GCC unroll 3
+            for (int r = 0; r < R; ++r)
+#pragma GCC unroll 3
+                for (int j = 0; j < K; ++j) v = g(v, A(p[r][i * step + j * dstep]), r, j);
             a[i] = v;
         }
 }
 
-// One row of a window over output columns [o0, o1): a[o - o0] folds, tap after tap (kw = 0,
-// 1, ..., k_w - 1), the input x[(o * stride + kw * dil - pad) * xs] of every tap inside the
-// row's n columns. Taps go in groups of up to 3, each group one pass over the columns that
-// see all of its taps (the edges tap by tap: every column still folds its taps in order).
-// make(kw0) gives the group's fold g(acc, x, j) for its tap kw0 + j.
+template <int K, class A, class T, class G>
+inline void window_taps_rows(int rows, A* a, const T* const* x, int64_t len, int64_t step, int64_t dstep, const G& g) {
+    if (rows == 3) window_taps<3, K>(a, x, len, step, dstep, g);
+    else if (rows == 2) window_taps<2, K>(a, x, len, step, dstep, g);
+    else window_taps<1, K>(a, x, len, step, dstep, g);
+}
+
+// Up to 3 rows of a window (x[r]: input row r, column 0) over output columns [o0, o1): a[o - o0]
+// folds the inputs x[r][(o * stride + kw * dil - pad) * xs] of every tap inside the row's n
+// columns, row after row, tap after tap (kw = 0 .. k_w - 1). One pass over the columns that see
+// all taps of a group of up to 3 kernel columns (of every row when k_w <= 3, else row by row);
+// the columns at the edges tap by tap, each still in that order. make(r0, kw0) gives the fold
+// g(acc, x, r, j) of row r0 + r, kernel column kw0 + j.
 template <class A, class T, class M>
-inline void window_row(A* a, int64_t o0, int64_t o1, const T* x, int64_t n, int64_t xs, int64_t stride, int64_t dil,
-                       int64_t pad, int64_t k_w, const M& make) {
+inline void window_row_groups(A* a, int64_t o0, int64_t o1, const T* const* x, int rows, int64_t n, int64_t xs,
+                              int64_t stride, int64_t dil, int64_t pad, int64_t k_w, const M& make) {
     for (int64_t kw0 = 0; kw0 < k_w; kw0 += 3) {
         const int kk = k_w - kw0 < 3 ? int(k_w - kw0) : 3;
-        const auto g = make(kw0);
+        const auto g = make(0, kw0);
         int64_t lo[3], hi[3], ilo = o0, ihi = o1;
         for (int j = 0; j < kk; ++j) {
             window_range((kw0 + j) * dil - pad, stride, n, o0, o1, lo[j], hi[j]);
@@ -76,22 +97,38 @@ inline void window_row(A* a, int64_t o0, int64_t o1, const T* x, int64_t n, int6
             ihi = hi[j] < ihi ? hi[j] : ihi;
         }
         if (ilo >= ihi) ilo = ihi = o1; // no column sees every tap of the group
-        const T* xg = x + (kw0 * dil - pad) * xs;
-        for (int j = 0; j < kk; ++j) {
-            const auto gj = [&g, j](A v, A in, int) { return g(v, in, j); };
-            const T* xj = xg + j * dil * xs;
-            const int64_t l1 = hi[j] < ilo ? hi[j] : ilo, r0 = lo[j] > ihi ? lo[j] : ihi;
-            if (l1 > lo[j]) window_taps<1>(a + (lo[j] - o0), xj + lo[j] * stride * xs, l1 - lo[j], stride * xs, 0, gj);
-            if (hi[j] > r0) window_taps<1>(a + (r0 - o0), xj + r0 * stride * xs, hi[j] - r0, stride * xs, 0, gj);
-        }
+        const T* xt[3] = {};
+        for (int r = 0; r < rows; ++r)
+            for (int j = 0; j < kk; ++j) {
+                const auto gj = [&g, r, j](A v, A in, int, int) { return g(v, in, r, j); };
+                const int64_t l1 = hi[j] < ilo ? hi[j] : ilo, r0 = lo[j] > ihi ? lo[j] : ihi;
+                const int64_t shift = (kw0 + j) * dil - pad;
+                if (l1 > lo[j]) {
+                    xt[0] = x[r] + (lo[j] * stride + shift) * xs;
+                    window_taps<1, 1>(a + (lo[j] - o0), xt, l1 - lo[j], stride * xs, 0, gj);
+                }
+                if (hi[j] > r0) {
+                    xt[0] = x[r] + (r0 * stride + shift) * xs;
+                    window_taps<1, 1>(a + (r0 - o0), xt, hi[j] - r0, stride * xs, 0, gj);
+                }
+            }
         if (ihi > ilo) {
+            for (int r = 0; r < rows; ++r) xt[r] = x[r] + ((ilo * stride + kw0 * dil - pad) * xs);
             A* ai = a + (ilo - o0);
-            const T* xi = xg + ilo * stride * xs;
-            if (kk == 3) window_taps<3>(ai, xi, ihi - ilo, stride * xs, dil * xs, g);
-            else if (kk == 2) window_taps<2>(ai, xi, ihi - ilo, stride * xs, dil * xs, g);
-            else window_taps<1>(ai, xi, ihi - ilo, stride * xs, dil * xs, g);
+            if (kk == 3) window_taps_rows<3>(rows, ai, xt, ihi - ilo, stride * xs, dil * xs, g);
+            else if (kk == 2) window_taps_rows<2>(rows, ai, xt, ihi - ilo, stride * xs, dil * xs, g);
+            else window_taps_rows<1>(rows, ai, xt, ihi - ilo, stride * xs, dil * xs, g);
         }
     }
+}
+
+template <class A, class T, class M>
+inline void window_row(A* a, int64_t o0, int64_t o1, const T* const* x, int rows, int64_t n, int64_t xs,
+                       int64_t stride, int64_t dil, int64_t pad, int64_t k_w, const M& make) {
+    if (rows == 1 || k_w <= 3) return window_row_groups(a, o0, o1, x, rows, n, xs, stride, dil, pad, k_w, make);
+    for (int r = 0; r < rows; ++r)
+        window_row_groups(a, o0, o1, x + r, 1, n, xs, stride, dil, pad, k_w,
+                          [&make, r](int, int64_t kw0) { return make(r, kw0); });
 }
 
 } // namespace cpu
