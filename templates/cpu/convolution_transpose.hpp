@@ -68,21 +68,24 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
     T* y = output<T>(k);
-    // Sizes: a block of mb output channels gives the GEMM about mc rows; an output band of
-    // band_rows rows of those channels (acc) and a chunk of pc input positions (col) hold
-    // about `budget` elements each; at least `min_units` units (bands cut smaller) so that the
-    // pool has work to share.
-    constexpr int64_t budget = 65536, min_units = 16;
-    const int64_t out_rows = od.lens[2], in_rows = xd.lens[2];
+    // Sizes. A block of mb output channels gives the GEMM about mc rows (mb * kn); a band of
+    // band_rows output rows of them (acc) and a chunk of pc input positions (col) hold about
+    // `budget` elements each. So that the pool has work to share, while there are fewer than
+    // `min_units` units, bands are cut down to about `min_cols` input positions, then blocks of
+    // channels down to about `min_rows` GEMM rows.
+    constexpr int64_t budget = 65536, min_units = 16, min_cols = 128, min_rows = 48;
+    const int64_t out_rows = od.lens[2], in_rows = xd.lens[2], images = od.lens[0] * group;
     int64_t mb = (mg * kn + S::mc - 1) / S::mc;
     mb = (mg + mb - 1) / mb;
     if (mb * out_rest > 4 * budget) mb = 4 * budget / out_rest > 1 ? 4 * budget / out_rest : 1;
-    const int64_t m_blocks = (mg + mb - 1) / mb, outer = od.lens[0] * group * m_blocks;
-    int64_t band_rows = budget / (mb * out_rest);
-    const int64_t want = (min_units + outer - 1) / outer;
-    if (band_rows * want > out_rows) band_rows = out_rows / want;
+    int64_t band_rows = budget / (mb * out_rest) > 1 ? budget / (mb * out_rest) : 1;
+    const auto units = [&] { return images * ((mg + mb - 1) / mb) * ((out_rows + band_rows - 1) / band_rows); };
+    const int64_t band_floor = (min_cols + in_rest - 1) / in_rest * stride[0];
+    while (units() < min_units && band_rows > band_floor)
+        band_rows = band_rows / 2 > band_floor ? band_rows / 2 : band_floor;
+    while (units() < min_units && (mb + 1) / 2 * kn >= min_rows && mb > 1) mb = (mb + 1) / 2;
     if (band_rows >= stride[0]) band_rows -= band_rows % stride[0]; // the non-overlapping case: no halo
-    if (band_rows < 1) band_rows = 1;
+    const int64_t m_blocks = (mg + mb - 1) / mb, outer = images * m_blocks;
     const int64_t bands = (out_rows + band_rows - 1) / band_rows;
     const int64_t rows_max = mb * kn;
     int64_t pc = budget / rows_max / S::nc * S::nc;
