@@ -53,10 +53,12 @@ template <class T> double tolerance() {
     return 1.6e-2;
 }
 
-// Runs the kernel on case c (x stored with a gap after every row of its last dim when
-// x_gap > 0: a strided view, which takes the per-element path) and compares it with
-// mxc_conv_transpose_at; `threads` > 1 runs it on a pool. Returns the output.
-template <class T> std::vector<double> check(const ct_case& c, int threads, int64_t x_gap = 0) {
+// Runs the kernel on case c and compares it with mxc_conv_transpose_at; `threads` > 1 runs it
+// on a pool. x is stored as a view when x_gap is given: x_gap[d] unused elements after every
+// run of dim d (a gap in a spatial dim takes the per-element path, in dims 0 and 1 not).
+// Returns the output.
+template <class T>
+std::vector<double> check(const ct_case& c, int threads, const std::vector<int64_t>& x_gap = {}) {
     const size_t s = c.in.size();
     std::vector<int64_t> xl{c.N, c.C}, wl{c.C, c.mg}, yl{c.N, c.mg * c.group};
     std::vector<int64_t> ip{c.group};
@@ -70,11 +72,11 @@ template <class T> std::vector<double> check(const ct_case& c, int threads, int6
     ip.insert(ip.end(), c.stride.begin(), c.stride.end());
     ip.insert(ip.end(), c.dil.begin(), c.dil.end());
     mxc_desc xd = packed_desc(xl), wd = packed_desc(wl), yd = packed_desc(yl);
-    if (x_gap > 0) { // rows of the last dim padded by x_gap unused elements
+    if (!x_gap.empty()) {
         int64_t acc = 1;
         for (int i = xd.rank - 1; i >= 0; --i) {
             xd.strides[i] = acc;
-            acc *= xd.lens[i] + (i == xd.rank - 1 ? x_gap : 0);
+            acc *= xd.lens[i] + x_gap[static_cast<size_t>(i)];
         }
     }
     int64_t x_size = 1;
@@ -160,9 +162,10 @@ TEST(cpu_conv_transpose, bf16_cases) {
     for (const auto& c : cases()) check_threads<mxc_bf16>(c);
 }
 
-TEST(cpu_conv_transpose, strided_input_view) {
-    // x with gaps after every last-dim row: the per-element path, same results
-    const auto c = cases()[1];
-    check<float>(c, 1, 3);
-    check<float>(c, 2, 2);
+TEST(cpu_conv_transpose, strided_input_views) {
+    const auto c = cases()[1]; // N 2, C 5, 2-d
+    check<float>(c, 1, {0, 0, 0, 3}); // gaps in the last dim: the per-element path
+    check<float>(c, 2, {0, 0, 1, 0});
+    check<float>(c, 1, {1, 2, 0, 0}); // gaps between images and channels: the GEMM path
+    check<mxc_half>(c, 2, {0, 3, 0, 0});
 }
