@@ -80,7 +80,7 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
     if (mb * out_rest > 4 * budget) mb = 4 * budget / out_rest > 1 ? 4 * budget / out_rest : 1;
     int64_t band_rows = budget / (mb * out_rest) > 1 ? budget / (mb * out_rest) : 1;
     const auto units = [&] { return images * ((mg + mb - 1) / mb) * ((out_rows + band_rows - 1) / band_rows); };
-    const int64_t band_floor = (min_cols + in_rest - 1) / in_rest * stride[0];
+    const int64_t band_floor = (in_rest > 0 ? (min_cols + in_rest - 1) / in_rest : 1) * stride[0];
     while (units() < min_units && band_rows > band_floor)
         band_rows = band_rows / 2 > band_floor ? band_rows / 2 : band_floor;
     while (units() < min_units && (mb + 1) / 2 * kn >= min_rows && mb > 1) mb = (mb + 1) / 2;

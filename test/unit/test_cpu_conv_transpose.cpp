@@ -142,6 +142,8 @@ std::vector<ct_case> cases() {
         // big enough for several channel blocks, bands and input chunks
         {1, 37, 70, 1, {19, 23}, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
         {2, 20, 64, 1, {24, 24}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
+        // an empty input dim: every output is zero
+        {1, 2, 3, 1, {3, 0}, {2, 3}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
         // a long 1-d signal: chunks cut the rows of the last dim
         {1, 8, 100, 1, {300}, {4}, {2}, {1}, {1}, {1}, {0}},
     };
