@@ -31,7 +31,7 @@ template <class T> struct conv_transpose_pack_a {
     int64_t ws;
     void operator()(int64_t i0, int rows, int64_t k0, int64_t kc, compute_t<T>* dst) const {
         using C = compute_t<T>;
-        constexpr int mr = gemm_shape<C>::mr;
+        constexpr int mr = gemm_mr;
         for (int64_t kk = 0; kk < kc; ++kk) {
             const T* src = w + (k0 + kk) * ws + i0;
             for (int r = 0; r < rows; ++r) dst[kk * mr + r] = C(src[r]);
@@ -44,7 +44,7 @@ inline int64_t conv_transpose_floor_div(int64_t a, int64_t b) { return a >= 0 ? 
 // The scatter form; false when the per-element loop has to do (weights or x not packed).
 template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, const E& epi) {
     using C = compute_t<T>;
-    using S = gemm_shape<C>;
+    using S = gemm_shape<C, gemm_isa::base>; // mc and nc: the same for every kernel
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank, s = r - 2, last = s - 1;
     const int64_t group = k.ip[0];
@@ -110,8 +110,8 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
         for (int64_t p0 = ilo * in_rest; p0 < ihi * in_rest; p0 += pc) {
             const int64_t cols = ihi * in_rest - p0 < pc ? ihi * in_rest - p0 : pc;
             const gemm_pack_b_strided<T> pb{xg + p0, xd.strides[1], 1};
-            for (int64_t b = 0, nb = gemm_blocks<C>(rows, cols); b < nb; ++b)
-                gemm_block(rows, cols, cg, pa, pb, col.data(), cols, 0, keep, b);
+            const gemm_split sp = gemm_plan<C>(rows, cols, 1); // on a pool thread: one block after the other
+            for (int64_t b = 0; b < sp.blocks(); ++b) gemm_block(sp, cg, pa, pb, col.data(), cols, 0, keep, b);
             // col2im of the chunk, a run along the last input dim at a time
             int64_t idx[MXC_MAX_RANK], rest = p0;
             for (int d = last; d >= 0; --d) {

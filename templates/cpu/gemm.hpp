@@ -196,8 +196,9 @@ struct has_gemm_direct<P, C, decltype(void(static_cast<const C*>(std::declval<co
 
 // How to cut `outer` independent m x n products (batches, images, groups) run side by side
 // by the thread pool of the calling thread: blocks as large as the buffers hold (fewer
-// repacked panels), made smaller (first narrower: A is mostly read in place, then lower:
-// each row block packs B again) until there are about four work items per thread. The
+// repacked panels); with more than one thread, made smaller (first narrower: A is mostly
+// read in place, then lower: each row block packs B again) until there are about four work
+// items per thread. The
 // split changes where a block ends, never what an element sums.
 template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     using C = compute_t<T>;
@@ -205,8 +206,8 @@ template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     const int mr = gemm_mr, nr = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::nr : gemm_shape<C, gemm_isa::base>::nr;
     const int64_t mc = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::mc : gemm_shape<C, gemm_isa::base>::mc;
     const int64_t nc = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::nc : gemm_shape<C, gemm_isa::base>::nc;
-    const pool_iface* pool = current_pool();
-    const int64_t want = 4 * (pool && pool->threads > 1 ? pool->threads : 1);
+    const pool_iface* pool = current_pool(); // none on a pool thread: the blocks run one after the other
+    const int64_t want = pool && pool->threads > 1 ? 4 * pool->threads : 1;
     int64_t rows = mc / mr, cols = nc / nr;
     gemm_split sp(m, n, isa, mr, nr, rows, cols);
     while (outer * sp.blocks() < want && (cols > 1 || rows > 4)) {
