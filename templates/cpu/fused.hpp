@@ -100,11 +100,19 @@ template <class T, class F> struct epilogue_of {
                 in[j] = input<T>(k, j) + o;
                 step[j] = last >= 0 ? k.in_desc[j].strides[last] : 0;
             }
-            C x[fused_max_inputs];
-            for (int64_t i = 0; i < piece; ++i) {
-                x[0] = acc[i];
-                for (int j = 2; j < k.n_in; ++j) x[j - 1] = C(in[j][i * step[j]]);
-                y[i] = T(f(x));
+            switch (k.n_in - 2) { // the common counts of extra inputs with a loop GCC vectorises
+            case 0: run_piece<0>(acc, y, in + 2, step + 2, piece); break;
+            case 1: run_piece<1>(acc, y, in + 2, step + 2, piece); break;
+            case 2: run_piece<2>(acc, y, in + 2, step + 2, piece); break;
+            case 3: run_piece<3>(acc, y, in + 2, step + 2, piece); break;
+            default: {
+                C x[fused_max_inputs];
+                for (int64_t i = 0; i < piece; ++i) {
+                    x[0] = acc[i];
+                    for (int j = 2; j < k.n_in; ++j) x[j - 1] = C(in[j][i * step[j]]);
+                    y[i] = T(f(x));
+                }
+            }
             }
             acc += piece;
             y += piece;
@@ -113,6 +121,33 @@ template <class T, class F> struct epilogue_of {
         }
     }
     int64_t span = 0; // elements over which every extra input's offset is linear (0: not yet known)
+
+    // y[i] = f(acc[i], in[0][i * step[0]], ..), i < len, for J extra inputs: each input's
+    // chunk first copied into a contiguous buffer, then one loop over plain arrays.
+    template <int J>
+    void run_piece(const compute_t<T>* acc, T* y, const T* const* in, const int64_t* step, int64_t len) {
+        using C = compute_t<T>;
+        constexpr int64_t chunk = 256;
+        C buf[J > 0 ? J : 1][chunk];
+        for (int64_t i0 = 0; i0 < len; i0 += chunk) {
+            const int64_t n = len - i0 < chunk ? len - i0 : chunk;
+            for (int j = 0; j < J; ++j) {
+                const T* src = in[j] + i0 * step[j];
+                if (step[j] == 1)
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[i]);
+                else if (step[j] == 0)
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[0]);
+                else
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[i * step[j]]);
+            }
+            for (int64_t i = 0; i < n; ++i) {
+                C x[J + 1];
+                x[0] = acc[i0 + i];
+                for (int j = 0; j < J; ++j) x[j + 1] = buf[j][i];
+                y[i0 + i] = T(f(x));
+            }
+        }
+    }
 };
 
 template <class T, class F> void fused_convolution_expr(const mxc_kargs& k, F f) {

@@ -178,4 +178,56 @@ TEST(CpuGemm, FusedEpilogueRunMatchesElementwise) {
         }
 }
 
+// Every count of extra inputs (the counts with their own loop and the generic one): y = acc +
+// sum of the extra inputs, alternately broadcast per channel and packed.
+template <int J> struct sum_body {
+    template <class C> C operator()(const C* x) const {
+        C s = x[0];
+        for (int j = 1; j <= J; ++j) s += x[j] * C(j);
+        return s;
+    }
+};
+
+template <int J> void check_extra_inputs() {
+    mxc_desc od{}, bias{};
+    od.rank = bias.rank = 3;
+    const int64_t lens[3] = {3, 40, 700}; // pieces longer than the 256-element chunk
+    for (int d = 0; d < 3; ++d) od.lens[d] = bias.lens[d] = lens[d];
+    od.strides[2] = 1, od.strides[1] = 700, od.strides[0] = 28000;
+    bias.strides[1] = 1;
+    const int64_t count = 3 * 40 * 700;
+    uint32_t seed = 11;
+    std::vector<std::vector<float>> data(J + 2);
+    std::vector<mxc_desc> desc(J + 2, od);
+    std::vector<const void*> in(J + 2, nullptr);
+    for (int j = 2; j < J + 2; ++j) {
+        data[size_t(j)].resize(size_t(j % 2 ? 40 : count));
+        for (auto& v : data[size_t(j)]) v = float(value(seed));
+        if (j % 2) desc[size_t(j)] = bias;
+        in[size_t(j)] = data[size_t(j)].data();
+    }
+    std::vector<float> acc(static_cast<size_t>(count)), got(static_cast<size_t>(count));
+    for (auto& v : acc) v = float(value(seed));
+    mxc_kargs k{};
+    k.in = in.data();
+    k.in_desc = desc.data();
+    k.n_in = J + 2;
+    k.out_desc = &od;
+    mxc::cpu::epilogue_of<float, sum_body<J>> runner{k, sum_body<J>{}};
+    for (int64_t e0 = 0; e0 < count; e0 += 700) mxc::cpu::epilogue_store(runner, acc.data() + e0, got.data() + e0, e0, 700);
+    for (int64_t e = 0; e < count; ++e) {
+        float want = acc[size_t(e)];
+        for (int j = 2; j < J + 2; ++j) want += data[size_t(j)][size_t(j % 2 ? e / 700 % 40 : e)] * float(j - 1);
+        ASSERT_EQ(got[size_t(e)], want) << J << " extra inputs, element " << e;
+    }
+}
+
+TEST(CpuGemm, FusedEpilogueRunEveryInputCount) {
+    check_extra_inputs<0>();
+    check_extra_inputs<1>();
+    check_extra_inputs<2>();
+    check_extra_inputs<3>();
+    check_extra_inputs<5>();
+}
+
 } // namespace
