@@ -26,9 +26,9 @@ template <class T> struct conv_pack_b {
     const mxc_desc &xd, &wd, &od;
     const int64_t *pad, *stride, *dil;
     int64_t kn;
-    void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst) const {
+    template <class NR> void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR) const {
         using C = compute_t<T>;
-        constexpr int nr = gemm_shape<C>::nr;
+        constexpr int nr = NR::value;
         const int s = od.rank - 2, last = s - 1;
         const int64_t out_w = od.lens[od.rank - 1], in_w = xd.lens[xd.rank - 1], xs_w = xd.strides[xd.rank - 1];
         for (int64_t kk = 0; kk < kc; ++kk) {
@@ -58,11 +58,24 @@ template <class T> struct conv_pack_b {
                     lo = ow_lo - o[last] < 0 ? 0 : ow_lo - o[last] > run ? run : ow_lo - o[last];
                     hi = ow_hi - o[last] < lo ? lo : ow_hi - o[last] > run ? run : ow_hi - o[last];
                 }
+                // column col + q goes to lane (col + q) % nr of strip (col + q) / nr: piece by piece
+                // within a strip, no division per element
                 C* row = dst + kk * nr;
                 const T* xr = xc + off + (o[last] * st + shift) * xs_w;
-                for (int64_t q = 0; q < lo; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = C(0);
-                for (int64_t q = lo; q < hi; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = C(xr[q * st * xs_w]);
-                for (int64_t q = hi; q < run; ++q) row[(col + q) / nr * kc * nr + (col + q) % nr] = C(0);
+                const int64_t step = st * xs_w;
+                for (int64_t q = 0; q < run;) {
+                    const int64_t c = col + q, lane = c % nr;
+                    const int64_t end = q + (nr - lane) < run ? q + (nr - lane) : run;
+                    C* d = row + c / nr * kc * nr + lane; // d[t - q] for t in [q, end)
+                    const int64_t z0 = lo < end ? (lo > q ? lo : q) : end, z1 = hi < end ? (hi > z0 ? hi : z0) : end;
+                    for (int64_t t = q; t < z0; ++t) d[t - q] = C(0);
+                    if (step == 1)
+                        for (int64_t t = z0; t < z1; ++t) d[t - q] = C(xr[t]);
+                    else
+                        for (int64_t t = z0; t < z1; ++t) d[t - q] = C(xr[t * step]);
+                    for (int64_t t = z1; t < end; ++t) d[t - q] = C(0);
+                    q = end;
+                }
                 col += run;
                 o[last] += run;
                 for (int d = last; d > 0 && o[d] == od.lens[2 + d]; --d) {
@@ -97,18 +110,19 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
     T* y = output<T>(k);
-    const int64_t blocks = gemm_blocks<T>(mg, plane), images = od.lens[0];
+    const int64_t images = od.lens[0];
+    const gemm_split sp = gemm_plan<T>(mg, plane, images * group);
+    const int64_t blocks = sp.blocks();
     parallel_for(images * group * blocks, [&](int64_t t) {
         const int64_t n = t / (group * blocks), g = t / blocks % group;
         const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
         const gemm_pack_a_strided<T> pa{w + g * mg * wd.strides[0], wd.strides[0], 1};
         const int64_t ybase = (n * od.lens[1] + g * mg) * plane;
         if (pointwise)
-            gemm_block(mg, plane, cg, pa, gemm_pack_b_strided<T>{xg, xd.strides[1], 1}, y + ybase, plane, ybase, epi,
-                       t % blocks);
+            gemm_block(sp, cg, pa, gemm_pack_b_strided<T>{xg, xd.strides[1], 1}, y + ybase, plane, ybase, epi, t % blocks);
         else
-            gemm_block(mg, plane, cg * kn, pa, conv_pack_b<T>{xg, xd, wd, od, pad, stride, dil, kn}, y + ybase, plane,
-                       ybase, epi, t % blocks);
+            gemm_block(sp, cg * kn, pa, conv_pack_b<T>{xg, xd, wd, od, pad, stride, dil, kn}, y + ybase, plane, ybase,
+                       epi, t % blocks);
     });
     return true;
 }

@@ -1,20 +1,188 @@
-// convolution_transpose (ONNX ConvTranspose without bias): one output element at a time with
-// mxc_conv_transpose_at (templates/common/convolution_transpose.hpp), which the hip kernel uses.
-// ip = [group, pad_begin[0..s), stride[0..s), dilation[0..s)].
+// convolution_transpose (ONNX ConvTranspose without bias): x [N, C, in...] with w [C, M/group,
+// k...] -> y [N, M, out...]; ip = [group, pad_begin[0..s), stride[0..s), dilation[0..s)].
+// float, double, half and bfloat16 with packed weights and x's spatial dims packed run in the
+// scatter form, a GEMM then col2im, per image n and group g:
+//   col[(m, kpos), i] = sum_c w[g * cg + c, m, kpos] * x[n, g * cg + c, i]   (blocked GEMM of
+//   templates/cpu/gemm.hpp: rows = output channels x kernel offsets, depth = the group's input
+//   channels, columns = input positions)
+//   y[n, g * mg + m, i * stride - pad + kpos * dilation] += col[(m, kpos), i]
+// A unit of work (parallel_for) owns a block of output channels of one (n, g) and a band of
+// output rows (the first spatial dim): it accumulates them in the compute type in its own
+// buffer from the input rows that reach the band, a chunk of input positions at a time (the col
+// buffer stays small), and stores them once through the epilogue. Outputs are disjoint between
+// units and each is summed in the same order whatever the thread count.
+// Other types and strided views: one output element at a time with mxc_conv_transpose_at
+// (templates/common/convolution_transpose.hpp), which the hip kernel uses.
 #pragma once
 #include "templates/common/convolution_transpose.hpp"
 #include "templates/cpu/common.hpp"
+#include "templates/cpu/gemm.hpp"
+#include "templates/cpu/parallel.hpp"
+
+#include <vector>
 
 namespace mxc {
 namespace cpu {
 
-template <class T> void convolution_transpose(const mxc_kargs& k) {
+// A(i, c) = w[c * ws + i]: w at the group's first input channel and the block's first output
+// channel; rows over (output channel, kernel offset), depth over input channels.
+template <class T> struct conv_transpose_pack_a {
+    const T* w;
+    int64_t ws;
+    void operator()(int64_t i0, int rows, int64_t k0, int64_t kc, compute_t<T>* dst) const {
+        using C = compute_t<T>;
+        constexpr int mr = gemm_mr;
+        for (int64_t kk = 0; kk < kc; ++kk) {
+            const T* src = w + (k0 + kk) * ws + i0;
+            for (int r = 0; r < rows; ++r) dst[kk * mr + r] = C(src[r]);
+        }
+    }
+};
+
+inline int64_t conv_transpose_floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// The scatter form; false when the per-element loop has to do (weights or x not packed).
+template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, const E& epi) {
+    using C = compute_t<T>;
+    using S = gemm_shape<C, gemm_isa::base>; // mc and nc: the same for every kernel
+    const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
+    const int r = od.rank, s = r - 2, last = s - 1;
+    const int64_t group = k.ip[0];
+    const int64_t* pad = k.ip + 1;
+    const int64_t* stride = k.ip + 1 + s;
+    const int64_t* dil = k.ip + 1 + 2 * s;
+    const int64_t cg = xd.lens[1] / group, mg = wd.lens[1];
+    int64_t kn = 1, in_plane = 1, out_plane = 1, in_rest = 1, out_rest = 1; // rest: the dims after the first
+    bool packed = true;
+    for (int d = r - 1; d >= 2; --d) {
+        packed = packed && (xd.lens[d] == 1 || xd.strides[d] == in_plane);
+        in_plane *= xd.lens[d];
+        out_plane *= od.lens[d];
+        kn *= wd.lens[d];
+        if (d > 2) {
+            in_rest *= xd.lens[d];
+            out_rest *= od.lens[d];
+        }
+    }
+    if (!packed || !mxc_is_packed(wd)) return false;
+    const T* x = input<T>(k, 0);
+    const T* w = input<T>(k, 1);
+    T* y = output<T>(k);
+    // Sizes. A block of mb output channels gives the GEMM about mc rows (mb * kn); a band of
+    // band_rows output rows of them (acc) and a chunk of pc input positions (col) hold about
+    // `budget` elements each. So that the pool has work to share, while there are fewer than
+    // `min_units` units, bands are cut down to about `min_cols` input positions, then blocks of
+    // channels down to about `min_rows` GEMM rows.
+    constexpr int64_t budget = 65536, min_units = 16, min_cols = 128, min_rows = 48;
+    const int64_t out_rows = od.lens[2], in_rows = xd.lens[2], images = od.lens[0] * group;
+    int64_t mb = (mg * kn + S::mc - 1) / S::mc;
+    mb = (mg + mb - 1) / mb;
+    if (mb * out_rest > 4 * budget) mb = 4 * budget / out_rest > 1 ? 4 * budget / out_rest : 1;
+    int64_t band_rows = budget / (mb * out_rest) > 1 ? budget / (mb * out_rest) : 1;
+    const auto units = [&] { return images * ((mg + mb - 1) / mb) * ((out_rows + band_rows - 1) / band_rows); };
+    const int64_t band_floor = (in_rest > 0 ? (min_cols + in_rest - 1) / in_rest : 1) * stride[0];
+    while (units() < min_units && band_rows > band_floor)
+        band_rows = band_rows / 2 > band_floor ? band_rows / 2 : band_floor;
+    while (units() < min_units && (mb + 1) / 2 * kn >= min_rows && mb > 1) mb = (mb + 1) / 2;
+    if (band_rows >= stride[0]) band_rows -= band_rows % stride[0]; // the non-overlapping case: no halo
+    const int64_t m_blocks = (mg + mb - 1) / mb, outer = images * m_blocks;
+    const int64_t bands = (out_rows + band_rows - 1) / band_rows;
+    const int64_t rows_max = mb * kn;
+    int64_t pc = budget / rows_max / S::nc * S::nc;
+    if (pc < S::nc) pc = S::nc;
+    const int64_t k0_len = wd.lens[2];
+    parallel_for(outer * bands, [&](int64_t t) {
+        const int64_t band = t % bands, mblk = t / bands % m_blocks, g = t / bands / m_blocks % group,
+                      n = t / bands / m_blocks / group;
+        const int64_t m0 = mblk * mb, mbb = mg - m0 < mb ? mg - m0 : mb, rows = mbb * kn;
+        const int64_t r0 = band * band_rows, r1 = out_rows - r0 < band_rows ? out_rows : r0 + band_rows;
+        const int64_t band_len = (r1 - r0) * out_rest;
+        // input rows that reach the band: r0 <= i * stride - pad + kpos * dil < r1
+        int64_t ilo = conv_transpose_floor_div(r0 + pad[0] - (k0_len - 1) * dil[0] + stride[0] - 1, stride[0]);
+        int64_t ihi = conv_transpose_floor_div(r1 - 1 + pad[0], stride[0]) + 1;
+        if (ilo < 0) ilo = 0;
+        if (ihi > in_rows) ihi = in_rows;
+        std::vector<C> acc(static_cast<size_t>(mbb * band_len), C(0));
+        std::vector<C> col(static_cast<size_t>(rows * pc));
+        const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
+        const conv_transpose_pack_a<T> pa{w + g * cg * wd.strides[0] + m0 * kn, wd.strides[0]};
+        const auto keep = [](C v, int64_t) { return v; };
+        for (int64_t p0 = ilo * in_rest; p0 < ihi * in_rest; p0 += pc) {
+            const int64_t cols = ihi * in_rest - p0 < pc ? ihi * in_rest - p0 : pc;
+            const gemm_pack_b_strided<T> pb{xg + p0, xd.strides[1], 1};
+            const gemm_split sp = gemm_plan<C>(rows, cols, 1); // on a pool thread: one block after the other
+            for (int64_t b = 0; b < sp.blocks(); ++b) gemm_block(sp, cg, pa, pb, col.data(), cols, 0, keep, b);
+            // col2im of the chunk, a run along the last input dim at a time
+            int64_t idx[MXC_MAX_RANK], rest = p0;
+            for (int d = last; d >= 0; --d) {
+                idx[d] = rest % xd.lens[2 + d];
+                rest /= xd.lens[2 + d];
+            }
+            const int64_t in_w = xd.lens[2 + last], out_w = od.lens[2 + last];
+            const int64_t st = stride[last], lo_w = s == 1 ? r0 : 0, hi_w = s == 1 ? r1 : out_w;
+            for (int64_t q = 0; q < cols;) {
+                const int64_t run = in_w - idx[last] < cols - q ? in_w - idx[last] : cols - q;
+                for (int64_t kpos = 0; kpos < kn; ++kpos) {
+                    int64_t kidx[MXC_MAX_RANK], kr = kpos;
+                    for (int d = last; d >= 0; --d) {
+                        kidx[d] = kr % wd.lens[2 + d];
+                        kr /= wd.lens[2 + d];
+                    }
+                    // output offset in the band of the dims but the last
+                    int64_t off = 0;
+                    bool inside = true;
+                    for (int d = 0; d < last && inside; ++d) {
+                        const int64_t o = idx[d] * stride[d] - pad[d] + kidx[d] * dil[d];
+                        const int64_t lo = d == 0 ? r0 : 0, hi = d == 0 ? r1 : od.lens[2 + d];
+                        inside = o >= lo && o < hi;
+                        off = off * od.lens[2 + d] + (o - lo);
+                    }
+                    if (!inside) continue;
+                    off *= out_w;
+                    // along the run: input iw reaches output iw * st + shift, in [lo_w, hi_w)
+                    const int64_t shift = kidx[last] * dil[last] - pad[last];
+                    int64_t a = conv_transpose_floor_div(lo_w - shift + st - 1, st);
+                    int64_t b = conv_transpose_floor_div(hi_w - 1 - shift, st) + 1;
+                    if (a < idx[last]) a = idx[last];
+                    if (b > idx[last] + run) b = idx[last] + run;
+                    if (a >= b) continue;
+                    const C* src = col.data() + kpos * cols + q + (a - idx[last]);
+                    C* dst = acc.data() + off + a * st + shift - lo_w;
+                    for (int64_t m = 0; m < mbb; ++m, src += kn * cols, dst += band_len)
+                        for (int64_t i = 0; i < b - a; ++i) dst[i * st] += src[i];
+                }
+                q += run;
+                idx[last] += run;
+                for (int d = last; d > 0 && idx[d] == xd.lens[2 + d]; --d) {
+                    idx[d] = 0;
+                    ++idx[d - 1];
+                }
+            }
+        }
+        E ep = epi;
+        for (int64_t m = 0; m < mbb; ++m) {
+            const int64_t e = (n * od.lens[1] + g * mg + m0 + m) * out_plane + r0 * out_rest;
+            epilogue_store(ep, acc.data() + m * band_len, y + e, e, band_len);
+        }
+    });
+    return true;
+}
+
+// `epi(acc, e)` maps the accumulated value of output element e before the store.
+template <class T, class E> void convolution_transpose_epilogue(const mxc_kargs& k, E epi) {
+    if (elements(*k.out_desc) == 0) return;
+    if constexpr (gemm_supported<T>)
+        if (convolution_transpose_gemm<T>(k, epi)) return;
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
     T* y = output<T>(k);
     for_each_output(k, [&](int64_t e) {
-        y[e] = T(mxc_conv_transpose_at(x, k.in_desc[0], w, k.in_desc[1], *k.out_desc, k.ip, e));
+        y[e] = T(epi(mxc_conv_transpose_at(x, k.in_desc[0], w, k.in_desc[1], *k.out_desc, k.ip, e), e));
     });
+}
+
+template <class T> void convolution_transpose(const mxc_kargs& k) {
+    convolution_transpose_epilogue<T>(k, [](compute_t<T> v, int64_t) { return v; });
 }
 
 } // namespace cpu

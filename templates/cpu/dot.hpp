@@ -28,12 +28,13 @@ template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
     const T* b = input<T>(k, 1);
     T* y = output<T>(k);
     if constexpr (gemm_supported<T>) {
-        const int64_t blocks = gemm_blocks<T>(m_len, n_len);
+        const gemm_split sp = gemm_plan<T>(m_len, n_len, batches);
+        const int64_t blocks = sp.blocks();
         parallel_for(batches * blocks, [&](int64_t t) {
             const int64_t batch = t / blocks;
             int64_t aoff, boff;
             mxc_dot_batch_offsets(ad, bd, batch, &aoff, &boff);
-            gemm_block(m_len, n_len, k_len, gemm_pack_a_strided<T>{a + aoff, as_m, as_k},
+            gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, as_m, as_k},
                        gemm_pack_b_strided<T>{b + boff, bs_k, bs_n}, y + batch * m_len * n_len, n_len,
                        batch * m_len * n_len, epi, t % blocks);
         });

@@ -67,6 +67,87 @@ template <class T, class F> struct epilogue_of {
         }
         return f(x);
     }
+
+    // y[i] = f(acc[i], extra inputs at e + i), i < len. An extra input's offset is linear in
+    // the element index within blocks of span[j] elements (its innermost dims whose strides
+    // continue one another: packed dims, or broadcast ones with stride 0): the run is cut at
+    // the boundaries of the smallest block and each piece reads every input with one step.
+    void run(const compute_t<T>* acc, T* y, int64_t e, int64_t len) {
+        using C = compute_t<T>;
+        const mxc_desc& od = *k.out_desc;
+        const int last = od.rank - 1;
+        if (span == 0) {
+            span = elements(od);
+            for (int j = 2; j < k.n_in; ++j) {
+                const mxc_desc& d = k.in_desc[j];
+                int64_t sj = last >= 0 ? od.lens[last] : 1;
+                for (int dim = last - 1; dim >= 0 && d.strides[dim] == d.strides[dim + 1] * od.lens[dim + 1]; --dim)
+                    sj *= od.lens[dim];
+                if (sj < span) span = sj;
+            }
+            if (span < 1) span = 1;
+        }
+        next = -1; // the element-wise cursor starts afresh after a run
+        while (len > 0) {
+            const int64_t piece = (e / span + 1) * span - e < len ? (e / span + 1) * span - e : len;
+            int64_t idx0[MXC_MAX_RANK] = {};
+            if (last >= 0) mxc_unravel(od, e, idx0);
+            const T* in[fused_max_inputs];
+            int64_t step[fused_max_inputs];
+            for (int j = 2; j < k.n_in; ++j) {
+                int64_t o = 0;
+                for (int d = 0; d <= last; ++d) o += idx0[d] * k.in_desc[j].strides[d];
+                in[j] = input<T>(k, j) + o;
+                step[j] = last >= 0 ? k.in_desc[j].strides[last] : 0;
+            }
+            switch (k.n_in - 2) { // the common counts of extra inputs with a loop GCC vectorises
+            case 0: run_piece<0>(acc, y, in + 2, step + 2, piece); break;
+            case 1: run_piece<1>(acc, y, in + 2, step + 2, piece); break;
+            case 2: run_piece<2>(acc, y, in + 2, step + 2, piece); break;
+            case 3: run_piece<3>(acc, y, in + 2, step + 2, piece); break;
+            default: {
+                C x[fused_max_inputs];
+                for (int64_t i = 0; i < piece; ++i) {
+                    x[0] = acc[i];
+                    for (int j = 2; j < k.n_in; ++j) x[j - 1] = C(in[j][i * step[j]]);
+                    y[i] = T(f(x));
+                }
+            }
+            }
+            acc += piece;
+            y += piece;
+            e += piece;
+            len -= piece;
+        }
+    }
+    int64_t span = 0; // elements over which every extra input's offset is linear (0: not yet known)
+
+    // y[i] = f(acc[i], in[0][i * step[0]], ..), i < len, for J extra inputs: each input's
+    // chunk first copied into a contiguous buffer, then one loop over plain arrays.
+    template <int J>
+    void run_piece(const compute_t<T>* acc, T* y, const T* const* in, const int64_t* step, int64_t len) {
+        using C = compute_t<T>;
+        constexpr int64_t chunk = 256;
+        C buf[J > 0 ? J : 1][chunk];
+        for (int64_t i0 = 0; i0 < len; i0 += chunk) {
+            const int64_t n = len - i0 < chunk ? len - i0 : chunk;
+            for (int j = 0; j < J; ++j) {
+                const T* src = in[j] + i0 * step[j];
+                if (step[j] == 1)
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[i]);
+                else if (step[j] == 0)
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[0]);
+                else
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[i * step[j]]);
+            }
+            for (int64_t i = 0; i < n; ++i) {
+                C x[J + 1];
+                x[0] = acc[i0 + i];
+                for (int j = 0; j < J; ++j) x[j + 1] = buf[j][i];
+                y[i0 + i] = T(f(x));
+            }
+        }
+    }
 };
 
 template <class T, class F> void fused_convolution_expr(const mxc_kargs& k, F f) {

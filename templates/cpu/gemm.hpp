@@ -5,127 +5,292 @@
 // templates/cpu/dot.hpp and convolution.hpp).
 //   y[i * ldy + j] = epi(sum_k A(i, k) * B(k, j), ebase + i * ldy + j),  i < m, j < n
 // A and B are read only through packing functors, so strided views (dot) and the implicit
-// im2col of a convolution share one kernel:
-//   pack_a(i0, rows, k0, kc, dst): dst[kk * mr + r] = A(i0 + r, k0 + kk), r < rows (rows <= mr)
-//   pack_b(k0, kc, j0, cols, dst): dst[c / nr * kc * nr + kk * nr + c % nr] = B(k0 + kk, j0 + c),
-//                                  c < cols (cols <= nc: nr-wide strips, each kc x nr)
-// (the padding of the last strip of each panel is zeroed by the caller). Scheme (Goto/BLIS): the columns are
-// cut into blocks of mc x nc (the unit of work of the thread pool, gemm_block); for every
-// depth slice of kc a kc x nc panel of B is packed into nr-wide strips (kept in L2), then
-// every mr rows of A are packed into one strip (L1) and a register-tiled micro-kernel
-// multiplies it with each B strip: mr x nr accumulators in GCC/clang vector extensions (no
-// intrinsics: plain SSE2 code by default, AVX code when the library is built for it). The block accumulates in a buffer over the depth slices and the epilogue maps
-// it into y. Buffers live on the stack (mc * nc + kc * (nc + mr) elements, 131 KiB for
-// float): no allocation, no shared state.
+// im2col of a convolution share one kernel (NR = std::integral_constant<int, nr>: the strip
+// width of the micro-kernel chosen at run time, see gemm_isa):
+//   pack_a(i0, rows, k0, kc, dst):      dst[kk * gemm_mr + r] = A(i0 + r, k0 + kk), r < rows (rows <= gemm_mr)
+//   pack_b(k0, kc, j0, cols, dst, NR):  dst[c / nr * kc * nr + kk * nr + c % nr] = B(k0 + kk, j0 + c),
+//                                       c < cols (nr-wide strips, each kc x nr)
+// (the padding of the last strip is zeroed by the caller). Scheme (Goto/BLIS): the outputs
+// are cut into blocks of at most mc x nc, whole strips of the micro-kernel, balanced (the
+// unit of work of the thread pool, gemm_block); for every depth slice of kc a kc x nc panel of
+// B is packed into nr-wide strips (kept in L2), then every gemm_mr rows of A are packed into
+// one strip (L1) and a register-tiled micro-kernel multiplies it with each B strip,
+// accumulating in the block's buffer: gemm_mr x nr accumulators in GCC/clang vector
+// extensions. The epilogue then maps each row of the buffer into y (epilogue_store: a fused
+// epilogue reads its extra inputs per row). Buffers live on the stack (mc * nc + kc * (nc +
+// gemm_mr) elements, about 180 KiB): no allocation, no shared state.
+//
+// Instruction sets (gemm_isa): `base` uses the vectors the library is built for (16 bytes:
+// SSE2, the x86-64 baseline; 32 with AVX, e.g. --cpu-arch x86-64-v3) with separate multiply
+// and add; on x86-64 an `avx2` micro-kernel (32-byte vectors, fused multiply-add) is built
+// too and chosen at run time when the CPU has AVX2 and FMA (as when built for them), so a
+// library built for any x86-64 still uses them. MXC_CPU_ISA=base in the environment keeps
+// the base kernel. The result of an element does not depend on the block split or the
+// thread count: its k terms are always summed in order; it does depend on the kernel (a
+// fused multiply-add rounds once).
 #pragma once
 #include "templates/cpu/common.hpp"
+#include "templates/cpu/parallel.hpp"
 
+#include <stdlib.h>
 #include <string.h>
 #include <type_traits>
+#include <utility>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MXC_GEMM_AVX2 1
+#else
+#define MXC_GEMM_AVX2 0
+#endif
 
 namespace mxc {
 namespace cpu {
 
-// The vector of the micro-kernel: the widest the build targets without asking (16 bytes:
-// SSE2, the x86-64 baseline; 32 with AVX, e.g. --cpu-arch x86-64-v3), so that GCC keeps the
-// accumulators in registers.
+enum class gemm_isa { base, avx2 };
+
 #if defined(__AVX__)
-constexpr int gemm_vec_bytes = 32;
+constexpr int gemm_base_vec_bytes = 32;
 #else
-constexpr int gemm_vec_bytes = 16;
+constexpr int gemm_base_vec_bytes = 16;
 #endif
-template <class C> struct gemm_vec;
-template <> struct gemm_vec<float> { typedef float type __attribute__((vector_size(gemm_vec_bytes))); };
-template <> struct gemm_vec<double> { typedef double type __attribute__((vector_size(gemm_vec_bytes))); };
 
-// Whether element type T takes the blocked path (its compute type is float or double).
-template <class T> constexpr bool gemm_supported =
-    std::is_same<compute_t<T>, float>::value || std::is_same<compute_t<T>, double>::value;
-
-template <class C> struct gemm_shape {
-    static constexpr int lanes = gemm_vec_bytes / sizeof(C);
-    static constexpr int nv = 2; // of the 16 vector registers: 6 x 2 accumulators, 2 for b, 1 for a
-    static constexpr int mr = 6, nr = lanes * nv;
-    static constexpr int64_t kc = 1024 / sizeof(C), mc = 240, nc = 64;
+// The micro-kernel's shape: gemm_mr rows x nr columns (nv vectors), of the 16 vector
+// registers 12 accumulators, 2 for B, 1 for A.
+constexpr int gemm_mr = 6;
+template <int NR> using gemm_nr = std::integral_constant<int, NR>;
+template <class C, gemm_isa I> struct gemm_shape {
+    static constexpr int vec_bytes = I == gemm_isa::avx2 ? 32 : gemm_base_vec_bytes;
+    static constexpr int lanes = vec_bytes / int(sizeof(C));
+    static constexpr int nv = 2, mr = gemm_mr, nr = lanes * nv;
+    static constexpr int64_t kc = 1024 / sizeof(C); // a B strip (kc x nr) stays in L1
+    static constexpr int64_t mc = 40 * mr, nc = 64; // the most a block holds (whole strips)
 };
 
-// out[r * nr + c] = sum_kk a[kk * mr + r] * b[kk * nr + c]
-template <class C> inline void gemm_micro(int64_t kc, const C* a, const C* b, C* out) {
-    using S = gemm_shape<C>;
-    using V = typename gemm_vec<C>::type;
+template <class C, int Bytes> struct gemm_vec;
+template <> struct gemm_vec<float, 16> { typedef float type __attribute__((vector_size(16))); };
+template <> struct gemm_vec<float, 32> { typedef float type __attribute__((vector_size(32))); };
+template <> struct gemm_vec<double, 16> { typedef double type __attribute__((vector_size(16))); };
+template <> struct gemm_vec<double, 32> { typedef double type __attribute__((vector_size(32))); };
+
+// (the avx2 instantiation passes 32-byte vectors to madd inside a function built for AVX2,
+// where it is inlined: GCC's note that such a call changes the ABI without AVX does not apply)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+// c[r * ldc + j] (first ? = : +=) sum_kk a[kk * mr + r] * b[kk * nr + j], r < mr, j < nr.
+// madd(x, y, z) = x * y + z on vectors.
+// A is packed (a[kk * mr + r]) or, with lda > 0, read in place (a[r * lda + kk]: rows of
+// unit stride, no packing).
+template <class C, gemm_isa I, class M>
+__attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
+                                                            int64_t ldc, bool first, M madd) {
+    using S = gemm_shape<C, I>;
+    using V = typename gemm_vec<C, S::vec_bytes>::type;
     V acc[S::mr][S::nv] = {};
-    for (int64_t kk = 0; kk < kc; ++kk) {
+    const auto step = [&](int64_t kk, auto at) __attribute__((always_inline)) {
         V bv[S::nv];
 #pragma GCC unroll 4
         for (int v = 0; v < S::nv; ++v) memcpy(&bv[v], b + kk * S::nr + v * S::lanes, sizeof(V));
 #pragma GCC unroll 8
         for (int r = 0; r < S::mr; ++r) {
-            const C av = a[kk * S::mr + r];
+            const V av = at(r) - V{}; // a splat (x - 0 is x, -0 included)
 #pragma GCC unroll 4
-            for (int v = 0; v < S::nv; ++v) acc[r][v] += av * bv[v];
+            for (int v = 0; v < S::nv; ++v) acc[r][v] = madd(av, bv[v], acc[r][v]);
         }
-    }
+    };
+    if (lda > 0)
+        for (int64_t kk = 0; kk < kc; ++kk) step(kk, [&](int r) __attribute__((always_inline)) { return a[r * lda + kk]; });
+    else
+        for (int64_t kk = 0; kk < kc; ++kk) step(kk, [&](int r) __attribute__((always_inline)) { return a[kk * S::mr + r]; });
 #pragma GCC unroll 8
     for (int r = 0; r < S::mr; ++r)
 #pragma GCC unroll 4
-        for (int v = 0; v < S::nv; ++v) memcpy(out + r * S::nr + v * S::lanes, &acc[r][v], sizeof(V));
+        for (int v = 0; v < S::nv; ++v) {
+            C* p = c + r * ldc + v * S::lanes;
+            V old = V{};
+            if (!first) memcpy(&old, p, sizeof(V));
+            const V sum = old + acc[r][v];
+            memcpy(p, &sum, sizeof(V));
+        }
 }
 
-// Number of blocks of mc x nc outputs (the units gemm_block takes).
-template <class T> inline int64_t gemm_blocks(int64_t m, int64_t n) {
-    using S = gemm_shape<compute_t<T>>;
-    return ((m + S::mc - 1) / S::mc) * ((n + S::nc - 1) / S::nc);
+#pragma GCC diagnostic pop
+
+template <class C, gemm_isa I> struct gemm_micro;
+template <class C> struct gemm_micro<C, gemm_isa::base> {
+    using V = typename gemm_vec<C, gemm_shape<C, gemm_isa::base>::vec_bytes>::type;
+    static void run(int64_t kc, const C* a, int64_t lda, const C* b, C* c, int64_t ldc, bool first) {
+        gemm_micro_body<C, gemm_isa::base>(kc, a, lda, b, c, ldc, first, [](V x, V y, V z) { return x * y + z; });
+    }
+};
+#if MXC_GEMM_AVX2
+typedef float gemm_f32x8 __attribute__((vector_size(32)));
+typedef double gemm_f64x4 __attribute__((vector_size(32)));
+struct gemm_fma256 {
+    __attribute__((target("avx2,fma"))) gemm_f32x8 operator()(gemm_f32x8 x, gemm_f32x8 y, gemm_f32x8 z) const {
+        return (gemm_f32x8)_mm256_fmadd_ps((__m256)x, (__m256)y, (__m256)z);
+    }
+    __attribute__((target("avx2,fma"))) gemm_f64x4 operator()(gemm_f64x4 x, gemm_f64x4 y, gemm_f64x4 z) const {
+        return (gemm_f64x4)_mm256_fmadd_pd((__m256d)x, (__m256d)y, (__m256d)z);
+    }
+};
+template <class C> struct gemm_micro<C, gemm_isa::avx2> {
+    __attribute__((target("avx2,fma"), noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b,
+                                                                   C* c, int64_t ldc, bool first) {
+        gemm_micro_body<C, gemm_isa::avx2>(kc, a, lda, b, c, ldc, first, gemm_fma256{});
+    }
+};
+#endif
+
+// The kernel this process runs: avx2 where the CPU has AVX2 and FMA (and MXC_CPU_ISA is not
+// "base"), else base.
+inline gemm_isa gemm_runtime_isa() {
+#if MXC_GEMM_AVX2
+    static const gemm_isa isa = [] {
+        const char* env = getenv("MXC_CPU_ISA");
+        if (env && strcmp(env, "base") == 0) return gemm_isa::base;
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? gemm_isa::avx2 : gemm_isa::base;
+    }();
+    return isa;
+#else
+    return gemm_isa::base;
+#endif
 }
 
-// Block `blk` (row-major over row blocks x column blocks) of y. The packed panels, the
-// accumulators and the micro-kernel are in the compute type C.
-template <class T, class PA, class PB, class E>
-void gemm_block(int64_t m, int64_t n, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
-                int64_t ebase, const E& epi, int64_t blk) {
+// Whether element type T takes the blocked path (its compute type is float or double).
+template <class T> constexpr bool gemm_supported =
+    std::is_same<compute_t<T>, float>::value || std::is_same<compute_t<T>, double>::value;
+
+// The blocks of an m x n product (the units gemm_block takes, row-major over row blocks x
+// column blocks): rows and columns cut into whole micro-kernel strips, as evenly as the
+// strips allow, at most row_strips_max x col_strips_max strips each; and the kernel.
+struct gemm_split {
+    int64_t m, n;
+    gemm_isa isa;
+    int mr, nr;
+    int64_t row_strips, col_strips, row_blocks, col_blocks;
+    gemm_split(int64_t m_, int64_t n_, gemm_isa isa_, int mr_, int nr_, int64_t row_strips_max, int64_t col_strips_max)
+        : m(m_), n(n_), isa(isa_), mr(mr_), nr(nr_), row_strips((m_ + mr_ - 1) / mr_), col_strips((n_ + nr_ - 1) / nr_),
+          row_blocks((row_strips + row_strips_max - 1) / row_strips_max),
+          col_blocks((col_strips + col_strips_max - 1) / col_strips_max) {}
+    int64_t blocks() const { return row_blocks * col_blocks; }
+    // rows [i0, i1) and columns [j0, j1) of block b
+    void block(int64_t b, int64_t& i0, int64_t& i1, int64_t& j0, int64_t& j1) const {
+        const int64_t rb = b / col_blocks, cb = b % col_blocks;
+        i0 = rb * row_strips / row_blocks * mr;
+        i1 = (rb + 1) * row_strips / row_blocks * mr;
+        j0 = cb * col_strips / col_blocks * nr;
+        j1 = (cb + 1) * col_strips / col_blocks * nr;
+        if (i1 > m) i1 = m;
+        if (j1 > n) j1 = n;
+    }
+};
+
+// Whether a packer of A can hand out A in place: `const C* direct(int64_t& ld)` returns
+// A(0, 0) with A(i, k) at [i * ld + k], or null.
+template <class P, class C, class = void> struct has_gemm_direct : std::false_type {};
+template <class P, class C>
+struct has_gemm_direct<P, C, decltype(void(static_cast<const C*>(std::declval<const P&>().direct(std::declval<int64_t&>()))))>
+    : std::true_type {};
+
+// How to cut `outer` independent m x n products (batches, images, groups) run side by side
+// by the thread pool of the calling thread: blocks as large as the buffers hold (fewer
+// repacked panels); with more than one thread, made smaller (first narrower: A is mostly
+// read in place, then lower: each row block packs B again) until there are about four work
+// items per thread. The
+// split changes where a block ends, never what an element sums.
+template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     using C = compute_t<T>;
-    using S = gemm_shape<C>;
+    const gemm_isa isa = gemm_runtime_isa();
+    const int mr = gemm_mr, nr = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::nr : gemm_shape<C, gemm_isa::base>::nr;
+    const int64_t mc = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::mc : gemm_shape<C, gemm_isa::base>::mc;
+    const int64_t nc = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::nc : gemm_shape<C, gemm_isa::base>::nc;
+    const pool_iface* pool = current_pool(); // none on a pool thread: the blocks run one after the other
+    const int64_t want = pool && pool->threads > 1 ? 4 * pool->threads : 1;
+    int64_t rows = mc / mr, cols = nc / nr;
+    gemm_split sp(m, n, isa, mr, nr, rows, cols);
+    while (outer * sp.blocks() < want && (cols > 1 || rows > 4)) {
+        if (cols > 1) cols = (cols + 1) / 2;
+        else rows = (rows + 1) / 2;
+        sp = gemm_split(m, n, isa, mr, nr, rows, cols);
+    }
+    return sp;
+}
+
+// Block `blk` (row-major over row blocks x column blocks) of y with kernel I. The packed
+// panels, the accumulators and the micro-kernel are in the compute type C.
+template <class T, gemm_isa I, class PA, class PB, class E>
+void gemm_block_isa(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
+                    int64_t ebase, const E& epi, int64_t blk) {
+    using C = compute_t<T>;
+    using S = gemm_shape<C, I>;
     constexpr int mr = S::mr, nr = S::nr;
-    const int64_t col_blocks = (n + S::nc - 1) / S::nc;
-    const int64_t i0 = blk / col_blocks * S::mc, j0 = blk % col_blocks * S::nc;
-    const int64_t mb = m - i0 < S::mc ? m - i0 : S::mc, nb = n - j0 < S::nc ? n - j0 : S::nc;
+    int64_t i0, i1, j0, j1;
+    sp.block(blk, i0, i1, j0, j1);
+    const int64_t mb = i1 - i0, nb = j1 - j0;
     alignas(64) C acc[S::mc * S::nc];
     alignas(64) C bp[S::kc * S::nc];
     alignas(64) C ap[S::kc * mr];
-    alignas(64) C tile[mr * nr];
-    for (int64_t i = 0; i < mb * S::nc; ++i) acc[i] = C(0);
+    // A read in place by whole strips when the packer says it can be (gemm_pack_a_strided:
+    // compute-typed rows of unit stride)
+    const C* adirect = nullptr;
+    int64_t adirect_ld = 0;
+    if constexpr (has_gemm_direct<PA, C>::value) adirect = pack_a.direct(adirect_ld);
     for (int64_t k0 = 0; k0 < kdim; k0 += S::kc) {
         const int64_t kc = kdim - k0 < S::kc ? kdim - k0 : S::kc;
         if (nb % nr) memset(bp + nb / nr * nr * kc, 0, sizeof(C) * kc * nr);
-        pack_b(k0, kc, j0, int(nb), bp);
+        pack_b(k0, kc, j0, int(nb), bp, gemm_nr<nr>{});
         for (int64_t ir = 0; ir < mb; ir += mr) {
             const int rows = mb - ir < mr ? int(mb - ir) : mr;
-            if (rows < mr) memset(ap, 0, sizeof(C) * kc * mr);
-            pack_a(i0 + ir, rows, k0, kc, ap);
-            for (int64_t jr = 0; jr < nb; jr += nr) {
-                gemm_micro<C>(kc, ap, bp + jr * kc, tile);
-                C* at = acc + ir * S::nc + jr;
-                for (int r = 0; r < mr; ++r)
-                    for (int c = 0; c < nr; ++c) at[r * S::nc + c] += tile[r * nr + c];
+            const C* a = ap;
+            int64_t lda = 0;
+            if (adirect && rows == mr) {
+                a = adirect + (i0 + ir) * adirect_ld + k0;
+                lda = adirect_ld;
+            } else {
+                if (rows < mr) memset(ap, 0, sizeof(C) * kc * mr);
+                pack_a(i0 + ir, rows, k0, kc, ap);
             }
+            for (int64_t jr = 0; jr < nb; jr += nr)
+                gemm_micro<C, I>::run(kc, a, lda, bp + jr * kc, acc + ir * S::nc + jr, S::nc, k0 == 0);
         }
     }
+    if (kdim == 0)
+        for (int64_t i = 0; i < mb * S::nc; ++i) acc[i] = C(0);
     // The extra inputs of a fused epilogue may share y's storage (memory_sharing.cpp): each
     // element is read before it is written. The epilogue may keep state (fused.hpp): a copy.
     E ep = epi;
-    for (int64_t i = 0; i < mb; ++i)
-        for (int64_t j = 0; j < nb; ++j) {
-            const int64_t o = (i0 + i) * ldy + j0 + j;
-            y[o] = T(ep(acc[i * S::nc + j], ebase + o));
-        }
+    for (int64_t i = 0; i < mb; ++i) {
+        const int64_t o = (i0 + i) * ldy + j0;
+        epilogue_store(ep, acc + i * S::nc, y + o, ebase + o, nb);
+    }
+}
+
+// Block `blk` of y (of the split gemm_plan made).
+template <class T, class PA, class PB, class E>
+void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
+                int64_t ebase, const E& epi, int64_t blk) {
+#if MXC_GEMM_AVX2
+    if (sp.isa == gemm_isa::avx2)
+        return gemm_block_isa<T, gemm_isa::avx2>(sp, kdim, pack_a, pack_b, y, ldy, ebase, epi, blk);
+#endif
+    gemm_block_isa<T, gemm_isa::base>(sp, kdim, pack_a, pack_b, y, ldy, ebase, epi, blk);
 }
 
 // Packing of a strided matrix: element (i, j) at p[i * si + j * sj], widened to the compute type.
 template <class T> struct gemm_pack_a_strided {
     const T* p;
     int64_t si, sj;
+    const compute_t<T>* direct(int64_t& ld) const {
+        ld = si;
+        if constexpr (std::is_same<T, compute_t<T>>::value)
+            if (sj == 1 && si > 0) return p;
+        return nullptr;
+    }
     void operator()(int64_t i0, int rows, int64_t k0, int64_t kc, compute_t<T>* dst) const {
         using C = compute_t<T>;
-        constexpr int mr = gemm_shape<C>::mr;
+        constexpr int mr = gemm_mr;
         for (int r = 0; r < rows; ++r) {
             const T* row = p + (i0 + r) * si + k0 * sj;
             if (sj == 1)
@@ -138,16 +303,18 @@ template <class T> struct gemm_pack_a_strided {
 template <class T> struct gemm_pack_b_strided {
     const T* p;
     int64_t si, sj;
-    void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst) const {
+    template <class NR> void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR) const {
         using C = compute_t<T>;
-        constexpr int nr = gemm_shape<C>::nr;
+        constexpr int nr = NR::value;
         for (int c0 = 0; c0 < cols; c0 += nr) {
             const int w = cols - c0 < nr ? cols - c0 : nr;
             C* strip = dst + c0 * kc;
             if (sj == 1) {
                 for (int64_t kk = 0; kk < kc; ++kk) {
                     const T* src = p + (k0 + kk) * si + j0 + c0;
-                    if constexpr (std::is_same<T, C>::value) memcpy(strip + kk * nr, src, sizeof(T) * w);
+                    if constexpr (std::is_same<T, C>::value)
+                        if (w == nr) memcpy(strip + kk * nr, src, sizeof(T) * nr); // a fixed size: a few moves
+                        else memcpy(strip + kk * nr, src, sizeof(T) * w);
                     else for (int c = 0; c < w; ++c) strip[kk * nr + c] = C(src[c]);
                 }
             } else {
