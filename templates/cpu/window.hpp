@@ -82,7 +82,7 @@ inline void window_taps_rows(int rows, A* a, const T* const* x, int64_t len, int
 // folds the inputs x[r][(o * stride + kw * dil - pad) * xs] of every tap inside the row's n
 // columns, row after row, tap after tap (kw = 0 .. k_w - 1). One pass over the columns that see
 // all taps of a group of up to 3 kernel columns (of every row when k_w <= 3, else row by row);
-// the columns at the edges tap by tap, each still in that order. make(r0, kw0) gives the fold
+// the columns at the edges one by one, in the same order. make(r0, kw0) gives the fold
 // g(acc, x, r, j) of row r0 + r, kernel column kw0 + j.
 template <class A, class T, class M>
 inline void window_row_groups(A* a, int64_t o0, int64_t o1, const T* const* x, int rows, int64_t n, int64_t xs,
@@ -97,21 +97,17 @@ inline void window_row_groups(A* a, int64_t o0, int64_t o1, const T* const* x, i
             ihi = hi[j] < ihi ? hi[j] : ihi;
         }
         if (ilo >= ihi) ilo = ihi = o1; // no column sees every tap of the group
+        // the columns at the edges, one by one: each tap whose input column exists
+        for (int64_t o = o0 < ilo ? o0 : ihi; o < o1; o = o + 1 == ilo ? ihi : o + 1) {
+            A v = a[o - o0];
+            for (int r = 0; r < rows; ++r)
+                for (int j = 0; j < kk; ++j) {
+                    const int64_t pos = o * stride + (kw0 + j) * dil - pad;
+                    if (pos >= 0 && pos < n) v = g(v, A(x[r][pos * xs]), r, j);
+                }
+            a[o - o0] = v;
+        }
         const T* xt[3] = {};
-        for (int r = 0; r < rows; ++r)
-            for (int j = 0; j < kk; ++j) {
-                const auto gj = [&g, r, j](A v, A in, int, int) { return g(v, in, r, j); };
-                const int64_t l1 = hi[j] < ilo ? hi[j] : ilo, r0 = lo[j] > ihi ? lo[j] : ihi;
-                const int64_t shift = (kw0 + j) * dil - pad;
-                if (l1 > lo[j]) {
-                    xt[0] = x[r] + (lo[j] * stride + shift) * xs;
-                    window_taps<1, 1>(a + (lo[j] - o0), xt, l1 - lo[j], stride * xs, 0, gj);
-                }
-                if (hi[j] > r0) {
-                    xt[0] = x[r] + (r0 * stride + shift) * xs;
-                    window_taps<1, 1>(a + (r0 - o0), xt, hi[j] - r0, stride * xs, 0, gj);
-                }
-            }
         if (ihi > ilo) {
             for (int r = 0; r < rows; ++r) xt[r] = x[r] + ((ilo * stride + kw0 * dil - pad) * xs);
             A* ai = a + (ilo - o0);
