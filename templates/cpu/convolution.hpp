@@ -152,7 +152,7 @@ template <class T> struct conv_rows {
     void row(int64_t n, int64_t m, int64_t row, int64_t c0, int64_t c1, C* acc) const {
         int64_t o[MXC_MAX_RANK]; // the output index over the leading spatial dims
         for (int64_t d = s - 2, rest = row; d >= 0; --d) {
-            o[d] = rest % od.lens[2 + d];
+            o[d] = d > 0 ? rest % od.lens[2 + d] : rest;
             rest /= od.lens[2 + d];
         }
         for (int64_t i = 0; i < c1 - c0; ++i) acc[i] = C(0);
@@ -163,17 +163,17 @@ template <class T> struct conv_rows {
             const T* xr[3];
             const T* wr[3];
             int rows = 0;
+            int64_t kd[MXC_MAX_RANK] = {}; // the kernel row's index over the leading dims
             for (int64_t kr = 0; kr < krows; ++kr) {
-                int64_t xoff = 0, woff = 0, rest = kr;
+                int64_t xoff = 0, woff = 0;
                 bool inside = true;
-                for (int d = s - 2; d >= 0 && inside; --d) {
-                    const int64_t kd = rest % wd.lens[2 + d];
-                    rest /= wd.lens[2 + d];
-                    const int64_t pos = o[d] * stride[d] - pad[d] + kd * dil[d];
+                for (int d = 0; d < s - 1 && inside; ++d) {
+                    const int64_t pos = o[d] * stride[d] - pad[d] + kd[d] * dil[d];
                     inside = pos >= 0 && pos < xd.lens[2 + d];
                     xoff += pos * xd.strides[2 + d];
-                    woff += kd * wd.strides[2 + d];
+                    woff += kd[d] * wd.strides[2 + d];
                 }
+                for (int d = s - 2; d >= 0 && ++kd[d] == wd.lens[2 + d]; --d) kd[d] = 0;
                 if (inside) {
                     xr[rows] = xc + xoff;
                     wr[rows++] = wc + woff;

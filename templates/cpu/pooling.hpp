@@ -59,7 +59,7 @@ template <class T> void pooling(const mxc_kargs& k) {
             int64_t o[MXC_MAX_RANK]; // the output index over the leading spatial dims
             int64_t count = 1;       // the average's count over them
             for (int64_t d = s - 2, rest = row; d >= 0; --d) {
-                o[d] = rest % od.lens[2 + d];
+                o[d] = d > 0 ? rest % od.lens[2 + d] : rest;
                 rest /= od.lens[2 + d];
                 count *= pool_count(o[d], xd.lens[2 + d], pb[d], pe[d], stride[d], len[d], dil[d], include_pad);
             }
@@ -68,15 +68,16 @@ template <class T> void pooling(const mxc_kargs& k) {
                 for (int64_t i = 0; i < c1 - c0; ++i) acc[i] = average ? C(0) : mxc_lowest<C>();
                 const T* xr[3]; // up to 3 window rows inside x, folded in one pass
                 int nr = 0;
+                int64_t kd[MXC_MAX_RANK] = {}; // the window row's index over the leading dims
                 for (int64_t kr = 0; kr < krows; ++kr) {
-                    int64_t xoff = 0, rest = kr;
+                    int64_t xoff = 0;
                     bool inside = true; // padding adds nothing to a max or a sum
-                    for (int d = s - 2; d >= 0 && inside; --d) {
-                        const int64_t pos = o[d] * stride[d] - pb[d] + rest % len[d] * dil[d];
-                        rest /= len[d];
+                    for (int d = 0; d < s - 1 && inside; ++d) {
+                        const int64_t pos = o[d] * stride[d] - pb[d] + kd[d] * dil[d];
                         inside = pos >= 0 && pos < xd.lens[2 + d];
                         xoff += pos * xd.strides[2 + d];
                     }
+                    for (int d = s - 2; d >= 0 && ++kd[d] == len[d]; --d) kd[d] = 0;
                     if (inside) xr[nr++] = xp + xoff;
                     if (nr == 3 || (kr == krows - 1 && nr > 0)) {
                         if (average)
