@@ -196,7 +196,8 @@ template <class T> struct conv_rows {
 };
 
 // Work items of (image, output channel, block of output rows) over the thread pool; each row,
-// in chunks of up to 256 columns, accumulates in a stack buffer, then the epilogue maps it into y.
+// in chunks of up to 256 columns (or as many short rows as fit), accumulates in a stack buffer,
+// then the epilogue maps it into y.
 template <class T, class E> void convolution_direct(const mxc_kargs& k, const E& epi) {
     using C = compute_t<T>;
     constexpr int64_t chunk = 256;
@@ -211,11 +212,19 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
         E ep = epi; // the epilogue may keep state: one copy per work item
         const int64_t nm = t / blocks, r0 = t % blocks * per, r1 = r0 + per < rows ? r0 + per : rows;
         C acc[chunk];
-        for (int64_t row = r0; row < r1; ++row)
-            for (int64_t c0 = 0; c0 < out_w; c0 += chunk) {
-                const int64_t c1 = c0 + chunk < out_w ? c0 + chunk : out_w, e = (nm * rows + row) * out_w + c0;
-                cr.row(nm / channels, nm % channels, row, c0, c1, acc);
-                epilogue_store(ep, static_cast<const C*>(acc), y + e, e, c1 - c0);
+        for (int64_t row = r0; row < r1;)
+            if (out_w <= chunk) { // as many whole rows as fit, one epilogue run for them
+                const int64_t rn = chunk / out_w < r1 - row ? chunk / out_w : r1 - row, e = (nm * rows + row) * out_w;
+                for (int64_t q = 0; q < rn; ++q) cr.row(nm / channels, nm % channels, row + q, 0, out_w, acc + q * out_w);
+                epilogue_store(ep, static_cast<const C*>(acc), y + e, e, rn * out_w);
+                row += rn;
+            } else {
+                for (int64_t c0 = 0; c0 < out_w; c0 += chunk) {
+                    const int64_t c1 = c0 + chunk < out_w ? c0 + chunk : out_w, e = (nm * rows + row) * out_w + c0;
+                    cr.row(nm / channels, nm % channels, row, c0, c1, acc);
+                    epilogue_store(ep, static_cast<const C*>(acc), y + e, e, c1 - c0);
+                }
+                ++row;
             }
     });
 }
