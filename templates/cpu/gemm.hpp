@@ -142,9 +142,17 @@ template <class C> struct gemm_micro<C, gemm_isa::avx2> {
 };
 #endif
 
-// The kernel this process runs: avx2 where the CPU has AVX2 and FMA (and MXC_CPU_ISA is not
-// "base"), else base.
+// A kernel this process keeps to whatever the CPU has (mxc itself pins base, so that constant
+// folding, and with it the weights of a library, do not depend on the machine that builds).
+inline const gemm_isa*& gemm_isa_pinned() {
+    static const gemm_isa* pinned = nullptr;
+    return pinned;
+}
+
+// The kernel this process runs: the pinned one, else avx2 where the CPU has AVX2 and FMA (and
+// MXC_CPU_ISA is not "base"), else base.
 inline gemm_isa gemm_runtime_isa() {
+    if (gemm_isa_pinned()) return *gemm_isa_pinned();
 #if MXC_GEMM_AVX2
     static const gemm_isa isa = [] {
         const char* env = getenv("MXC_CPU_ISA");
