@@ -204,9 +204,8 @@ struct has_gemm_direct<P, C, decltype(void(static_cast<const C*>(std::declval<co
 
 // How to cut `outer` independent m x n products (batches, images, groups) run side by side
 // by the thread pool of the calling thread: blocks as large as the buffers hold (fewer
-// repacked panels); with more than one thread, made smaller (first narrower: A is mostly
-// read in place, then lower: each row block packs B again) until there are about four work
-// items per thread. The
+// repacked panels); with more than one thread, made smaller until there are about four
+// work items per thread. The
 // split changes where a block ends, never what an element sums.
 template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     using C = compute_t<T>;
@@ -218,9 +217,11 @@ template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     const int64_t want = pool && pool->threads > 1 ? 4 * pool->threads : 1;
     int64_t rows = mc / mr, cols = nc / nr;
     gemm_split sp(m, n, isa, mr, nr, rows, cols);
-    while (outer * sp.blocks() < want && (cols > 1 || rows > 4)) {
-        if (cols > 1) cols = (cols + 1) / 2;
-        else rows = (rows + 1) / 2;
+    // a column block more reads all of A again (m x k), a row block more packs all of B again
+    // (k x n): cut the side whose repeat costs less
+    while (outer * sp.blocks() < want && (cols > 1 || rows > 1)) {
+        if (rows > 1 && (m > n || cols == 1)) rows = (rows + 1) / 2;
+        else cols = (cols + 1) / 2;
         sp = gemm_split(m, n, isa, mr, nr, rows, cols);
     }
     return sp;
