@@ -1,12 +1,17 @@
 // mxc: the driver. Every failure is one line on stderr and a non-zero exit.
 #include "compiler/commands.hpp"
 #include "ir/error.hpp"
+#include "templates/cpu/gemm.hpp"
 
 #include <cstdio>
 #include <exception>
 #include <string>
 
 int main(int argc, char** argv) {
+    // Constant folding and the reference evaluator use the base GEMM kernel on every machine:
+    // a library's folded weights do not depend on the CPU that built it.
+    static const mxc::cpu::gemm_isa base = mxc::cpu::gemm_isa::base;
+    mxc::cpu::gemm_isa_pinned() = &base;
     CLI::App app{"mxc: an ahead-of-time ONNX model compiler (ONNX in, a self-contained shared library out)"};
     app.set_version_flag("--version", std::string("mxc ") + MXC_VERSION);
     mxc::cli::setup_compile(app);

@@ -44,7 +44,7 @@ inline int64_t conv_transpose_floor_div(int64_t a, int64_t b) { return a >= 0 ? 
 // The scatter form; false when the per-element loop has to do (weights or x not packed).
 template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, const E& epi) {
     using C = compute_t<T>;
-    using S = gemm_shape<C, gemm_isa::base>; // mc and nc: the same for every kernel
+    using S = gemm_shape<C>;
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank, s = r - 2, last = s - 1;
     const int64_t group = k.ip[0];

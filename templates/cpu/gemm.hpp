@@ -5,29 +5,30 @@
 // templates/cpu/dot.hpp and convolution.hpp).
 //   y[i * ldy + j] = epi(sum_k A(i, k) * B(k, j), ebase + i * ldy + j),  i < m, j < n
 // A and B are read only through packing functors, so strided views (dot) and the implicit
-// im2col of a convolution share one kernel (NR = std::integral_constant<int, nr>: the strip
-// width of the micro-kernel chosen at run time, see gemm_isa):
+// im2col of a convolution share one kernel (NR = std::integral_constant<int, nr>, the strip
+// width, gemm_shape<C>::nr):
 //   pack_a(i0, rows, k0, kc, dst):      dst[kk * gemm_mr + r] = A(i0 + r, k0 + kk), r < rows (rows <= gemm_mr)
 //   pack_b(k0, kc, j0, cols, dst, NR):  dst[c / nr * kc * nr + kk * nr + c % nr] = B(k0 + kk, j0 + c),
 //                                       c < cols (nr-wide strips, each kc x nr)
-// (the padding of the last strip is zeroed by the caller). Scheme (Goto/BLIS): the outputs
-// are cut into blocks of at most mc x nc, whole strips of the micro-kernel, balanced (the
-// unit of work of the thread pool, gemm_block); for every depth slice of kc a kc x nc panel of
-// B is packed into nr-wide strips (kept in L2), then every gemm_mr rows of A are packed into
-// one strip (L1) and a register-tiled micro-kernel multiplies it with each B strip,
-// accumulating in the block's buffer: gemm_mr x nr accumulators in GCC/clang vector
-// extensions. The epilogue then maps each row of the buffer into y (epilogue_store: a fused
-// epilogue reads its extra inputs per row). Buffers live on the stack (mc * nc + kc * (nc +
-// gemm_mr) elements, about 180 KiB): no allocation, no shared state.
+// (the padding of the last strip is zeroed by the caller); a packer of A may also offer A in
+// place (`direct`, see has_gemm_direct): float / double rows of unit stride are not packed.
+// Scheme (Goto/BLIS): gemm_plan cuts the outputs into blocks of at most mc x nc, whole strips
+// of the micro-kernel, balanced, as many as the thread pool needs (the unit of work,
+// gemm_block); for every depth slice of kc a kc x nc panel of B is packed into nr-wide strips
+// (kept in L2), then a register-tiled micro-kernel multiplies every gemm_mr rows of A (a
+// packed strip, or the rows in place) with each B strip, accumulating in the block's buffer.
+// The epilogue then maps each row of the buffer into y (epilogue_store: a fused epilogue
+// reads its extra inputs per row). Buffers live on the stack (mc * nc + kc * (nc + gemm_mr)
+// elements: 130 KiB for float, 190 KiB for double): no allocation, no shared state.
 //
-// Instruction sets (gemm_isa): `base` uses the vectors the library is built for (16 bytes:
-// SSE2, the x86-64 baseline; 32 with AVX, e.g. --cpu-arch x86-64-v3) with separate multiply
-// and add; on x86-64 an `avx2` micro-kernel (32-byte vectors, fused multiply-add) is built
-// too and chosen at run time when the CPU has AVX2 and FMA (as when built for them), so a
-// library built for any x86-64 still uses them. MXC_CPU_ISA=base in the environment keeps
-// the base kernel. The result of an element does not depend on the block split or the
-// thread count: its k terms are always summed in order; it does depend on the kernel (a
-// fused multiply-add rounds once).
+// Micro-kernels (gemm_isa), in GCC/clang vector extensions: `base` uses the vectors the
+// library is built for (16 bytes: SSE2, the x86-64 baseline; 32 with AVX, e.g. --cpu-arch
+// x86-64-v3) with separate multiply and add; on x86-64 an `avx2` kernel (32-byte vectors,
+// fused multiply-add) is built too and chosen at run time when the CPU has AVX2 and FMA, so
+// a library built for any x86-64 still uses them (MXC_CPU_ISA=base in the environment keeps
+// the base kernel; mxc itself pins it: gemm_isa_pinned). The result of an element does not
+// depend on the block split or the thread count: its k terms are always summed in order; it
+// does depend on the kernel (a fused multiply-add rounds once).
 #pragma once
 #include "templates/cpu/common.hpp"
 #include "templates/cpu/parallel.hpp"
@@ -55,14 +56,14 @@ constexpr int gemm_base_vec_bytes = 32;
 constexpr int gemm_base_vec_bytes = 16;
 #endif
 
-// The micro-kernel's shape: gemm_mr rows x nr columns (nv vectors), of the 16 vector
-// registers 12 accumulators, 2 for B, 1 for A.
+// The tile of the micro-kernel: gemm_mr rows x nr columns, two 32-byte vectors wide (of the
+// 16 vector registers of AVX2: 12 accumulators, 2 for B, 1 for A); the base kernel with
+// 16-byte vectors computes it as two halves. Every kernel packs the same layout, so the block
+// code is one and only the micro-kernel differs.
 constexpr int gemm_mr = 6;
 template <int NR> using gemm_nr = std::integral_constant<int, NR>;
-template <class C, gemm_isa I> struct gemm_shape {
-    static constexpr int vec_bytes = I == gemm_isa::avx2 ? 32 : gemm_base_vec_bytes;
-    static constexpr int lanes = vec_bytes / int(sizeof(C));
-    static constexpr int nv = 2, mr = gemm_mr, nr = lanes * nv;
+template <class C> struct gemm_shape {
+    static constexpr int mr = gemm_mr, nr = 2 * 32 / int(sizeof(C));
     static constexpr int64_t kc = 1024 / sizeof(C); // a B strip (kc x nr) stays in L1
     static constexpr int64_t mc = 40 * mr, nc = 64; // the most a block holds (whole strips)
 };
@@ -77,36 +78,35 @@ template <> struct gemm_vec<double, 32> { typedef double type __attribute__((vec
 // where it is inlined: GCC's note that such a call changes the ABI without AVX does not apply)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
-// c[r * ldc + j] (first ? = : +=) sum_kk a[kk * mr + r] * b[kk * nr + j], r < mr, j < nr.
-// madd(x, y, z) = x * y + z on vectors.
-// A is packed (a[kk * mr + r]) or, with lda > 0, read in place (a[r * lda + kk]: rows of
-// unit stride, no packing).
-template <class C, gemm_isa I, class M>
+// c[r * ldc + j] (first ? = : +=) sum_kk a[kk * mr + r] * b[kk * ldb + j], r < mr, j < 2 vectors
+// of Bytes. madd(x, y, z) = x * y + z on vectors. A is packed (a[kk * mr + r]) or, with lda >
+// 0, read in place (a[r * lda + kk]: rows of unit stride, no packing).
+template <class C, int Bytes, int ldb, class M>
 __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
                                                             int64_t ldc, bool first, M madd) {
-    using S = gemm_shape<C, I>;
-    using V = typename gemm_vec<C, S::vec_bytes>::type;
-    V acc[S::mr][S::nv] = {};
+    constexpr int lanes = Bytes / int(sizeof(C)), nv = 2, mr = gemm_mr;
+    using V = typename gemm_vec<C, Bytes>::type;
+    V acc[mr][nv] = {};
     const auto step = [&](int64_t kk, auto at) __attribute__((always_inline)) {
-        V bv[S::nv];
+        V bv[nv];
 #pragma GCC unroll 4
-        for (int v = 0; v < S::nv; ++v) memcpy(&bv[v], b + kk * S::nr + v * S::lanes, sizeof(V));
+        for (int v = 0; v < nv; ++v) memcpy(&bv[v], b + kk * ldb + v * lanes, sizeof(V));
 #pragma GCC unroll 8
-        for (int r = 0; r < S::mr; ++r) {
+        for (int r = 0; r < mr; ++r) {
             const V av = at(r) - V{}; // a splat (x - 0 is x, -0 included)
 #pragma GCC unroll 4
-            for (int v = 0; v < S::nv; ++v) acc[r][v] = madd(av, bv[v], acc[r][v]);
+            for (int v = 0; v < nv; ++v) acc[r][v] = madd(av, bv[v], acc[r][v]);
         }
     };
     if (lda > 0)
         for (int64_t kk = 0; kk < kc; ++kk) step(kk, [&](int r) __attribute__((always_inline)) { return a[r * lda + kk]; });
     else
-        for (int64_t kk = 0; kk < kc; ++kk) step(kk, [&](int r) __attribute__((always_inline)) { return a[kk * S::mr + r]; });
+        for (int64_t kk = 0; kk < kc; ++kk) step(kk, [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
 #pragma GCC unroll 8
-    for (int r = 0; r < S::mr; ++r)
+    for (int r = 0; r < mr; ++r)
 #pragma GCC unroll 4
-        for (int v = 0; v < S::nv; ++v) {
-            C* p = c + r * ldc + v * S::lanes;
+        for (int v = 0; v < nv; ++v) {
+            C* p = c + r * ldc + v * lanes;
             V old = V{};
             if (!first) memcpy(&old, p, sizeof(V));
             const V sum = old + acc[r][v];
@@ -118,9 +118,13 @@ __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* 
 
 template <class C, gemm_isa I> struct gemm_micro;
 template <class C> struct gemm_micro<C, gemm_isa::base> {
-    using V = typename gemm_vec<C, gemm_shape<C, gemm_isa::base>::vec_bytes>::type;
-    static void run(int64_t kc, const C* a, int64_t lda, const C* b, C* c, int64_t ldc, bool first) {
-        gemm_micro_body<C, gemm_isa::base>(kc, a, lda, b, c, ldc, first, [](V x, V y, V z) { return x * y + z; });
+    using V = typename gemm_vec<C, gemm_base_vec_bytes>::type;
+    __attribute__((noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b, C* c, int64_t ldc,
+                                              bool first) {
+        constexpr int nr = gemm_shape<C>::nr, width = 2 * gemm_base_vec_bytes / int(sizeof(C));
+        for (int h = 0; h < nr; h += width) // the tile in parts of two vectors
+            gemm_micro_body<C, gemm_base_vec_bytes, nr>(kc, a, lda, b + h, c + h, ldc, first,
+                                                       [](V x, V y, V z) { return x * y + z; });
     }
 };
 #if MXC_GEMM_AVX2
@@ -137,14 +141,22 @@ struct gemm_fma256 {
 template <class C> struct gemm_micro<C, gemm_isa::avx2> {
     __attribute__((target("avx2,fma"), noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b,
                                                                    C* c, int64_t ldc, bool first) {
-        gemm_micro_body<C, gemm_isa::avx2>(kc, a, lda, b, c, ldc, first, gemm_fma256{});
+        gemm_micro_body<C, 32, gemm_shape<C>::nr>(kc, a, lda, b, c, ldc, first, gemm_fma256{});
     }
 };
 #endif
 
-// The kernel this process runs: avx2 where the CPU has AVX2 and FMA (and MXC_CPU_ISA is not
-// "base"), else base.
+// A kernel this process keeps to whatever the CPU has (mxc itself pins base, so that constant
+// folding, and with it the weights of a library, do not depend on the machine that builds).
+inline const gemm_isa*& gemm_isa_pinned() {
+    static const gemm_isa* pinned = nullptr;
+    return pinned;
+}
+
+// The kernel this process runs: the pinned one, else avx2 where the CPU has AVX2 and FMA (and
+// MXC_CPU_ISA is not "base"), else base.
 inline gemm_isa gemm_runtime_isa() {
+    if (gemm_isa_pinned()) return *gemm_isa_pinned();
 #if MXC_GEMM_AVX2
     static const gemm_isa isa = [] {
         const char* env = getenv("MXC_CPU_ISA");
@@ -196,35 +208,36 @@ struct has_gemm_direct<P, C, decltype(void(static_cast<const C*>(std::declval<co
 
 // How to cut `outer` independent m x n products (batches, images, groups) run side by side
 // by the thread pool of the calling thread: blocks as large as the buffers hold (fewer
-// repacked panels); with more than one thread, made smaller (first narrower: A is mostly
-// read in place, then lower: each row block packs B again) until there are about four work
-// items per thread. The
+// repacked panels); with more than one thread, made smaller until there are about four
+// work items per thread. The
 // split changes where a block ends, never what an element sums.
 template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     using C = compute_t<T>;
     const gemm_isa isa = gemm_runtime_isa();
-    const int mr = gemm_mr, nr = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::nr : gemm_shape<C, gemm_isa::base>::nr;
-    const int64_t mc = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::mc : gemm_shape<C, gemm_isa::base>::mc;
-    const int64_t nc = isa == gemm_isa::avx2 ? gemm_shape<C, gemm_isa::avx2>::nc : gemm_shape<C, gemm_isa::base>::nc;
+    using S = gemm_shape<C>;
+    const int mr = S::mr, nr = S::nr;
+    const int64_t mc = S::mc, nc = S::nc;
     const pool_iface* pool = current_pool(); // none on a pool thread: the blocks run one after the other
     const int64_t want = pool && pool->threads > 1 ? 4 * pool->threads : 1;
     int64_t rows = mc / mr, cols = nc / nr;
     gemm_split sp(m, n, isa, mr, nr, rows, cols);
-    while (outer * sp.blocks() < want && (cols > 1 || rows > 4)) {
-        if (cols > 1) cols = (cols + 1) / 2;
-        else rows = (rows + 1) / 2;
+    // a column block more reads all of A again (m x k), a row block more packs all of B again
+    // (k x n): cut the side whose repeat costs less
+    while (outer * sp.blocks() < want && (cols > 1 || rows > 1)) {
+        if (rows > 1 && (m > n || cols == 1)) rows = (rows + 1) / 2;
+        else cols = (cols + 1) / 2;
         sp = gemm_split(m, n, isa, mr, nr, rows, cols);
     }
     return sp;
 }
 
-// Block `blk` (row-major over row blocks x column blocks) of y with kernel I. The packed
-// panels, the accumulators and the micro-kernel are in the compute type C.
-template <class T, gemm_isa I, class PA, class PB, class E>
-void gemm_block_isa(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
+// Block `blk` of y (of the split gemm_plan made, with its kernel). The packed panels, the
+// accumulators and the micro-kernel are in the compute type C.
+template <class T, class PA, class PB, class E>
+void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
                     int64_t ebase, const E& epi, int64_t blk) {
     using C = compute_t<T>;
-    using S = gemm_shape<C, I>;
+    using S = gemm_shape<C>;
     constexpr int mr = S::mr, nr = S::nr;
     int64_t i0, i1, j0, j1;
     sp.block(blk, i0, i1, j0, j1);
@@ -252,8 +265,16 @@ void gemm_block_isa(const gemm_split& sp, int64_t kdim, const PA& pack_a, const 
                 if (rows < mr) memset(ap, 0, sizeof(C) * kc * mr);
                 pack_a(i0 + ir, rows, k0, kc, ap);
             }
-            for (int64_t jr = 0; jr < nb; jr += nr)
-                gemm_micro<C, I>::run(kc, a, lda, bp + jr * kc, acc + ir * S::nc + jr, S::nc, k0 == 0);
+            for (int64_t jr = 0; jr < nb; jr += nr) {
+                C* c = acc + ir * S::nc + jr;
+#if MXC_GEMM_AVX2
+                if (sp.isa == gemm_isa::avx2) {
+                    gemm_micro<C, gemm_isa::avx2>::run(kc, a, lda, bp + jr * kc, c, S::nc, k0 == 0);
+                    continue;
+                }
+#endif
+                gemm_micro<C, gemm_isa::base>::run(kc, a, lda, bp + jr * kc, c, S::nc, k0 == 0);
+            }
         }
     }
     if (kdim == 0)
@@ -265,17 +286,6 @@ void gemm_block_isa(const gemm_split& sp, int64_t kdim, const PA& pack_a, const 
         const int64_t o = (i0 + i) * ldy + j0;
         epilogue_store(ep, acc + i * S::nc, y + o, ebase + o, nb);
     }
-}
-
-// Block `blk` of y (of the split gemm_plan made).
-template <class T, class PA, class PB, class E>
-void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
-                int64_t ebase, const E& epi, int64_t blk) {
-#if MXC_GEMM_AVX2
-    if (sp.isa == gemm_isa::avx2)
-        return gemm_block_isa<T, gemm_isa::avx2>(sp, kdim, pack_a, pack_b, y, ldy, ebase, epi, blk);
-#endif
-    gemm_block_isa<T, gemm_isa::base>(sp, kdim, pack_a, pack_b, y, ldy, ebase, epi, blk);
 }
 
 // Packing of a strided matrix: element (i, j) at p[i * si + j * sj], widened to the compute type.

@@ -32,8 +32,8 @@ bool cpu_has_avx2() {
 }
 
 // y = A (m x k, element (i, j) at a[i * si + j * sj]) * B (k x n, row-major) + 1 through
-// gemm_block_isa<T, I> on split sp; returns y widened to double.
-template <class T, gemm_isa I>
+// gemm_block on split sp (its kernel); returns y widened to double.
+template <class T>
 std::vector<double> run(const mxc::cpu::gemm_split& sp, int64_t k, const std::vector<T>& a, int64_t si, int64_t sj,
                         const std::vector<T>& b, int64_t ldy) {
     std::vector<T> y(static_cast<size_t>(sp.m * ldy), T(-7.0f));
@@ -41,7 +41,7 @@ std::vector<double> run(const mxc::cpu::gemm_split& sp, int64_t k, const std::ve
     const mxc::cpu::gemm_pack_b_strided<T> pb{b.data(), sp.n, 1};
     const auto plus_one = [](mxc::cpu::compute_t<T> v, int64_t) { return v + 1; };
     for (int64_t blk = 0; blk < sp.blocks(); ++blk)
-        mxc::cpu::gemm_block_isa<T, I>(sp, k, pa, pb, y.data(), ldy, 0, plus_one, blk);
+        mxc::cpu::gemm_block(sp, k, pa, pb, y.data(), ldy, 0, plus_one, blk);
     std::vector<double> out(y.size());
     for (size_t i = 0; i < y.size(); ++i) out[i] = mxc_to_double(y[i]);
     return out;
@@ -49,7 +49,7 @@ std::vector<double> run(const mxc::cpu::gemm_split& sp, int64_t k, const std::ve
 
 template <class T, gemm_isa I> void check(int64_t m, int64_t n, int64_t k, bool transposed_a, double tol) {
     using C = mxc::cpu::compute_t<T>;
-    using S = mxc::cpu::gemm_shape<C, I>;
+    using S = mxc::cpu::gemm_shape<C>;
     uint32_t seed = uint32_t(m * 131 + n * 7 + k);
     std::vector<T> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
     for (auto& v : a) v = T(float(value(seed)));
@@ -68,7 +68,7 @@ template <class T, gemm_isa I> void check(int64_t m, int64_t n, int64_t k, bool 
     for (int64_t rows = S::mc / S::mr; rows >= 1; rows = rows > 1 ? rows / 3 : 0)
         for (int64_t cols = S::nc / S::nr; cols >= 1; cols = cols > 1 ? cols / 2 : 0) {
             const mxc::cpu::gemm_split sp(m, n, I, S::mr, S::nr, rows, cols);
-            const std::vector<double> got = run<T, I>(sp, k, a, si, sj, b, ldy);
+            const std::vector<double> got = run<T>(sp, k, a, si, sj, b, ldy);
             for (size_t e = 0; e < got.size(); ++e) {
                 const bool pad = int64_t(e) % ldy >= n;
                 if (pad) ASSERT_EQ(got[e], -7.0) << "wrote past the row, element " << e;
