@@ -145,6 +145,61 @@ template <class T> struct conv_rows {
           stride(k.ip + 1 + (od.rank - 2)), dil(k.ip + 1 + 2 * (od.rank - 2)), s(od.rank - 2), last(od.rank - 1),
           cg(wd.lens[1]), mg(od.lens[1] / k.ip[0]), krows(1), k_w(wd.lens[last]) {
         for (int d = 2; d < last; ++d) krows *= wd.lens[d];
+        if (s == 2 && cg == 1 && stride[0] == 1 && stride[1] == 1) {
+            ph = (od.lens[2] - 1) + (wd.lens[2] - 1) * dil[0] + 1; // every input row a window reads, from -pad
+            pw = (od.lens[3] - 1) + (wd.lens[3] - 1) * dil[1] + 1;
+            ph = ph > pad[0] + xd.lens[2] ? ph : pad[0] + xd.lens[2];
+            pw = pw > pad[1] + xd.lens[3] ? pw : pad[1] + xd.lens[3];
+            if (ph * pw > small_plane) ph = pw = 0;
+        }
+    }
+
+    // Small 2-d planes of a depthwise convolution (one input channel per output channel) with
+    // stride 1: the input plane zero-padded into a buffer of ph x pw (ph = 0: not this case);
+    // there output (oh, ow) reads buf[(oh + kh * dil) * pw + ow + kw * dil], so the outputs at
+    // oh * pw + ow (pw - out_w columns of each row unused) take one pass over the whole plane
+    // per 3 x 3 taps (no edges, no work per row).
+    static constexpr int64_t small_plane = 4096;
+    int64_t ph = 0, pw = 0;
+
+    // The fold of kernel rows wr[0 .. rows) (make of window_row): acc + w * x.
+    auto fold(const T* const* wr, int rows) const {
+        const int64_t ws = wd.strides[last], kw_n = k_w;
+        return [wr, rows, ws, kw_n](int r0, int64_t kw0) {
+            C wv[3][3] = {};
+            for (int r = 0; r < 3 && r0 + r < rows; ++r)
+                for (int64_t j = 0; j < 3 && kw0 + j < kw_n; ++j) wv[r][j] = C(wr[r0 + r][(kw0 + j) * ws]);
+            return [wv](C a, C v, int r, int j) { return a + wv[r][j] * v; };
+        };
+    }
+
+    // out[oh * out_w + ow] = the plane (n, m) before the epilogue; buf: ph * pw of scratch.
+    void small(int64_t n, int64_t m, C* buf, C* out) const {
+        const int64_t out_h = od.lens[2], out_w = od.lens[3], k_h = wd.lens[2];
+        for (int64_t i = 0; i < ph * pw; ++i) buf[i] = C(0);
+        const T* xc = x + n * xd.strides[0] + m / mg * xd.strides[1];
+        for (int64_t h = 0; h < xd.lens[2]; ++h)
+            for (int64_t i = 0; i < xd.lens[3]; ++i)
+                buf[(h + pad[0]) * pw + pad[1] + i] = C(xc[h * xd.strides[2] + i * xd.strides[3]]);
+        const int64_t len = (out_h - 1) * pw + out_w;
+        for (int64_t i = 0; i < len; ++i) out[i] = C(0);
+        const int group = k_w <= 3 ? 3 : 1; // kernel rows a pass
+        for (int64_t kh0 = 0; kh0 < k_h; kh0 += group) {
+            const int rows = k_h - kh0 < group ? int(k_h - kh0) : group;
+            const T* wr[3] = {};
+            for (int r = 0; r < rows; ++r) wr[r] = w + m * wd.strides[0] + (kh0 + r) * wd.strides[2];
+            const auto make = fold(wr, rows);
+            for (int64_t kw0 = 0; kw0 < k_w; kw0 += 3) {
+                const C* xr[3] = {};
+                for (int r = 0; r < rows; ++r) xr[r] = buf + (kh0 + r) * dil[0] * pw + kw0 * dil[1];
+                const auto g = make(0, kw0);
+                if (k_w - kw0 >= 3) window_taps_rows<3>(rows, out, xr, len, 1, dil[1], g);
+                else if (k_w - kw0 == 2) window_taps_rows<2>(rows, out, xr, len, 1, dil[1], g);
+                else window_taps_rows<1>(rows, out, xr, len, 1, dil[1], g);
+            }
+        }
+        for (int64_t oh = 1; oh < out_h; ++oh) // the rows together
+            for (int64_t i = 0; i < out_w; ++i) out[oh * out_w + i] = out[oh * pw + i];
     }
 
     // acc[0, c1 - c0) = output (n, m, row, c0 .. c1 - 1) before the epilogue; row over the
@@ -160,8 +215,8 @@ template <class T> struct conv_rows {
         for (int64_t c = 0; c < cg; ++c) {
             const T* xc = xg + c * xd.strides[1];
             const T* wc = w + m * wd.strides[0] + c * wd.strides[1];
-            const T* xr[3];
-            const T* wr[3];
+            const T* xr[3] = {};
+            const T* wr[3] = {};
             int rows = 0;
             int64_t kd[MXC_MAX_RANK] = {}; // the kernel row's index over the leading dims
             for (int64_t kr = 0; kr < krows; ++kr) {
@@ -179,15 +234,8 @@ template <class T> struct conv_rows {
                     wr[rows++] = wc + woff;
                 }
                 if (rows == 3 || (kr == krows - 1 && rows > 0)) {
-                    const int64_t ws = wd.strides[last], kw_n = k_w;
                     window_row(acc, c0, c1, xr, rows, xd.lens[last], xd.strides[last], stride[s - 1], dil[s - 1],
-                               pad[s - 1], k_w, [&wr, rows, ws, kw_n](int r0, int64_t kw0) {
-                                   C wv[3][3] = {};
-                                   for (int r = 0; r < 3 && r0 + r < rows; ++r)
-                                       for (int64_t j = 0; j < 3 && kw0 + j < kw_n; ++j)
-                                           wv[r][j] = C(wr[r0 + r][(kw0 + j) * ws]);
-                                   return [wv](C a, C v, int r, int j) { return a + wv[r][j] * v; };
-                               });
+                               pad[s - 1], k_w, fold(wr, rows));
                     rows = 0;
                 }
             }
@@ -208,6 +256,15 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
     const int64_t rows = elements(od) / (od.lens[0] * channels * out_w);
     const int64_t per = rows_per_item(rows, out_w * cr.krows * cr.k_w * cr.cg, 1 << 15), blocks = (rows + per - 1) / per;
     T* y = output<T>(k);
+    if (cr.ph > 0) { // small planes: a plane a work item
+        parallel_for(od.lens[0] * channels, [&](int64_t nm) {
+            E ep = epi;
+            C buf[cr.small_plane], out[cr.small_plane];
+            cr.small(nm / channels, nm % channels, buf, out);
+            epilogue_store(ep, static_cast<const C*>(out), y + nm * rows * out_w, nm * rows * out_w, rows * out_w);
+        });
+        return;
+    }
     parallel_for(od.lens[0] * channels * blocks, [&](int64_t t) {
         E ep = epi; // the epilogue may keep state: one copy per work item
         const int64_t nm = t / blocks, r0 = t % blocks * per, r1 = r0 + per < rows ? r0 + per : rows;

@@ -178,6 +178,11 @@ TEST(cpu_depthwise, rows_longer_than_a_chunk) {
     check_conv_all({{1, 2, 3, 600}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
     check_conv_all({{1, 2, 3, 701}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 2}, {1, 1}});
 }
+TEST(cpu_depthwise, small_planes_padded_and_large_planes_by_rows) {
+    check_conv_all({{1, 3, 9, 11}, {3, 1, 3, 5}, 3, {2, 1}, {0, 3}, {1, 1}, {2, 2}}); // dilated, k_w > 3
+    check_conv_all({{2, 2, 5, 4}, {4, 1, 2, 2}, 2, {0, 1}, {1, 0}, {1, 1}, {1, 1}});
+    check_conv_all({{1, 2, 66, 70}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}}); // too big to pad: rows
+}
 TEST(cpu_depthwise, strided_input_view) {
     check_conv_all({{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2});
     check_conv_all({{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 3});
