@@ -146,21 +146,21 @@ template <class T> struct conv_rows {
           cg(wd.lens[1]), mg(od.lens[1] / k.ip[0]), krows(1), k_w(wd.lens[last]) {
         for (int d = 2; d < last; ++d) krows *= wd.lens[d];
         if (s == 2 && cg == 1 && stride[0] == 1 && stride[1] == 1) {
-            ph = (od.lens[2] - 1) + (wd.lens[2] - 1) * dil[0] + 1; // every input row a window reads, from -pad
-            pw = (od.lens[3] - 1) + (wd.lens[3] - 1) * dil[1] + 1;
-            ph = ph > pad[0] + xd.lens[2] ? ph : pad[0] + xd.lens[2];
+            pw = (od.lens[3] - 1) + (wd.lens[3] - 1) * dil[1] + 1; // every input column a window reads, from -pad
             pw = pw > pad[1] + xd.lens[3] ? pw : pad[1] + xd.lens[3];
-            if (ph * pw > small_plane) ph = pw = 0;
+            band = small_plane / pw - (wd.lens[2] - 1) * dil[0];
+            band = band < 1 ? 0 : band > od.lens[2] ? od.lens[2] : band;
         }
     }
 
-    // Small 2-d planes of a depthwise convolution (one input channel per output channel) with
-    // stride 1: the input plane zero-padded into a buffer of ph x pw (ph = 0: not this case);
-    // there output (oh, ow) reads buf[(oh + kh * dil) * pw + ow + kw * dil], so the outputs at
-    // oh * pw + ow (pw - out_w columns of each row unused) take one pass over the whole plane
-    // per 3 x 3 taps (no edges, no work per row).
+    // Depthwise 2-d convolutions (one input channel per output channel) with stride 1, in bands
+    // of up to `band` output rows (0: not this case): the input rows they read, zero-padded to pw
+    // columns, in a buffer (small_plane elements at most) where output (oh, ow) of the band reads
+    // buf[(oh + kh * dil) * pw + ow + kw * dil]; so the outputs at oh * pw + ow (pw - out_w
+    // columns of each row unused) take one pass over the whole band per 3 x 3 taps (no edges,
+    // no work per row).
     static constexpr int64_t small_plane = 4096;
-    int64_t ph = 0, pw = 0;
+    int64_t pw = 0, band = 0;
 
     // The fold of kernel rows wr[0 .. rows) (make of window_row): acc + w * x.
     auto fold(const T* const* wr, int rows) const {
@@ -173,14 +173,17 @@ template <class T> struct conv_rows {
         };
     }
 
-    // out[oh * out_w + ow] = the plane (n, m) before the epilogue; buf: ph * pw of scratch.
-    void small(int64_t n, int64_t m, C* buf, C* out) const {
-        const int64_t out_h = od.lens[2], out_w = od.lens[3], k_h = wd.lens[2];
-        for (int64_t i = 0; i < ph * pw; ++i) buf[i] = C(0);
+    // out[(oh - r0) * out_w + ow] = output rows [r0, r1) of (n, m) before the epilogue;
+    // buf: small_plane of scratch.
+    void band_rows(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* out) const {
+        const int64_t out_h = r1 - r0, out_w = od.lens[3], k_h = wd.lens[2], in_rows = out_h + (k_h - 1) * dil[0];
+        for (int64_t i = 0; i < in_rows * pw; ++i) buf[i] = C(0);
         const T* xc = x + n * xd.strides[0] + m / mg * xd.strides[1];
-        for (int64_t h = 0; h < xd.lens[2]; ++h)
-            for (int64_t i = 0; i < xd.lens[3]; ++i)
-                buf[(h + pad[0]) * pw + pad[1] + i] = C(xc[h * xd.strides[2] + i * xd.strides[3]]);
+        for (int64_t r = 0; r < in_rows; ++r) {
+            const int64_t h = r0 + r - pad[0];
+            if (h >= 0 && h < xd.lens[2])
+                for (int64_t i = 0; i < xd.lens[3]; ++i) buf[r * pw + pad[1] + i] = C(xc[h * xd.strides[2] + i * xd.strides[3]]);
+        }
         const int64_t len = (out_h - 1) * pw + out_w;
         for (int64_t i = 0; i < len; ++i) out[i] = C(0);
         const int group = k_w <= 3 ? 3 : 1; // kernel rows a pass
@@ -256,12 +259,15 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
     const int64_t rows = elements(od) / (od.lens[0] * channels * out_w);
     const int64_t per = rows_per_item(rows, out_w * cr.krows * cr.k_w * cr.cg, 1 << 15), blocks = (rows + per - 1) / per;
     T* y = output<T>(k);
-    if (cr.ph > 0) { // small planes: a plane a work item
-        parallel_for(od.lens[0] * channels, [&](int64_t nm) {
+    if (cr.band > 0) { // depthwise, stride 1: a band of rows a work item
+        const int64_t bands = (rows + cr.band - 1) / cr.band;
+        parallel_for(od.lens[0] * channels * bands, [&](int64_t t) {
             E ep = epi;
+            const int64_t nm = t / bands, r0 = t % bands * cr.band, r1 = r0 + cr.band < rows ? r0 + cr.band : rows;
+            const int64_t e = (nm * rows + r0) * out_w;
             C buf[cr.small_plane], out[cr.small_plane];
-            cr.small(nm / channels, nm % channels, buf, out);
-            epilogue_store(ep, static_cast<const C*>(out), y + nm * rows * out_w, nm * rows * out_w, rows * out_w);
+            cr.band_rows(nm / channels, nm % channels, r0, r1, buf, out);
+            epilogue_store(ep, static_cast<const C*>(out), y + e, e, (r1 - r0) * out_w);
         });
         return;
     }

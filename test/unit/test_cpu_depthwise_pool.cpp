@@ -181,7 +181,10 @@ TEST(cpu_depthwise, rows_longer_than_a_chunk) {
 TEST(cpu_depthwise, small_planes_padded_and_large_planes_by_rows) {
     check_conv_all({{1, 3, 9, 11}, {3, 1, 3, 5}, 3, {2, 1}, {0, 3}, {1, 1}, {2, 2}}); // dilated, k_w > 3
     check_conv_all({{2, 2, 5, 4}, {4, 1, 2, 2}, 2, {0, 1}, {1, 0}, {1, 1}, {1, 1}});
-    check_conv_all({{1, 2, 66, 70}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}}); // too big to pad: rows
+    check_conv_all({{1, 2, 66, 70}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}}); // two bands
+    check_conv_all({{1, 1, 10, 1000}, {1, 1, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}); // bands of 2 rows
+    check_conv_all({{1, 2, 20, 300}, {2, 1, 3, 3}, 2, {2, 2}, {2, 2}, {1, 1}, {2, 2}});  // dilated bands
+    check_conv_all({{1, 1, 4, 1500}, {1, 1, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});  // too wide: rows
 }
 TEST(cpu_depthwise, strided_input_view) {
     check_conv_all({{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2});
