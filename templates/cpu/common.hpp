@@ -25,22 +25,51 @@ inline int64_t offset_of(const mxc_desc& d, int64_t linear) { return mxc_offset_
 template <class T> inline const T* input(const mxc_kargs& k, int i) { return static_cast<const T*>(k.in[i]); }
 template <class T> inline T* output(const mxc_kargs& k) { return static_cast<T*>(k.out); }
 
+// Walks the elements of an index space (lens, rank) in row-major order and calls
+// f(e, off) with the offset of each of `count` (at most N) operands through its strides: the
+// offsets are stepped along the last dim and carried over the others, no division per element.
+template <int N, class F>
+inline void for_each_strided(const int64_t* lens, int rank, const int64_t* const* strides, F f, int count = N) {
+    int64_t n = 1;
+    for (int d = 0; d < rank; ++d) n *= lens[d];
+    int64_t off[N > 0 ? N : 1] = {};
+    if (n == 0) return;
+    if (rank == 0) {
+        f(int64_t(0), static_cast<const int64_t*>(off));
+        return;
+    }
+    const int last = rank - 1;
+    int64_t idx[MXC_MAX_RANK] = {};
+    for (int64_t e = 0; e < n;) {
+        for (int64_t q = 0; q < lens[last]; ++q, ++e) {
+            f(e, static_cast<const int64_t*>(off));
+            for (int i = 0; i < count; ++i) off[i] += strides[i][last];
+        }
+        for (int i = 0; i < count; ++i) off[i] -= lens[last] * strides[i][last];
+        for (int d = last - 1; d >= 0; --d) {
+            for (int i = 0; i < count; ++i) off[i] += strides[i][d];
+            if (++idx[d] < lens[d]) break;
+            for (int i = 0; i < count; ++i) off[i] -= lens[d] * strides[i][d];
+            idx[d] = 0;
+        }
+    }
+}
+
 // Calls f(out_index, in_offsets...) for every output element; inputs have the output's lens.
 template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) {
     const int64_t n = elements(*k.out_desc);
     bool packed = true;
     for (int i = 0; i < N; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
-    int64_t off[N > 0 ? N : 1];
     if (packed) {
+        int64_t off[N > 0 ? N : 1];
         for (int64_t e = 0; e < n; ++e) {
             for (int i = 0; i < N; ++i) off[i] = e;
-            f(e, off);
+            f(e, static_cast<const int64_t*>(off));
         }
     } else {
-        for (int64_t e = 0; e < n; ++e) {
-            for (int i = 0; i < N; ++i) off[i] = offset_of(k.in_desc[i], e);
-            f(e, off);
-        }
+        const int64_t* strides[N > 0 ? N : 1];
+        for (int i = 0; i < N; ++i) strides[i] = k.in_desc[i].strides;
+        for_each_strided<N>(k.out_desc->lens, k.out_desc->rank, strides, f);
     }
 }
 

@@ -24,10 +24,19 @@ template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
     for (int i = 0; i < n; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
     const int64_t count = elements(*k.out_desc);
     C x[fused_max_inputs];
-    for (int64_t e = 0; e < count; ++e) {
-        for (int i = 0; i < n; ++i) x[i] = C(input<T>(k, i)[packed ? e : offset_of(k.in_desc[i], e)]);
-        y[e] = T(f(x));
+    if (packed) {
+        for (int64_t e = 0; e < count; ++e) {
+            for (int i = 0; i < n; ++i) x[i] = C(input<T>(k, i)[e]);
+            y[e] = T(f(x));
+        }
+        return;
     }
+    const int64_t* strides[fused_max_inputs];
+    for (int i = 0; i < n; ++i) strides[i] = k.in_desc[i].strides;
+    for_each_strided<fused_max_inputs>(k.out_desc->lens, k.out_desc->rank, strides, [&](int64_t e, const int64_t* off) {
+        for (int i = 0; i < n; ++i) x[i] = C(input<T>(k, i)[off[i]]);
+        y[e] = T(f(x));
+    }, n);
 }
 
 template <class T> void fused_pointwise(const mxc_kargs& k) { fused_pointwise_expr<T>(k, mxc_pw_program{k.ip, k.n_ip}); }
