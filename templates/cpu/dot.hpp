@@ -28,6 +28,29 @@ template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
     const T* b = input<T>(k, 1);
     T* y = output<T>(k);
     if constexpr (gemm_supported<T>) {
+        // One row per product (m = 1, e.g. attention with its transposes folded into the
+        // views) sharing b along a batch dim: that dim becomes the rows of fewer, taller products.
+        int fold = -1;
+        if (m_len == 1)
+            for (int d = 0; d < r - 2; ++d)
+                if (bd.strides[d] == 0 && od.lens[d] > 1 && (fold < 0 || od.lens[d] > od.lens[fold])) fold = d;
+        if (fold >= 0) {
+            mxc_desc ad1 = ad, bd1 = bd, od1 = od; // the batch dims but the folded one
+            ad1.lens[fold] = bd1.lens[fold] = od1.lens[fold] = 1;
+            int64_t ostride = 1; // the output's (packed) stride of the folded dim
+            for (int d = r - 1; d > fold; --d) ostride *= od.lens[d];
+            const int64_t rows = od.lens[fold], outer = batches / rows;
+            const gemm_split sp = gemm_plan<T>(rows, n_len, outer);
+            const int64_t blocks = sp.blocks();
+            parallel_for(outer * blocks, [&](int64_t t) {
+                int64_t aoff, boff, yoff;
+                mxc_dot_batch_offsets(ad1, bd1, t / blocks, &aoff, &boff);
+                mxc_dot_batch_offsets(ad1, od1, t / blocks, &aoff, &yoff);
+                gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, ad.strides[fold], as_k},
+                           gemm_pack_b_strided<T>{b + boff, bs_k, bs_n}, y + yoff, ostride, yoff, epi, t % blocks);
+            });
+            return;
+        }
         const gemm_split sp = gemm_plan<T>(m_len, n_len, batches);
         const int64_t blocks = sp.blocks();
         parallel_for(batches * blocks, [&](int64_t t) {

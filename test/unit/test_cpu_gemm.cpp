@@ -4,6 +4,7 @@
 // results must not depend on it), and the fused epilogue's run() (templates/cpu/fused.hpp)
 // against the same epilogue element by element.
 #include "runtime-stub/thread_pool.hpp"
+#include "templates/cpu/dot.hpp"
 #include "templates/cpu/fused.hpp"
 #include "templates/cpu/gemm.hpp"
 
@@ -228,6 +229,48 @@ TEST(CpuGemm, FusedEpilogueRunEveryInputCount) {
     check_extra_inputs<2>();
     check_extra_inputs<3>();
     check_extra_inputs<5>();
+}
+
+// dot with one row per product and b shared along a batch dim (the folded form: that dim
+// becomes the rows) against mxc_dot_at, the per-element formula, with and without a pool.
+TEST(CpuGemm, DotFoldsSharedBatchIntoRows) {
+    const int64_t B0 = 2, B1 = 37, K = 19, N = 23;
+    mxc_desc ad{}, bd{}, od{};
+    ad.rank = bd.rank = od.rank = 4;
+    const int64_t al[4] = {B0, B1, 1, K}, bl[4] = {B0, B1, K, N}, ol[4] = {B0, B1, 1, N};
+    // a: dims 1 and 0 swapped in memory; b: shared along dim 1 (stride 0)
+    const int64_t as[4] = {K, B0 * K, K, 1}, bs[4] = {K * N, 0, N, 1};
+    int64_t packed = 1;
+    for (int d = 3; d >= 0; --d) {
+        ad.lens[d] = al[d], bd.lens[d] = bl[d], od.lens[d] = ol[d];
+        ad.strides[d] = as[d], bd.strides[d] = bs[d];
+        od.strides[d] = packed;
+        packed *= ol[d];
+    }
+    std::vector<float> a(size_t(B0 * B1 * K)), b(size_t(B0 * K * N));
+    uint32_t seed = 3;
+    for (auto& v : a) v = float(value(seed));
+    for (auto& v : b) v = float(value(seed));
+    for (int threads : {1, 2}) {
+        mxc_rt::thread_pool pool;
+        if (threads > 1) {
+            ASSERT_TRUE(pool.start(threads));
+            mxc::cpu::current_pool() = &pool.iface;
+        }
+        std::vector<float> y(size_t(packed), -1.f);
+        const mxc_desc in_desc[2] = {ad, bd};
+        const void* in[2] = {a.data(), b.data()};
+        mxc_kargs k{};
+        k.n_in = 2;
+        k.in = in;
+        k.in_desc = in_desc;
+        k.out = y.data();
+        k.out_desc = &od;
+        mxc::cpu::dot<float>(k);
+        mxc::cpu::current_pool() = nullptr;
+        for (int64_t o = 0; o < packed; ++o)
+            ASSERT_NEAR(y[size_t(o)], mxc_dot_at(a.data(), ad, b.data(), bd, od, o), 1e-5) << "element " << o;
+    }
 }
 
 } // namespace
