@@ -50,7 +50,8 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "Median of $RUNS runs after one warm-up, milliseconds, same inputs (bench/cpu/make_inputs.py,"
   echo "seed 0). mxc: $THREADS threads (the instance's pool, <name>_set_num_threads), \`g++ -O3\`"
-  echo "for ${CPU_ARCH:-baseline x86-64 (SSE2; no --cpu-arch)}${CPU_ARCH:+ (--cpu-arch $CPU_ARCH)}, blocked GEMM for dot and convolution;"
+  echo "for ${CPU_ARCH:-baseline x86-64 (SSE2; no --cpu-arch)}${CPU_ARCH:+ (--cpu-arch $CPU_ARCH)}, blocked GEMM for dot and convolution"
+  echo "(its micro-kernel, chosen at run time: $(grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && echo AVX2/FMA || echo SSE2) on this CPU);"
   echo "ORT: $THREADS intra-op threads, all graph"
   echo "optimisations. ratio = ORT ms / mxc ms (above 1: mxc is faster). kernels: mxc's kernel"
   echo "launches after the default pass pipeline."
