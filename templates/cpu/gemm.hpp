@@ -74,12 +74,9 @@ template <> struct gemm_vec<float, 32> { typedef float type __attribute__((vecto
 template <> struct gemm_vec<double, 16> { typedef double type __attribute__((vector_size(16))); };
 template <> struct gemm_vec<double, 32> { typedef double type __attribute__((vector_size(32))); };
 
-// (the avx2 instantiation passes 32-byte vectors to madd inside a function built for AVX2,
-// where it is inlined: GCC's note that such a call changes the ABI without AVX does not apply)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
 // c[r * ldc + j] (first ? = : +=) sum_kk a[kk * mr + r] * b[kk * ldb + j], r < mr, j < 2 vectors
-// of Bytes. madd(x, y, z) = x * y + z on vectors. A is packed (a[kk * mr + r]) or, with lda >
+// of Bytes. madd(z, x, y): z = x * y + z on vectors, madd.splat(v, s): every lane of v = s (by
+// reference: a vector of another target's width is never passed by value). A is packed (a[kk * mr + r]) or, with lda >
 // 0, read in place (a[r * lda + kk]: rows of unit stride, no packing).
 template <class C, int Bytes, int ldb, class M>
 __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
@@ -93,9 +90,10 @@ __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* 
         for (int v = 0; v < nv; ++v) memcpy(&bv[v], b + kk * ldb + v * lanes, sizeof(V));
 #pragma GCC unroll 8
         for (int r = 0; r < mr; ++r) {
-            const V av = at(r) - V{}; // a splat (x - 0 is x, -0 included)
+            V av;
+            madd.splat(av, at(r));
 #pragma GCC unroll 4
-            for (int v = 0; v < nv; ++v) acc[r][v] = madd(av, bv[v], acc[r][v]);
+            for (int v = 0; v < nv; ++v) madd(acc[r][v], av, bv[v]);
         }
     };
     if (lda > 0)
@@ -114,7 +112,10 @@ __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* 
         }
 }
 
-#pragma GCC diagnostic pop
+template <class V> struct gemm_madd {
+    template <class C> void splat(V& v, C s) const { v = s - V{}; } // x - 0 is x, -0 included
+    void operator()(V& z, const V& x, const V& y) const { z = x * y + z; }
+};
 
 template <class C, gemm_isa I> struct gemm_micro;
 template <class C> struct gemm_micro<C, gemm_isa::base> {
@@ -124,18 +125,20 @@ template <class C> struct gemm_micro<C, gemm_isa::base> {
         constexpr int nr = gemm_shape<C>::nr, width = 2 * gemm_base_vec_bytes / int(sizeof(C));
         for (int h = 0; h < nr; h += width) // the tile in parts of two vectors
             gemm_micro_body<C, gemm_base_vec_bytes, nr>(kc, a, lda, b + h, c + h, ldc, first,
-                                                       [](V x, V y, V z) { return x * y + z; });
+                                                       gemm_madd<V>{});
     }
 };
 #if MXC_GEMM_AVX2
 typedef float gemm_f32x8 __attribute__((vector_size(32)));
 typedef double gemm_f64x4 __attribute__((vector_size(32)));
 struct gemm_fma256 {
-    __attribute__((target("avx2,fma"))) gemm_f32x8 operator()(gemm_f32x8 x, gemm_f32x8 y, gemm_f32x8 z) const {
-        return (gemm_f32x8)_mm256_fmadd_ps((__m256)x, (__m256)y, (__m256)z);
+    __attribute__((target("avx2,fma"))) void splat(gemm_f32x8& v, float s) const { v = (gemm_f32x8)_mm256_set1_ps(s); }
+    __attribute__((target("avx2,fma"))) void splat(gemm_f64x4& v, double s) const { v = (gemm_f64x4)_mm256_set1_pd(s); }
+    __attribute__((target("avx2,fma"))) void operator()(gemm_f32x8& z, const gemm_f32x8& x, const gemm_f32x8& y) const {
+        z = (gemm_f32x8)_mm256_fmadd_ps((__m256)x, (__m256)y, (__m256)z);
     }
-    __attribute__((target("avx2,fma"))) gemm_f64x4 operator()(gemm_f64x4 x, gemm_f64x4 y, gemm_f64x4 z) const {
-        return (gemm_f64x4)_mm256_fmadd_pd((__m256d)x, (__m256d)y, (__m256d)z);
+    __attribute__((target("avx2,fma"))) void operator()(gemm_f64x4& z, const gemm_f64x4& x, const gemm_f64x4& y) const {
+        z = (gemm_f64x4)_mm256_fmadd_pd((__m256d)x, (__m256d)y, (__m256d)z);
     }
 };
 template <class C> struct gemm_micro<C, gemm_isa::avx2> {
