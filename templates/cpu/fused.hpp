@@ -78,9 +78,10 @@ template <class T, class F> struct epilogue_of {
     }
 
     // y[i] = f(acc[i], extra inputs at e + i), i < len. An extra input's offset is linear in
-    // the element index within blocks of span[j] elements (its innermost dims whose strides
-    // continue one another: packed dims, or broadcast ones with stride 0): the run is cut at
-    // the boundaries of the smallest block and each piece reads every input with one step.
+    // the element index within aligned blocks over its innermost dims whose strides continue
+    // one another (packed dims, or broadcast ones with stride 0); `span` is the smallest such
+    // block of all the inputs: the run is cut at its boundaries and each piece reads every
+    // input with one step.
     void run(const compute_t<T>* acc, T* y, int64_t e, int64_t len) {
         using C = compute_t<T>;
         const mxc_desc& od = *k.out_desc;

@@ -75,9 +75,9 @@ template <> struct gemm_vec<double, 16> { typedef double type __attribute__((vec
 template <> struct gemm_vec<double, 32> { typedef double type __attribute__((vector_size(32))); };
 
 // c[r * ldc + j] (first ? = : +=) sum_kk a[kk * mr + r] * b[kk * ldb + j], r < mr, j < 2 vectors
-// of Bytes. madd(z, x, y): z = x * y + z on vectors, madd.splat(v, s): every lane of v = s (by
-// reference: a vector of another target's width is never passed by value). A is packed (a[kk * mr + r]) or, with lda >
-// 0, read in place (a[r * lda + kk]: rows of unit stride, no packing).
+// of Bytes. madd(z, x, y): z = x * y + z on vectors; madd.splat(v, s): every lane of v = s (by
+// reference: a vector of another target's width is never passed by value). A is packed
+// (a[kk * mr + r]) or, with lda > 0, read in place (a[r * lda + kk]: rows of unit stride).
 template <class C, int Bytes, int ldb, class M>
 __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
                                                             int64_t ldc, bool first, M madd) {
