@@ -218,7 +218,8 @@ void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const 
     o << "};\n";
     o << "    const mxc_kargs k = {" << k.in.size() << ", p, " << id << "_in, " << pointer(k.out, true) << ", &" << id
       << "_out, " << (k.params.ip.empty() ? "nullptr" : id + "_ip") << ", " << k.params.ip.size() << ", "
-      << (k.params.fp.empty() ? "nullptr" : id + "_fp") << ", " << k.params.fp.size() << "};\n";
+      << (k.params.fp.empty() ? "nullptr" : id + "_fp") << ", " << k.params.fp.size() << ", "
+      << (k.scratch_bytes > 0 ? pointer(k.scratch, true) : "nullptr") << "};\n";
     // The kernel a hip GEMM launch runs (the tuning database's tile or the rule's preset, the
     // convolution's form; codegen/gemm_choice.hpp) as template arguments, so only it is
     // instantiated.

@@ -4,6 +4,8 @@
 #include "ir/eval.hpp"
 #include "templates/common/gemm_choice.hpp"
 
+#include <algorithm>
+
 namespace mxc {
 
 namespace {
@@ -42,15 +44,27 @@ const char* form_name(mxc_conv_form f) {
     return "";
 }
 
-// The GEMM configuration of problem p: the tuned tile, else the rule's preset; sets comment.
-std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_elem e, std::string& comment) {
+// The GEMM configuration of problem p: the tuned tile, else the rule's preset, split-K where
+// the rule wants it (c.splits, c.scratch_bytes) and the kernel has its scratch; sets c.comment.
+std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_elem e, hip_launch_choice& c,
+                        bool can_split) {
     if (!k.tuning.config.empty()) {
-        comment = "tuned: " + k.tuning.cpp;
+        c.comment = "tuned: " + k.tuning.cpp;
         return k.tuning.cpp;
     }
-    const char* cfg = preset_type(mxc_gemm_pick(e, p.m, p.n, p.k, p.z));
-    comment = "gemm " + p.text() + ": " + cfg + " (rule: mxc_gemm_pick)";
-    return cfg;
+    const mxc_gemm_preset preset = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
+    std::string cfg = preset_type(preset);
+    c.comment = "gemm " + p.text() + ": " + cfg + " (rule: mxc_gemm_pick)";
+    if (!can_split) return cfg;
+    const mxc_gemm_tile_dims tile = mxc_gemm_preset_tile(preset);
+    c.splits = mxc_gemm_splits(tile, p.m, p.n, p.k, p.z);
+    if (c.splits < 2) return cfg;
+    const int64_t slices = mxc_gemm_slices(p.k, c.splits, tile.bk);
+    c.scratch_bytes = slices * p.z * p.m * p.n * (e == MXC_GEMM_F64 ? 8 : 4);
+    if (k.scratch_bytes < c.scratch_bytes) return cfg;
+    c.comment += ", split-K: " + std::to_string(slices) + " slices of " +
+                 std::to_string(mxc_gemm_slice_depth(p.k, c.splits, tile.bk)) + " (rule: mxc_gemm_splits)";
+    return "mxc::hip::gemm_split<" + cfg + ", " + std::to_string(c.splits) + ">";
 }
 
 std::string strip_fused(const std::string& op) { return op.rfind("fused_", 0) == 0 ? op.substr(6) : op; }
@@ -62,7 +76,7 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     const auto e = elem_of(k.type);
     if (!e || k.in_shapes.size() < 2) return c;
     if (op == "dot") {
-        if (auto p = gemm_problem_of(k)) c.args = ", " + gemm_config(k, *p, *e, c.comment);
+        if (auto p = gemm_problem_of(k)) c.args = ", " + gemm_config(k, *p, *e, c, true);
         return c;
     }
     if (op == "convolution_transpose") {
@@ -79,7 +93,7 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
         p.n = out.lens[0];
         p.k = x.lens[1] / p.z;
         for (std::size_t d = 2; d < out.lens.size(); ++d) p.n *= out.lens[d], p.k *= w.lens[d];
-        c.args = ", " + gemm_config(k, p, *e, c.comment);
+        c.args = ", " + gemm_config(k, p, *e, c, false); // (its launcher passes no scratch)
         return c;
     }
     if (op != "convolution") return c;
@@ -98,12 +112,31 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
         cfg = "void";
         c.comment = "per-output convolution (the weights are not packed)";
     } else if (auto p = gemm_problem_of(k)) {
-        cfg = gemm_config(k, *p, *e, c.comment);
+        cfg = gemm_config(k, *p, *e, c, true);
     } else {
         return c;
     }
     c.args = ", " + cfg + ", " + form_name(form);
     return c;
+}
+
+int64_t reserve_gemm_scratch(lowered_module& l) {
+    int64_t need = 0;
+    for (auto& k : l.kernels) {
+        k.scratch_bytes = 0;
+        need = std::max(need, hip_launch_choice_of(k).scratch_bytes);
+    }
+    if (need == 0) return 0;
+    const int64_t align = 256, offset = (l.plan.arena_bytes + align - 1) / align * align;
+    need = (need + align - 1) / align * align;
+    for (auto& k : l.kernels) {
+        const int64_t bytes = hip_launch_choice_of(k).scratch_bytes;
+        if (bytes == 0) continue;
+        k.scratch = {location::arena, 0, offset};
+        k.scratch_bytes = bytes;
+    }
+    l.plan.arena_bytes = offset + need;
+    return need;
 }
 
 } // namespace mxc

@@ -22,9 +22,19 @@ struct hip_launch_choice {
     // The line the emitter writes above the launch (without "// "): "tuned: <tile type>" for a
     // tuning-database tile, else what the rule chose and for which GEMM problem.
     std::string comment;
+    // Split-K (mxc_gemm_splits): the slices the rule wants for the rule's preset (1: none) and
+    // the scratch they need. The launch names gemm_split<preset, splits> only when the kernel
+    // has that scratch in the arena (kernel_call::scratch_bytes, reserve_gemm_scratch).
+    int splits = 1;
+    int64_t scratch_bytes = 0;
 };
 
 // The choice for kernel k (dot, convolution, convolution_transpose and the fused forms).
 hip_launch_choice hip_launch_choice_of(const kernel_call& k);
+
+// Reserves the scratch of every split-K launch of a hip module: one region past the end of the
+// planned arena, as large as the largest need (the kernels of an instance run one after another
+// on its stream), so arena_bytes (the workspace the C API reports) includes it. Returns its bytes.
+int64_t reserve_gemm_scratch(lowered_module& l);
 
 } // namespace mxc

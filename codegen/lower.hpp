@@ -34,6 +34,10 @@ struct kernel_call {
     struct tuning_t {
         std::string config, cpp, from;
     } tuning;
+    // hip: the arena scratch of a split-K GEMM (reserve_gemm_scratch, codegen/gemm_choice.hpp);
+    // scratch_bytes 0: none (the kernel gets a null scratch pointer and runs unsplit).
+    location scratch;
+    int64_t scratch_bytes = 0;
 };
 
 struct lowered_module {

@@ -4,6 +4,7 @@
 #include "compiler/object_cache.hpp"
 #include "compiler/tune.hpp"
 #include "codegen/embedded.hpp"
+#include "codegen/gemm_choice.hpp"
 #include "ir/error.hpp"
 
 #include <algorithm>
@@ -645,6 +646,10 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
                 if (!k.tuning.config.empty())
                     opts.log("tuning: " + k.kernel + " " + gemm_problem_of(k)->text() + " -> " + k.tuning.config + " (" +
                              k.tuning.from + ")");
+    }
+    if (opts.target == "hip") {
+        const int64_t scratch = reserve_gemm_scratch(l);
+        if (scratch && opts.log) opts.log("split-K scratch: " + std::to_string(scratch) + " bytes at the end of the arena");
     }
     st.seconds.push_back({"lower", lower_s + seconds_since(t) - tune_s});
     st.seconds.push_back({"plan", plan_s});

@@ -6,6 +6,7 @@
 // not fit). hip builds for the host emulator (--offload-arch emu) likewise, with the emulator
 // header and the hip templates precompiled.
 #include "codegen/embedded.hpp"
+#include "codegen/gemm_choice.hpp"
 #include "codegen/emit.hpp"
 #include "codegen/lower.hpp"
 #include "compiler/build_driver.hpp"
@@ -136,6 +137,7 @@ void prepare_builds(const run_options& o) {
 
 std::string build_cached(module& m, const run_options& o) {
     lowered_module l = lower(m);
+    if (o.target == "hip") reserve_gemm_scratch(l);
     emitted_library lib = emit_library(l, o.target, "conformance");
     build_options bo;
     bo.target = o.target;

@@ -25,4 +25,5 @@ struct mxc_kargs {
     int32_t n_ip;
     const double* fp;        // float parameters
     int32_t n_fp;
+    void* scratch = nullptr; // hip: the arena's scratch for the kernel (split-K partial sums), else null
 };

@@ -37,6 +37,47 @@ MXC_HD constexpr mxc_gemm_preset mxc_gemm_pick(mxc_gemm_elem e, int64_t m, int64
     return MXC_GEMM_MEDIUM;
 }
 
+// The block tile of each preset (templates/hip/gemm.hpp defines the configurations and checks
+// that they match): rows, columns and the depth of one K step.
+struct mxc_gemm_tile_dims {
+    int bm, bn, bk;
+};
+MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
+    return p == MXC_GEMM_LARGE     ? mxc_gemm_tile_dims{128, 128, 8}
+           : p == MXC_GEMM_MEDIUM  ? mxc_gemm_tile_dims{64, 64, 8}
+           : p == MXC_GEMM_SMALL_M ? mxc_gemm_tile_dims{16, 128, 16}
+           : p == MXC_GEMM_SMALL_N ? mxc_gemm_tile_dims{128, 16, 16}
+           : p == MXC_GEMM_MMA     ? mxc_gemm_tile_dims{128, 128, 32}
+                                   : mxc_gemm_tile_dims{64, 64, 32};
+}
+
+// Split-K: a product with too few output tiles to fill a device (batch 1: a deep convolution
+// on a 7x7 or 14x14 image, a transformer's output projection) runs its K loop in S slices on
+// S times the blocks. Each block writes its partial tile to a scratch buffer; a second kernel
+// adds the S partials in a fixed order and applies the epilogue (no atomics: the result does
+// not depend on the schedule). The rule aims at about two blocks per SM of a 132-SM device
+// (sm_90; an MI250X GCD has 110 CUs), keeps every slice at least 8 K steps deep and takes at
+// most 32 slices. 1: no split.
+MXC_HD constexpr int mxc_gemm_splits(mxc_gemm_tile_dims t, int64_t m, int64_t n, int64_t k, int64_t z) {
+    const int64_t tiles = ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn) * z;
+    if (tiles <= 0 || tiles >= 132) return 1;
+    int64_t s = (264 + tiles - 1) / tiles;
+    const int64_t by_depth = ((k + t.bk - 1) / t.bk) / 8;
+    if (s > by_depth) s = by_depth;
+    if (s > 32) s = 32;
+    return s >= 2 ? int(s) : 1;
+}
+
+// The depth of one slice when K is cut into `splits` (a whole number of K steps, so that every
+// slice starts on a step and vector boundary), and the number of slices that leaves (the last
+// one may be shorter; none is empty).
+MXC_HD constexpr int64_t mxc_gemm_slice_depth(int64_t k, int splits, int bk) {
+    return ((k + splits - 1) / splits + bk - 1) / bk * bk;
+}
+MXC_HD constexpr int64_t mxc_gemm_slices(int64_t k, int splits, int bk) {
+    return k <= 0 ? 1 : (k + mxc_gemm_slice_depth(k, splits, bk) - 1) / mxc_gemm_slice_depth(k, splits, bk);
+}
+
 // The forms of a convolution (x [N, C, spatial...], packed w [M, C/group, kernel...], ip =
 // [group, pad_begin[s], stride[s], dilation[s]], templates/hip/convolution.hpp):
 //   DEPTHWISE   2-d, one input channel per group: the direct kernel (conv_dw_kernel)

@@ -405,9 +405,9 @@ template <class T, class Cfg, bool Pointwise, int Index, class E> void conv_gemm
     const conv_w_source<T> a{static_cast<const T*>(k.in[1]), g.mg, g.cg * g.kn};
     const conv_out<E, Index> out{epi, g.mg, g.mtot, g.plane, g.plane_d, g.small};
     if constexpr (Pointwise)
-        gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T, Index>{x, g.cg, g.xs0, g.xs1, g.plane, g.plane_d, g.small}, out, s);
+        gemm_run<T, Cfg>(g.mg, cols, g.cg, group, a, conv_1x1_source<T, Index>{x, g.cg, g.xs0, g.xs1, g.plane, g.plane_d, g.small}, out, s, k.scratch);
     else
-        gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T, Index>{x, g}, out, s);
+        gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T, Index>{x, g}, out, s, k.scratch);
 }
 
 // The convolution with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp),

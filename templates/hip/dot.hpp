@@ -45,7 +45,7 @@ template <class T, class Cfg, class E> void dot_epilogue(const mxc_kargs& k, hip
     if constexpr (gemm_supported<T>) {
         const int64_t batches = mxc_elements(od) / (m * n);
         gemm_run<T, Cfg>(m, n, kd, batches, dot_source<T>{static_cast<const T*>(k.in[0]), ad},
-                    dot_source<T>{static_cast<const T*>(k.in[1]), bd}, dot_out<E>{epi, m, n}, s);
+                    dot_source<T>{static_cast<const T*>(k.in[1]), bd}, dot_out<E>{epi, m, n}, s, k.scratch);
     } else {
         launch_per_output(k, s, dot_elem<T, E>{epi});
     }

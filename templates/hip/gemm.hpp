@@ -84,6 +84,14 @@ using gemm_large = gemm_config<128, 128, 8, 8, 8>;
 using gemm_medium = gemm_config<64, 64, 8, 4, 4>;
 using gemm_small_m = gemm_config<16, 128, 16, 2, 4>;
 using gemm_small_n = gemm_config<128, 16, 16, 4, 2>;
+// the rule's table of tiles (split-K) must match
+static_assert(mxc_gemm_preset_tile(MXC_GEMM_LARGE).bm == gemm_large::BM && mxc_gemm_preset_tile(MXC_GEMM_LARGE).bn == gemm_large::BN &&
+                  mxc_gemm_preset_tile(MXC_GEMM_LARGE).bk == gemm_large::BK && mxc_gemm_preset_tile(MXC_GEMM_MEDIUM).bm == gemm_medium::BM &&
+                  mxc_gemm_preset_tile(MXC_GEMM_MEDIUM).bn == gemm_medium::BN && mxc_gemm_preset_tile(MXC_GEMM_MEDIUM).bk == gemm_medium::BK &&
+                  mxc_gemm_preset_tile(MXC_GEMM_SMALL_M).bm == gemm_small_m::BM && mxc_gemm_preset_tile(MXC_GEMM_SMALL_M).bn == gemm_small_m::BN &&
+                  mxc_gemm_preset_tile(MXC_GEMM_SMALL_M).bk == gemm_small_m::BK && mxc_gemm_preset_tile(MXC_GEMM_SMALL_N).bm == gemm_small_n::BM &&
+                  mxc_gemm_preset_tile(MXC_GEMM_SMALL_N).bn == gemm_small_n::BN && mxc_gemm_preset_tile(MXC_GEMM_SMALL_N).bk == gemm_small_n::BK,
+              "mxc_gemm_preset_tile must list the presets' tiles");
 
 // Whether element type T takes the tiled path.
 template <class T>
@@ -236,11 +244,12 @@ __device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + Cfg::pad], const C 
 
 template <class Cfg, class T, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
-    gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, SA sa, SB sb, Out out) {
+    gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     using C = mxc_compute_t<T>;
     __shared__ C as[Cfg::BK][Cfg::BM + Cfg::pad];
     __shared__ C bs[Cfg::BK][Cfg::BN + Cfg::pad];
-    const int64_t z = z0 + blockIdx.z;
+    // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
+    const int64_t zz = z0 + blockIdx.z, z = zz % zc, kb = zz / zc * ks, ke = kb + ks < k ? kb + ks : k;
     const auto va = sa.view(z);
     const auto vb = sb.view(z);
     const int64_t m0 = (mb0 + blockIdx.y) * Cfg::BM, n0 = int64_t(blockIdx.x) * Cfg::BN;
@@ -251,12 +260,12 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     for (int i = 0; i < Cfg::TM; ++i)
 #pragma unroll
         for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = C(0);
-    for (int64_t k0 = 0; k0 < k; k0 += Cfg::BK) {
+    for (int64_t k0 = kb; k0 < ke; k0 += Cfg::BK) {
         // load the tiles (the view's fast dim decides the order; uniform over the block)
-        if (va.fast) gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, k, &as[0][0], Cfg::BM + Cfg::pad, tid, gemm_no_col{});
-        else gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, k, &as[0][0], Cfg::BM + Cfg::pad, tid, gemm_no_col{});
-        if (vb.fast) gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, true>(vb, k0, n0, k, n, &bs[0][0], Cfg::BN + Cfg::pad, tid, cb);
-        else gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, k, n, &bs[0][0], Cfg::BN + Cfg::pad, tid, cb);
+        if (va.fast) gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, ke, &as[0][0], Cfg::BM + Cfg::pad, tid, gemm_no_col{});
+        else gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, ke, &as[0][0], Cfg::BM + Cfg::pad, tid, gemm_no_col{});
+        if (vb.fast) gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, true>(vb, k0, n0, ke, n, &bs[0][0], Cfg::BN + Cfg::pad, tid, cb);
+        else gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, ke, n, &bs[0][0], Cfg::BN + Cfg::pad, tid, cb);
         block_sync();
         // multiply-accumulate
         gemm_fma_step<Cfg>(as, bs, acc, ty, tx);
@@ -270,23 +279,29 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
 #pragma unroll
         for (int j = 0; j < Cfg::TN; ++j) {
             const int64_t c = n0 + tx + j * Cfg::tx_count;
-            if (c < n) out.store(z, r, c, acc[i][j]);
+            if (c < n) out.store(zz, r, c, acc[i][j]);
         }
     }
 }
 
-// Launches one configuration; grids beyond the y / z limits (65535) go in several launches.
+// Launches one configuration over zs = z x slices grid z (slice depth ks; ks = k: no split);
+// grids beyond the y / z limits (65535) go in several launches.
 template <class Cfg, class T, class SA, class SB, class Out>
-inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
-                        hipStream_t stream) {
+inline void gemm_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64_t zs, int64_t ks, const SA& sa, const SB& sb,
+                               const Out& out, hipStream_t stream) {
     constexpr int64_t lim = 65535;
     const int64_t gx = (n + Cfg::BN - 1) / Cfg::BN, gy = (m + Cfg::BM - 1) / Cfg::BM;
     auto kernel = gemm_kernel<Cfg, T, SA, SB, Out>;
-    for (int64_t z0 = 0; z0 < z; z0 += lim)
+    for (int64_t z0 = 0; z0 < zs; z0 += lim)
         for (int64_t y0 = 0; y0 < gy; y0 += lim) {
-            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(z - z0 < lim ? z - z0 : lim));
-            hipLaunchKernelGGL(kernel, grid, dim3(Cfg::threads), 0, stream, m, n, k, z0, y0, sa, sb, out);
+            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));
+            hipLaunchKernelGGL(kernel, grid, dim3(Cfg::threads), 0, stream, m, n, k, z0, y0, z, ks, sa, sb, out);
         }
+}
+template <class Cfg, class T, class SA, class SB, class Out>
+inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
+                        hipStream_t stream) {
+    gemm_launch_slices<Cfg, T>(m, n, k, z, z, k, sa, sb, out, stream);
 }
 
 // The fp16 path on the matrix units (templates/hip/mma.hpp: wmma on NVIDIA sm_80+, MFMA on
@@ -346,6 +361,10 @@ template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
 };
 using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
 using gemm_mma_small = gemm_mma_config<64, 64, 2, 1>;
+static_assert(mxc_gemm_preset_tile(MXC_GEMM_MMA).bm == gemm_mma_large::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA).bn == gemm_mma_large::BN &&
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA).bk == gemm_mma_large::BK && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bm == gemm_mma_small::BM &&
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bn == gemm_mma_small::BN && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bk == gemm_mma_small::BK,
+              "mxc_gemm_preset_tile must list the matrix-unit tiles");
 
 // The choice between them: mxc_gemm_mma_large (templates/common/gemm_choice.hpp, the rule the
 // compiler applies: MXC_GEMM_MMA names gemm_mma_large, MXC_GEMM_MMA_SMALL gemm_mma_small).
@@ -466,7 +485,7 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
 
 template <class G, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
-    gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, SA sa, SB sb, Out out) {
+    gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     using mt = mma_tile<mxc_half>;
     constexpr int FM = G::FM, FNX = G::fn_max;
     // stages: a[0], a[1], b[0], b[1]; after the main loop, the float tile
@@ -475,7 +494,8 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     mxc_half* const stage_b = stage_a + 2 * G::a_elems;
     float* const cs = smem;
 
-    const int64_t z = z0 + blockIdx.z;
+    // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
+    const int64_t zz = z0 + blockIdx.z, z = zz % zc, kb = zz / zc * ks, ke = kb + ks < k ? kb + ks : k;
     const auto va = sa.view(z);
     const auto vb = sb.view(z);
     const int64_t m0 = (mb0 + blockIdx.y) * G::BM, n0 = int64_t(blockIdx.x) * G::BN;
@@ -501,14 +521,14 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
         block_sync();
     }
     const CB& cb = cols_b[gemm_col_state<CB> ? tid % G::BN : 0];
-    gemm_mma_fetch<G>(va, vb, m0, n0, 0, m, n, k, ra, rb, tid);
-    gemm_mma_put<G>(va, vb, m0, n0, 0, m, n, k, ra, rb, stage_a, stage_b, tid, cb);
+    gemm_mma_fetch<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
+    gemm_mma_put<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, stage_a, stage_b, tid, cb);
     block_sync();
     int cur = 0;
-    for (int64_t k0 = 0; k0 < k; k0 += G::BK) {
-        const bool next = k0 + G::BK < k;
-        // the next k-tile (zeros past k: unconditional, fewer live registers), in flight during the mma
-        gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, k, ra, rb, tid);
+    for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
+        const bool next = k0 + G::BK < ke;
+        // the next k-tile (zeros past ke: unconditional, fewer live registers), in flight during the mma
+        gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, tid);
         const mxc_half* as = stage_a + cur * G::a_elems;
         const mxc_half* bs = stage_b + cur * G::b_elems;
 #pragma unroll
@@ -526,7 +546,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
                     if (j < fn) mt::mma(acc[i][j], fa, fb[j]);
             }
         }
-        if (next) gemm_mma_put<G>(va, vb, m0, n0, k0 + G::BK, m, n, k, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid, cb);
+        if (next) gemm_mma_put<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid, cb);
         block_sync(); // the other stage is written, and every warp is done with this one
         cur ^= 1;
     }
@@ -547,7 +567,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
             const int s = e / G::BN, cc = e % G::BN;
             // staged row s: warp row s / (16 FMP), fragment row p * FMP + (s % (16 FMP)) / 16
             const int64_t r = m0 + (s / (16 * FMP)) * FM * 16 + p * FMP * 16 + s % (16 * FMP), c = n0 + cc;
-            if (r < m && c < n) out.store(z, r, c, cs[s * G::ldc + cc]);
+            if (r < m && c < n) out.store(zz, r, c, cs[s * G::ldc + cc]);
         }
     }
 }
@@ -561,6 +581,18 @@ struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks>> : std::true_type {};
 
 // Launches configuration G (gemm_mma_large or gemm_mma_small), or the one gemm_mma_pick_large
 // chooses (G = gemm_auto); grids beyond the y / z limits (65535) go in several launches.
+template <class G, class SA, class SB, class Out>
+inline void gemm_mma_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64_t zs, int64_t ks, const SA& sa,
+                                   const SB& sb, const Out& out, hipStream_t stream) {
+    constexpr int64_t lim = 65535;
+    const int64_t gx = (n + G::BN - 1) / G::BN, gy = (m + G::BM - 1) / G::BM;
+    auto kernel = gemm_mma_kernel<G, SA, SB, Out>;
+    for (int64_t z0 = 0; z0 < zs; z0 += lim)
+        for (int64_t y0 = 0; y0 < gy; y0 += lim) {
+            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));
+            hipLaunchKernelGGL(kernel, grid, dim3(G::threads), 0, stream, m, n, k, z0, y0, z, ks, sa, sb, out);
+        }
+}
 template <class G = gemm_auto, class SA, class SB, class Out>
 inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
                             hipStream_t stream) {
@@ -568,14 +600,7 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
         if (gemm_mma_pick_large(m, n, z)) gemm_mma_launch<gemm_mma_large>(m, n, k, z, sa, sb, out, stream);
         else gemm_mma_launch<gemm_mma_small>(m, n, k, z, sa, sb, out, stream);
     } else {
-        constexpr int64_t lim = 65535;
-        const int64_t gx = (n + G::BN - 1) / G::BN, gy = (m + G::BM - 1) / G::BM;
-        auto kernel = gemm_mma_kernel<G, SA, SB, Out>;
-        for (int64_t z0 = 0; z0 < z; z0 += lim)
-            for (int64_t y0 = 0; y0 < gy; y0 += lim) {
-                const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(z - z0 < lim ? z - z0 : lim));
-                hipLaunchKernelGGL(kernel, grid, dim3(G::threads), 0, stream, m, n, k, z0, y0, sa, sb, out);
-            }
+        gemm_mma_launch_slices<G>(m, n, k, z, z, k, sa, sb, out, stream);
     }
 }
 
@@ -589,12 +614,67 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
 // for half): the default for hand-written calls and tests, never generated.
 struct gemm_auto {};
 
-// Runs the product with configuration Cfg (see above).
+// Split-K (mxc_gemm_splits, templates/common/gemm_choice.hpp): configuration Cfg with K cut
+// into Splits slices of mxc_gemm_slice_depth. The blocks of slice s store their partial tiles
+// through gemm_partial_out to scratch[s][z][i][j] (compute type), then gemm_split_reduce adds
+// the slices in order and hands each sum to the product's own out.store (its epilogue).
+template <class Cfg, int Splits> struct gemm_split {
+    static_assert(Splits >= 2, "gemm_split: at least two slices");
+};
+template <class Cfg> struct gemm_split_of {
+    using config = Cfg;
+    static constexpr int splits = 1;
+};
+template <class Cfg, int Splits> struct gemm_split_of<gemm_split<Cfg, Splits>> {
+    using config = Cfg;
+    static constexpr int splits = Splits;
+};
+
+template <class C> struct gemm_partial_out {
+    C* p;
+    int64_t m, n;
+    __device__ void store(int64_t zz, int64_t i, int64_t j, C v) const { p[(zz * m + i) * n + j] = v; }
+};
+
+template <class C, class Out>
+__global__ void MXC_LAUNCH_BOUNDS(256)
+    gemm_split_reduce(const C* p, int64_t m, int64_t n, int64_t z, int64_t slices, Out out) {
+    const int64_t total = z * m * n, mn = m * n;
+    for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += int64_t(gridDim.x) * blockDim.x) {
+        C acc = p[e];
+        for (int64_t s = 1; s < slices; ++s) acc += p[s * total + e];
+        const int64_t zi = e / mn, r = e - zi * mn;
+        out.store(zi, r / n, r % n, acc);
+    }
+}
+
+// The scratch bytes of a split product (what the compiler reserves in the arena).
+template <class T> constexpr int64_t gemm_split_scratch_bytes(int64_t m, int64_t n, int64_t k, int64_t z, int splits, int bk) {
+    return mxc_gemm_slices(k, splits, bk) * z * m * n * int64_t(sizeof(mxc_compute_t<T>));
+}
+
+// Runs the product with configuration Cfg (see above); a gemm_split<Cfg, S> needs `scratch`
+// (gemm_split_scratch_bytes; without it the product runs unsplit).
 template <class T, class Cfg = gemm_auto, class SA, class SB, class Out>
 inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
-                     hipStream_t stream) {
+                     hipStream_t stream, void* scratch = nullptr) {
     if (m <= 0 || n <= 0 || z <= 0) return;
-    if constexpr (gemm_is_mma<Cfg>::value) {
+    if constexpr (gemm_split_of<Cfg>::splits > 1) {
+        using G = typename gemm_split_of<Cfg>::config;
+        using C = mxc_compute_t<T>;
+        constexpr int S = gemm_split_of<Cfg>::splits;
+        if (scratch == nullptr || k <= 0) {
+            gemm_run<T, G>(m, n, k, z, sa, sb, out, stream);
+            return;
+        }
+        const int64_t ks = mxc_gemm_slice_depth(k, S, G::BK), slices = mxc_gemm_slices(k, S, G::BK);
+        const gemm_partial_out<C> part{static_cast<C*>(scratch), m, n};
+        if constexpr (gemm_is_mma<G>::value) gemm_mma_launch_slices<G>(m, n, k, z, z * slices, ks, sa, sb, part, stream);
+        else gemm_launch_slices<G, T>(m, n, k, z, z * slices, ks, sa, sb, part, stream);
+        const int64_t total = z * m * n, blocks = (total + 255) / 256;
+        hipLaunchKernelGGL((gemm_split_reduce<C, Out>), dim3(unsigned(blocks < 65535 ? blocks : 65535)), dim3(256), 0, stream,
+                           static_cast<const C*>(scratch), m, n, z, slices, out);
+    } else if constexpr (gemm_is_mma<Cfg>::value) {
         static_assert(std::is_same<T, mxc_half>::value, "gemm_mma: the matrix-unit kernel takes half only");
         gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, out, stream);
     } else if constexpr (!std::is_same<Cfg, gemm_auto>::value) {

@@ -32,10 +32,17 @@ mxc_desc packed(std::vector<int64_t> lens) {
 }
 
 // Runs launcher `run` on a, b (host vectors of T copied to the device) into an output of od.
+// scratch_bytes > 0: the kernel gets that much scratch (split-K), filled with NaN first (a
+// partial sum the reduction reads before a block wrote it shows).
 template <class T, class Run>
 std::vector<T> run_kernel(Run run, const std::vector<T>& a, const std::vector<T>& b, const mxc_desc ins[2],
-                          const mxc_desc& od, const std::vector<int64_t>& ip) {
+                          const mxc_desc& od, const std::vector<int64_t>& ip, int64_t scratch_bytes = 0) {
     T *da = nullptr, *db = nullptr, *dy = nullptr;
+    void* scratch = nullptr;
+    if (scratch_bytes > 0) {
+        EXPECT_EQ(hipMalloc(&scratch, size_t(scratch_bytes)), hipSuccess);
+        EXPECT_EQ(hipMemset(scratch, 0xff, size_t(scratch_bytes)), hipSuccess);
+    }
     const int64_t n = mxc_elements(od);
     const size_t e = sizeof(T);
     EXPECT_EQ(hipMalloc(&da, a.size() * e), hipSuccess);
@@ -44,7 +51,7 @@ std::vector<T> run_kernel(Run run, const std::vector<T>& a, const std::vector<T>
     EXPECT_EQ(hipMemcpy(da, a.data(), a.size() * e, hipMemcpyHostToDevice), hipSuccess);
     EXPECT_EQ(hipMemcpy(db, b.data(), b.size() * e, hipMemcpyHostToDevice), hipSuccess);
     const void* p[] = {da, db};
-    const mxc_kargs k = {2, p, ins, dy, &od, ip.empty() ? nullptr : ip.data(), int32_t(ip.size()), nullptr, 0};
+    const mxc_kargs k = {2, p, ins, dy, &od, ip.empty() ? nullptr : ip.data(), int32_t(ip.size()), nullptr, 0, scratch};
     run(k, hipStream_t{});
     EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
     std::vector<T> y(static_cast<size_t>(n));
@@ -52,6 +59,7 @@ std::vector<T> run_kernel(Run run, const std::vector<T>& a, const std::vector<T>
     (void)hipFree(da);
     (void)hipFree(db);
     (void)hipFree(dy);
+    if (scratch) (void)hipFree(scratch);
     return y;
 }
 
@@ -70,6 +78,64 @@ TEST(HipGemmForms, DotRuleAtRunTimeAndNamedPreset) {
     for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
     expect_near_all(run_kernel(mxc::hip::dot<float>, a, b, ins, od, {}), want); // gemm_auto
     expect_near_all(run_kernel(mxc::hip::dot<float, mxc::hip::gemm_small_n>, a, b, ins, od, {}), want);
+}
+
+// Split-K (gemm_split): K cut into slices whose partial tiles go through the scratch and are
+// added by a second kernel; against the reference math, with slices that do not divide K (the
+// last one shorter), more slices than K steps allow, batches, and without scratch (unsplit).
+TEST(HipGemmForms, SplitKDotMatchesTheReference) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using medium3 = mxc::hip::gemm_split<mxc::hip::gemm_medium, 3>;
+    using small_m5 = mxc::hip::gemm_split<mxc::hip::gemm_small_m, 5>;
+    for (int64_t kd : {1, 8, 70, 200}) {
+        const mxc_desc ins[2] = {packed({3, 20, kd}), packed({3, kd, 9})}, od = packed({3, 20, 9});
+        const auto a = ramp(size_t(3 * 20 * kd), 0.25f), b = ramp(size_t(3 * kd * 9), 0.5f);
+        std::vector<float> want(3 * 20 * 9);
+        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
+        const int64_t bytes3 = mxc::hip::gemm_split_scratch_bytes<float>(20, 9, kd, 3, 3, mxc::hip::gemm_medium::BK);
+        const int64_t bytes5 = mxc::hip::gemm_split_scratch_bytes<float>(20, 9, kd, 3, 5, mxc::hip::gemm_small_m::BK);
+        EXPECT_EQ(bytes3, mxc_gemm_slices(kd, 3, 8) * 3 * 20 * 9 * 4);
+        SCOPED_TRACE("k = " + std::to_string(kd));
+        expect_near_all(run_kernel(mxc::hip::dot<float, medium3>, a, b, ins, od, {}, bytes3), want);
+        expect_near_all(run_kernel(mxc::hip::dot<float, small_m5>, a, b, ins, od, {}, bytes5), want);
+        expect_near_all(run_kernel(mxc::hip::dot<float, medium3>, a, b, ins, od, {}), want); // no scratch: unsplit
+    }
+    // the slices: whole K steps, none empty, covering K
+    EXPECT_EQ(mxc_gemm_slice_depth(70, 3, 8), 24);
+    EXPECT_EQ(mxc_gemm_slices(70, 3, 8), 3);
+    EXPECT_EQ(mxc_gemm_slices(8, 3, 8), 1);
+    EXPECT_EQ(mxc_gemm_slices(17, 3, 8), 3); // 8 + 8 + 1
+    // the rule: a device-filling product is not split, a deep one on few tiles is
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 1024, 1024, 4096, 1), 1);
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 512, 49, 4608, 1), 32); // 8 tiles: 33, at most 32
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 256, 196, 2304, 1), 17); // 16 tiles
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64, 64, 64, 1), 1); // one K step
+}
+
+TEST(HipGemmForms, SplitKConvolutionAndHalfMatchTheReference) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    // 3x3 im2col, 2 groups, 2 images; K = 3 * 9 = 27 per group
+    const mxc_desc ins[2] = {packed({2, 6, 7, 5}), packed({4, 3, 3, 3})}, od = packed({2, 4, 7, 5});
+    const std::vector<int64_t> ip = {2, 1, 1, 1, 1, 1, 1};
+    const auto x = ramp(2 * 6 * 7 * 5, 0.25f), w = ramp(4 * 3 * 9, 0.5f);
+    std::vector<float> want(2 * 4 * 7 * 5);
+    for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_conv_at(x.data(), ins[0], w.data(), ins[1], od, ip.data(), int64_t(i));
+    using split4 = mxc::hip::gemm_split<mxc::hip::gemm_medium, 4>;
+    const int64_t bytes = mxc::hip::gemm_split_scratch_bytes<float>(2, 2 * 35, 27, 2, 4, 8);
+    expect_near_all(run_kernel(mxc::hip::convolution<float, split4, MXC_CONV_GEMM_IM2COL>, x, w, ins, od, ip, bytes), want);
+    // the matrix-unit kernel of half, split in 3 (K = 100: slices of 64 and 36 at BK = 32)
+    const mxc_desc hins[2] = {packed({40, 100}), packed({100, 24})}, hod = packed({40, 24});
+    std::vector<mxc_half> ha, hb;
+    for (float v : ramp(40 * 100, 0.125f)) ha.push_back(mxc_half(v));
+    for (float v : ramp(100 * 24, 0.125f)) hb.push_back(mxc_half(v));
+    using mma3 = mxc::hip::gemm_split<mxc::hip::gemm_mma_small, 3>;
+    const auto got = run_kernel(mxc::hip::dot<mxc_half, mma3>, ha, hb, hins, hod, {},
+                                mxc::hip::gemm_split_scratch_bytes<mxc_half>(40, 24, 100, 1, 3, 32));
+    ASSERT_EQ(got.size(), size_t(40 * 24));
+    for (int64_t i = 0; i < 40 * 24; ++i) {
+        const float ref = mxc_dot_at(ha.data(), hins[0], hb.data(), hins[1], hod, i);
+        ASSERT_NEAR(float(got[size_t(i)]), ref, 1e-2f * (1.0f + std::fabs(ref))) << "element " << i;
+    }
 }
 
 TEST(HipGemmForms, ConvolutionFormThatDoesNotFitFallsBackToPerOutput) {
