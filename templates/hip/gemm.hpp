@@ -56,7 +56,6 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
     static constexpr int tx_count = BN / TN, ty_count = BM / TM;
     static constexpr int threads = tx_count * ty_count;
-    static constexpr int pad = 1;
     static_assert(BM % TM == 0 && BN % TN == 0, "gemm_config: tiles must split evenly over the threads");
     static_assert(BK % 8 == 0 && BM % 8 == 0 && BN % 8 == 0, "gemm_config: tile sides must hold whole 16-byte vectors");
 };
@@ -180,53 +179,127 @@ __device__ __forceinline__ void gemm_col_loads(const View& v, int64_t o0, int64_
     }
 }
 
-// Stages the R x CC tile at (r0, c0) of view v (rows < rn, cols < cn; zero outside) into
-// shared memory: dst[r * ld + c], or dst[c * ld + r] when Transposed. FastC: v.fast == 1.
-// cs: this thread's column state (gemm_col_of<Threads, CC>(v, c0, cn, tid)) or gemm_no_col.
-template <int Threads, int R, int CC, bool Transposed, bool FastC, class View, class C, class CS>
-__device__ inline void gemm_stage(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, C* dst, int ld,
-                                  int tid, const CS& cs) {
-    using T = typename std::remove_cv<typename std::remove_pointer<decltype(v.ptr(0, 0))>::type>::type;
-    constexpr int V = gemm_vec_width<T>;
-    constexpr int F = FastC ? CC : R, O = FastC ? R : CC; // extents along the fast / other dim
+// The SIMT kernel's staging of the R x CC tile at (r0, c0) of view v (rows < rn, cols < cn;
+// zero outside) into a shared stage of the compute type C, dst[r * ld + c] or, Transposed,
+// dst[c * ld + r], in two halves around the multiply of the current k-tile (as gemm_fetch /
+// gemm_put below for the matrix-unit kernel, which stage half as half in exact thread shares):
+//  - gemm_simt_fetch loads thread tid's vectors s = tid + i * Threads (i < n; any thread
+//    count: the last may be partial) of a vector view into registers of T before the multiply
+//    (whole 16-byte loads, the elements past the edge zeroed, as gemm_fetch);
+//  - gemm_simt_put writes them after it, converted to C: 16-byte stores where the vector runs
+//    along a stage row, else one store per element. An element-wise view (odd strides, the
+//    implicit im2col matrix) is loaded and stored there, element by element (through the column
+//    state cs where there is one: gemm_col_loads).
+// FastC: v.fast == 1 (consecutive c adjacent in memory).
+template <int Threads, int R, int CC, class T> struct gemm_simt_regs {
+    static constexpr int V = gemm_vec_width<T>, vectors = R * CC / V, n = (vectors + Threads - 1) / Threads;
+    gemm_vec<T, V> x[n];
+};
+template <int Threads, int R, int CC, bool FastC, class View, class T>
+__device__ __forceinline__ void gemm_simt_fetch(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn,
+                                                gemm_simt_regs<Threads, R, CC, T>& buf, int tid) {
+    using B = gemm_simt_regs<Threads, R, CC, T>;
+    constexpr int V = B::V, F = FastC ? CC : R;
     const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
-    auto put = [&](int f, int o, C x) {
+#pragma unroll
+    for (int i = 0; i < B::n; ++i) {
+        const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
+        const int64_t go = o0 + o, gf = f0 + f;
+        gemm_vec<T, V> x;
+        if ((B::vectors % Threads == 0 || s < B::vectors) && go < on && gf < fn) {
+            x = vector_load<gemm_vec<T, V>>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+        } else {
+#pragma unroll
+            for (int e = 0; e < V; ++e) x.v[e] = T(0.0f);
+        }
+#pragma unroll
+        for (int e = 0; e < V; ++e) buf.x[i].v[e] = gf + e < fn ? x.v[e] : T(0.0f);
+    }
+}
+template <int Threads, int R, int CC, bool Transposed, bool FastC, class View, class T, class C, class CS>
+__device__ __forceinline__ void gemm_simt_put(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn,
+                                              const gemm_simt_regs<Threads, R, CC, T>& buf, C* dst, int ld, int tid,
+                                              const CS& cs) {
+    using B = gemm_simt_regs<Threads, R, CC, T>;
+    constexpr int V = B::V, VC = gemm_vec_width<C>; // V is a multiple of VC (sizeof(C) >= sizeof(T))
+    constexpr int F = FastC ? CC : R, O = FastC ? R : CC; // extents along the fast / other dim
+    auto at = [&](int f, int o) -> C& {
         const int r = FastC ? o : f, c = FastC ? f : o;
-        dst[Transposed ? c * ld + r : r * ld + c] = x;
+        return dst[Transposed ? c * ld + r : r * ld + c];
     };
     if (v.vec) {
-        for (int s = tid; s < O * (F / V); s += Threads) {
-            const int o = s / (F / V), f = s % (F / V) * V;
-            const int64_t go = o0 + o, gf = f0 + f;
-            if (go < on && gf + V <= fn) {
-                const auto x = vector_load<gemm_vec<T, V>>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
 #pragma unroll
-                for (int e = 0; e < V; ++e) put(f + e, o, C(x.v[e]));
+        for (int i = 0; i < B::n; ++i) {
+            const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
+            if (B::vectors % Threads != 0 && s >= B::vectors) break;
+            if constexpr (FastC != Transposed) { // the vector runs along a stage row
+#pragma unroll
+                for (int h = 0; h < V / VC; ++h) {
+                    gemm_vec<C, VC> y;
+#pragma unroll
+                    for (int e = 0; e < VC; ++e) y.v[e] = C(buf.x[i].v[h * VC + e]);
+                    vector_store(&at(f + h * VC, o), y);
+                }
             } else {
-                for (int e = 0; e < V; ++e)
-                    put(f + e, o, go < on && gf + e < fn ? C(FastC ? v.at(go, gf + e) : v.at(gf + e, go)) : C(0));
+#pragma unroll
+                for (int e = 0; e < V; ++e) at(f + e, o) = C(buf.x[i].v[e]);
             }
         }
     } else {
+        const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
         if constexpr (FastC && gemm_col_state<CS>) {
             if (v.cols()) { // the elements s = tid + i * Threads: column tid % F, rows tid / F + i * Threads / F
                 constexpr int per_thread = O * F / Threads;
-                gemm_col_loads<Threads, F, O, per_thread < 1 ? 1 : per_thread>(v, o0, on, cs, tid, [&](int o, T x) { put(tid % F, o, C(x)); });
+                gemm_col_loads<Threads, F, O, per_thread < 1 ? 1 : per_thread>(v, o0, on, cs, tid, [&](int o, T x) { at(tid % F, o) = C(x); });
                 return;
             }
         }
         for (int s = tid; s < O * F; s += Threads) {
             const int o = s / F, f = s % F;
             const int64_t go = o0 + o, gf = f0 + f;
-            put(f, o, go < on && gf < fn ? C(FastC ? v.at(go, gf) : v.at(gf, go)) : C(0));
+            at(f, o) = go < on && gf < fn ? C(FastC ? v.at(go, gf) : v.at(gf, go)) : C(0);
         }
     }
 }
 
+// The SIMT kernel's stages: A transposed (k-major, as[k][i]) and B (bs[k][j]), rows padded by
+// 16 bytes (gemm_pad<C> elements): rows stay 16-byte aligned for the vector stores (A with
+// its fast dim along M, B along N), and for float, BK = 8, the transposed stores of an A read
+// along K (or a B read along K) spread over the banks: thread s writes its 4 elements at
+// k = 4 (s % 2) + e, row s / 2, and (BM + 4) * 4 = 16 (mod 32) words puts the two k halves
+// of a warp on different banks (BK = 16: 2-way conflicts there, once per k-tile). The
+// multiply's reads are conflict-free whatever the pad: a warp reads consecutive words of one
+// B row (tx) and a few consecutive words of one A row (broadcasts).
+template <class C> constexpr int gemm_pad = gemm_vec_width<C>;
+
+// The k-tile at k0 of A (BM x BK) and B (BK x BN) into registers (vector views), then into a
+// stage (the views' fast dims and vec flags are uniform over the block).
+template <class Cfg, class VA, class VB, class RA, class RB>
+__device__ __forceinline__ void gemm_simt_fetch_ab(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m,
+                                                   int64_t n, int64_t k, RA& ra, RB& rb, int tid) {
+    if (va.vec) {
+        if (va.fast) gemm_simt_fetch<Cfg::threads, Cfg::BM, Cfg::BK, true>(va, m0, k0, m, k, ra, tid);
+        else gemm_simt_fetch<Cfg::threads, Cfg::BM, Cfg::BK, false>(va, m0, k0, m, k, ra, tid);
+    }
+    if (vb.vec) {
+        if (vb.fast) gemm_simt_fetch<Cfg::threads, Cfg::BK, Cfg::BN, true>(vb, k0, n0, k, n, rb, tid);
+        else gemm_simt_fetch<Cfg::threads, Cfg::BK, Cfg::BN, false>(vb, k0, n0, k, n, rb, tid);
+    }
+}
+template <class Cfg, class VA, class VB, class RA, class RB, class C, class CB>
+__device__ __forceinline__ void gemm_simt_put_ab(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m,
+                                                 int64_t n, int64_t k, const RA& ra, const RB& rb, C* as, C* bs, int tid,
+                                                 const CB& cb) {
+    constexpr int lda = Cfg::BM + gemm_pad<C>, ldb = Cfg::BN + gemm_pad<C>;
+    if (va.fast) gemm_simt_put<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, k, ra, as, lda, tid, gemm_no_col{});
+    else gemm_simt_put<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, k, ra, as, lda, tid, gemm_no_col{});
+    if (vb.fast) gemm_simt_put<Cfg::threads, Cfg::BK, Cfg::BN, false, true>(vb, k0, n0, k, n, rb, bs, ldb, tid, cb);
+    else gemm_simt_put<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, k, n, rb, bs, ldb, tid, cb);
+}
+
 // The multiply-accumulate step over one staged K slice: acc[i][j] += A(row i, k) * B(k, col j).
-// The fp16 matrix-unit path replaces this step (same tiles, same epilogue).
 template <class Cfg, class C>
-__device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + Cfg::pad], const C (*bs)[Cfg::BN + Cfg::pad],
+__device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + gemm_pad<C>], const C (*bs)[Cfg::BN + gemm_pad<C>],
                                      C (&acc)[Cfg::TM][Cfg::TN], int ty, int tx) {
 #pragma unroll
     for (int kk = 0; kk < Cfg::BK; ++kk) {
@@ -242,12 +315,17 @@ __device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + Cfg::pad], const C 
     }
 }
 
+// Two shared stages, one barrier per k-tile: the next k-tile's vector loads go to registers
+// before the current tile is multiplied and to the other stage after it, so that their global
+// latency hides behind the multiply (element-wise views are loaded after the multiply).
 template <class Cfg, class T, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     using C = mxc_compute_t<T>;
-    __shared__ C as[Cfg::BK][Cfg::BM + Cfg::pad];
-    __shared__ C bs[Cfg::BK][Cfg::BN + Cfg::pad];
+    constexpr int lda = Cfg::BM + gemm_pad<C>, ldb = Cfg::BN + gemm_pad<C>;
+    static_assert(2 * Cfg::BK * (lda + ldb) * sizeof(C) <= 48 * 1024, "gemm_kernel: two stages must fit in 48 KiB of static shared memory");
+    alignas(16) __shared__ C as[2][Cfg::BK][lda];
+    alignas(16) __shared__ C bs[2][Cfg::BK][ldb];
     // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
     const int64_t zz = z0 + blockIdx.z, z = zz % zc, kb = zz / zc * ks, ke = kb + ks < k ? kb + ks : k;
     const auto va = sa.view(z);
@@ -260,16 +338,20 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     for (int i = 0; i < Cfg::TM; ++i)
 #pragma unroll
         for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = C(0);
+    gemm_simt_regs<Cfg::threads, Cfg::BM, Cfg::BK, T> ra;
+    gemm_simt_regs<Cfg::threads, Cfg::BK, Cfg::BN, T> rb;
+    gemm_simt_fetch_ab<Cfg>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
+    gemm_simt_put_ab<Cfg>(va, vb, m0, n0, kb, m, n, ke, ra, rb, &as[0][0][0], &bs[0][0][0], tid, cb);
+    block_sync();
+    int cur = 0;
     for (int64_t k0 = kb; k0 < ke; k0 += Cfg::BK) {
-        // load the tiles (the view's fast dim decides the order; uniform over the block)
-        if (va.fast) gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, ke, &as[0][0], Cfg::BM + Cfg::pad, tid, gemm_no_col{});
-        else gemm_stage<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, ke, &as[0][0], Cfg::BM + Cfg::pad, tid, gemm_no_col{});
-        if (vb.fast) gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, true>(vb, k0, n0, ke, n, &bs[0][0], Cfg::BN + Cfg::pad, tid, cb);
-        else gemm_stage<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, ke, n, &bs[0][0], Cfg::BN + Cfg::pad, tid, cb);
-        block_sync();
-        // multiply-accumulate
-        gemm_fma_step<Cfg>(as, bs, acc, ty, tx);
-        block_sync();
+        const bool next = k0 + Cfg::BK < ke;
+        // the next k-tile (zeros past ke: unconditional, fewer live registers), in flight during the multiply
+        gemm_simt_fetch_ab<Cfg>(va, vb, m0, n0, k0 + Cfg::BK, m, n, ke, ra, rb, tid);
+        gemm_fma_step<Cfg>(as[cur], bs[cur], acc, ty, tx);
+        if (next) gemm_simt_put_ab<Cfg>(va, vb, m0, n0, k0 + Cfg::BK, m, n, ke, ra, rb, &as[cur ^ 1][0][0], &bs[cur ^ 1][0][0], tid, cb);
+        block_sync(); // the other stage is written, and every thread is done with this one
+        cur ^= 1;
     }
     // epilogue
 #pragma unroll
