@@ -328,3 +328,58 @@ TEST(HipGemmForms, HalfConvolutionOnTheMatrixUnitKernel) {
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {3, 4, 11, 10}, {6, 2, 3, 3}, {3, 6, 6, 5}, strided);
 }
+
+// The SIMT kernel's pipeline (two shared stages, the next k-tile's vector loads held in
+// registers across the multiply): several k-tiles with K not a multiple of BK, edge tiles
+// with partial vectors, vector views read along K (A row-major, B transposed) and along M / N
+// (A transposed, B row-major), element-wise views (odd strides), double, half with few rows
+// (8 halves per vector, converted to float stages), a tile whose vectors do not split evenly
+// over its threads (40x64x16/4x4: 160 threads, B's 256 vectors), and K = 0.
+namespace {
+mxc_desc strided(std::vector<int64_t> lens, std::vector<int64_t> strides) {
+    mxc_desc d = packed(lens);
+    for (size_t i = 0; i < strides.size(); ++i) d.strides[i] = strides[i];
+    return d;
+}
+template <class T, class Cfg> void expect_simt_dot(int64_t m, int64_t n, int64_t kd, bool a_t, bool b_t, int64_t pad) {
+    SCOPED_TRACE("m " + std::to_string(m) + " n " + std::to_string(n) + " k " + std::to_string(kd) + (a_t ? " A^T" : "") +
+                 (b_t ? " B^T" : "") + " pad " + std::to_string(pad));
+    // A: m x kd, row-major (row stride: kd rounded up to 8, plus pad) or transposed (column
+    // stride: m rounded up, plus pad); B alike. pad 0: vector views whose edge vectors reach
+    // past the matrix (into nonzero memory), 1: element-wise views
+    auto ld = [pad](int64_t len) { return (len + 7) / 8 * 8 + pad; };
+    const mxc_desc ins[2] = {a_t ? strided({m, kd}, {1, ld(m)}) : strided({m, kd}, {ld(kd), 1}),
+                             b_t ? strided({kd, n}, {1, ld(kd)}) : strided({kd, n}, {ld(n), 1})};
+    const mxc_desc od = packed({m, n});
+    const size_t asz = size_t(a_t ? kd * ld(m) : m * ld(kd)), bsz = size_t(b_t ? n * ld(kd) : kd * ld(n));
+    std::vector<T> a, b;
+    for (float v : ramp(asz + 1, 0.125f)) a.push_back(T(v));
+    for (float v : ramp(bsz + 1, 0.25f)) b.push_back(T(v));
+    const std::vector<T> got = run_kernel(mxc::hip::dot<T, Cfg>, a, b, ins, od, {});
+    ASSERT_EQ(got.size(), size_t(m * n));
+    for (int64_t i = 0; i < m * n; ++i) {
+        const double ref = double(mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, i));
+        ASSERT_NEAR(double(got[size_t(i)]), ref, (sizeof(T) == 2 ? 1e-2 : 1e-4) * (1.0 + std::fabs(ref))) << "element " << i;
+    }
+}
+} // namespace
+
+TEST(HipGemmForms, PipelinedSimtKernelMatchesTheReference) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using odd = mxc::hip::gemm_config<40, 64, 16, 4, 4>;
+    for (int64_t kd : {0, 5, 34, 100}) {
+        for (int t = 0; t < 4; ++t) {
+            const bool a_t = t & 1, b_t = t & 2;
+            expect_simt_dot<float, mxc::hip::gemm_medium>(70, 70, kd, a_t, b_t, 0);  // vector views
+            expect_simt_dot<float, mxc::hip::gemm_medium>(70, 70, kd, a_t, b_t, 1);  // element-wise
+            expect_simt_dot<float, mxc::hip::gemm_large>(130, 134, kd, a_t, b_t, 0);
+            expect_simt_dot<float, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 0);
+            expect_simt_dot<float, mxc::hip::gemm_small_n>(132, 12, kd, a_t, b_t, 0);
+            expect_simt_dot<float, odd>(44, 134, kd, a_t, b_t, 0);
+            expect_simt_dot<double, mxc::hip::gemm_medium>(70, 70, kd, a_t, b_t, 0);
+            expect_simt_dot<double, mxc::hip::gemm_small_m>(12, 70, kd, a_t, b_t, 0);
+            expect_simt_dot<mxc_half, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 0);
+            expect_simt_dot<mxc_bf16, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 1);
+        }
+    }
+}
