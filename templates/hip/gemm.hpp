@@ -19,14 +19,17 @@
 // The out functor maps (z, i, j) to the output element and applies the epilogue (the plain
 // store, or a fused pointwise body, templates/hip/fused.hpp) per element.
 //
-// Scheme: one block computes a BM x BN tile of C. K is stepped by BK: the block stages the
-// BM x BK tile of A (transposed, k-major) and the BK x BN tile of B in shared memory in the
-// compute type (loads along the fast dim, 16-byte vectors where the view allows, zero
-// outside the matrix), then each thread multiplies-and-accumulates its TM x TN outputs in
-// registers (gemm_fma_step: the micro-kernel, the step a matrix-unit version replaces). Thread
-// (ty, tx) owns rows ty + i * BM/TM and cols tx + j * BN/TN: the B reads of a warp are
+// Scheme: one block computes a BM x BN tile of C. K is stepped by BK through two shared
+// stages of the BM x BK tile of A (transposed, k-major) and the BK x BN tile of B in the
+// compute type, one barrier per step: while each thread multiplies-and-accumulates its TM x TN
+// outputs in registers from one stage (gemm_fma_step: the micro-kernel, the step a
+// matrix-unit version replaces), the next tile's 16-byte vector loads (where the view allows
+// them; zero outside the matrix) are in flight into registers, written to the other stage
+// after the multiply (gemm_simt_fetch / gemm_simt_put; element-wise views are loaded there).
+// Thread (ty, tx) owns rows ty + i * BM/TM and cols tx + j * BN/TN: the B reads of a warp are
 // consecutive (no bank conflicts), the A reads are broadcasts, the stores are coalesced. The
-// shared rows are padded by one element so that the transposed A stores spread over the banks.
+// shared rows are padded by 16 bytes (gemm_pad: vector stores stay aligned, the transposed
+// stores spread over the banks).
 #pragma once
 #include "templates/hip/common.hpp" // first: the hip runtime, for MXC_HD's __host__ __device__
 #include "templates/hip/mma.hpp"
@@ -254,6 +257,7 @@ __device__ __forceinline__ void gemm_simt_put(const View& v, int64_t r0, int64_t
                 return;
             }
         }
+#pragma unroll 1 // unrolled, ptxas -v (sm_90) gave the medium dot 128 registers (64 so), the large 140 (126)
         for (int s = tid; s < O * F; s += Threads) {
             const int o = s / F, f = s % F;
             const int64_t go = o0 + o, gf = f0 + f;
