@@ -64,22 +64,20 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
 };
 
 // The presets (the rule that picks one is mxc_gemm_pick, templates/common/gemm_choice.hpp).
-// Shared memory = (BK * (BM + 1) + BK * (BN + 1)) elements of the compute type; registers per
-// thread ~ TM * TN accumulators + TM + TN fragments + ~30 for addresses and loop state
-// (estimates, not measured: no device here).
-//   large   128x128x8, 8x8 per thread, 256 threads: 8.3 KiB (float), ~110-128 VGPRs.
-//           sm_90: 2 blocks (16 warps) per SM, register bound (65536 / (256 * 128));
-//           gfx90a: 512 / 128 = 4 waves per SIMD = 4 blocks per CU (register bound; 64 KiB
-//           LDS would hold 7). For big M and N: 64 FMAs per 16 shared loads.
-//   medium  64x64x8, 4x4 per thread, 256 threads: 4.2 KiB, ~48-64 VGPRs. sm_90: 4 blocks
-//           per SM (registers; threads allow 8); gfx90a: 8 waves per SIMD = 8 blocks per CU.
-//           For mid sizes (more blocks to fill 132 SMs / 110 CUs) and for double (8x8
-//           doubles would need ~160 registers).
-//   small_m 16x128x16, 2x4 per thread, 256 threads: 9.3 KiB, ~40-48 VGPRs. sm_90: 5 blocks
-//           per SM; gfx90a: 8 per CU. Batch-1 matvec and few-row products (M <= 16): the B
+// Shared memory = 2 stages x BK x (BM + BN + 2 gemm_pad) elements of the compute type (<= 48
+// KiB: gemm_kernel checks). Registers measured with ptxas -v (nvcc 13, sm_90) and clang-15
+// (gfx90a) on the ResNet-50 kernels (batch 1) and a 1024^3 product / 112x112 convolutions:
+//   large   128x128x8, 8x8 per thread, 256 threads: 17 KiB (float). sm_90: 126 registers, no
+//           spills: 2 blocks (16 warps) per SM. gfx90a: 256 VGPRs + 30-38 AGPRs (spill
+//           room), 1 wave per SIMD. For big M and N: 64 FMAs per 16 shared loads.
+//   medium  64x64x8, 4x4 per thread, 256 threads: 8.5 KiB. sm_90: 64 registers (4 blocks per
+//           SM); gfx90a: 140-152 VGPRs, 3 waves per SIMD. For mid sizes (more blocks to fill
+//           132 SMs / 110 CUs) and for double (8x8 doubles would need ~160 registers).
+//   small_m 16x128x16, 2x4 per thread, 256 threads: 19 KiB. sm_90: 60-64 registers; gfx90a:
+//           202 VGPRs, 2 waves per SIMD. Batch-1 matvec and few-row products (M <= 16): the B
 //           panel is read once, coalesced, in wide tiles.
-//   small_n 128x16x16, 4x2 per thread, 256 threads: 9.3 KiB, ~40-48 VGPRs, as small_m. Few
-//           columns (a deep convolution on a tiny image at batch 1, a matrix times a vector).
+//   small_n 128x16x16, 4x2 per thread, 256 threads: 19 KiB, as small_m. Few columns (a deep
+//           convolution on a tiny image at batch 1, a matrix times a vector).
 // Double doubles the shared memory and the accumulator registers of each configuration.
 // A tuning database entry (codegen/tuning.hpp) replaces the rule for its problem.
 using gemm_large = gemm_config<128, 128, 8, 8, 8>;
