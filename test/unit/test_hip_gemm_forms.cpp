@@ -112,6 +112,38 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64, 64, 64, 1), 1); // one K step
 }
 
+// A product whose b is the same matrix for every batch and whose a rows run evenly through the
+// batches runs as one taller product (mxc_dot_fold_rows); others keep the batched grid.
+TEST(HipGemmForms, DotFoldsBroadcastBatchesIntoRows) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    auto broadcast_b = [](int64_t z, int64_t kd, int64_t n) {
+        mxc_desc d = packed({z, kd, n});
+        d.strides[0] = 0;
+        return d;
+    };
+    struct fold_case {
+        mxc_desc a;
+        int64_t want_stride;
+    };
+    mxc_desc a_seq = packed({7, 1, 13});      // [seq, 1, features]: M = 1, rows 13 apart
+    mxc_desc a_rows = packed({7, 3, 13});     // rows 13 apart across batches
+    mxc_desc a_gap = packed({7, 3, 13});      // a slice: batches 3 * 16 apart, rows 13: no single stride
+    a_gap.strides[0] = 48;
+    for (const fold_case& fc : {fold_case{a_seq, 13}, fold_case{a_rows, 13}, fold_case{a_gap, 0}}) {
+        const int64_t m = fc.a.lens[1];
+        const mxc_desc ins[2] = {fc.a, broadcast_b(7, 13, 9)}, od = packed({7, m, 9});
+        ASSERT_EQ(mxc_dot_fold_rows(ins[0], ins[1], od), fc.want_stride);
+        const auto a = ramp(size_t(mxc_desc_extent(ins[0])), 0.25f), b = ramp(13 * 9, 0.5f);
+        std::vector<float> want(size_t(7 * m * 9));
+        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
+        expect_near_all(run_kernel(mxc::hip::dot<float, mxc::hip::gemm_small_m>, a, b, ins, od, {}), want);
+        expect_near_all(run_kernel(mxc::hip::dot<float>, a, b, ins, od, {}), want);
+    }
+    // b that differs per batch does not fold
+    const mxc_desc a3 = packed({7, 3, 13}), b3 = packed({7, 13, 9}), o3 = packed({7, 3, 9});
+    EXPECT_EQ(mxc_dot_fold_rows(a3, b3, o3), 0);
+}
+
 TEST(HipGemmForms, SplitKConvolutionAndHalfMatchTheReference) {
     ASSERT_EQ(hipDeviceReset(), hipSuccess);
     // 3x3 im2col, 2 groups, 2 images; K = 3 * 9 = 27 per group
