@@ -4,7 +4,9 @@
 # what finished). Runs ON the device machine, from the repository root, with .carry carried.
 #   bash bench/gpu/session.sh [--until S] STAGE...
 # stages: env | smoke | bench:ARGS (bench/gpu/run.sh ARGS, commas kept, '+' for spaces) |
-#         conf:ARGS (test/gpu/run.sh conformance ARGS, '+' for spaces) | zoo:ARGS | graphs
+#         conf:ARGS (test/gpu/run.sh conformance ARGS, '+' for spaces) | zoo:ARGS | graphs |
+#         profile:MODEL[+--fp16] (bench/gpu/profile.py: run time and CUPTI kernel table)
+# ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
 # --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
 # conformance and bench get it as their --deadline.
 set -u
@@ -38,6 +40,9 @@ print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.
         "$MXC" verify examples/cnn.onnx --target hip --offload-arch sm_90 --fp16 --tolerance 1e-2; echo "verify fp16 exit $?"' \
         > "$res/smoke.log" 2>&1
       grep -i "exit\|fail\|error" "$res/smoke.log" | head -20 ;;
+    profile)
+      f=$res/profile-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16).txt
+      MXC=$MXC timeout "$l" python3 bench/gpu/profile.py $args > "$f" 2>&1; log "profile exit $?"; head -12 "$f" | cut -c1-160 ;;
     graphs)
       timeout "$l" bash test/e2e/hip_graphs.sh sm_90 ${args} > "$res/graphs-$(date +%s).log" 2>&1; log "graphs exit $?" ;;
     bench)

@@ -7,6 +7,7 @@
 #include <hip/hip_runtime.h> // the emulator (CMakeLists.txt puts runtime-stub/emu first)
 #include "templates/hip/convolution.hpp"
 #include "templates/hip/dot.hpp"
+#include "templates/hip/fused.hpp"
 
 #include <cmath>
 #include <vector>
@@ -359,4 +360,36 @@ TEST(HipGemmForms, HalfConvolutionOnTheMatrixUnitKernel) {
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {3, 4, 11, 10}, {6, 2, 3, 3}, {3, 6, 6, 5}, strided);
+}
+
+// The collapsed offsets of a fused epilogue's extra inputs (make_epi_offset) against
+// mxc_offset_of, element by element: the output's layout, per-channel broadcasts with and
+// without a batch, a transposed view, a scalar, and more runs than it keeps (the general path).
+TEST(HipGemmForms, EpilogueOffsetsMatchTheGeneralIndexMath) {
+    struct offset_case {
+        std::vector<int64_t> lens, strides;
+        mxc::hip::epi_offset::kind_t kind;
+    };
+    const offset_case cases[] = {
+        {{2, 8, 5, 3}, {120, 15, 3, 1}, mxc::hip::epi_offset::same},
+        {{1, 8, 5, 3}, {0, 1, 0, 0}, mxc::hip::epi_offset::runs},     // bias [1, C, 1, 1] broadcast
+        {{4, 8, 5, 3}, {0, 1, 0, 0}, mxc::hip::epi_offset::runs},     // the same, 4 images
+        {{4, 8, 5, 3}, {8, 1, 0, 0}, mxc::hip::epi_offset::runs},     // per image and channel
+        {{4, 6, 9}, {0, 1, 6}, mxc::hip::epi_offset::runs},           // a transposed matrix, broadcast over batches
+        {{3, 7}, {0, 0}, mxc::hip::epi_offset::runs},                 // a scalar
+        {{2, 3, 4, 5, 6}, {1, 2, 6, 24, 120}, mxc::hip::epi_offset::general}, // reversed: 5 runs
+    };
+    for (const offset_case& c : cases) {
+        mxc_desc d{};
+        d.rank = int32_t(c.lens.size());
+        int64_t total = 1;
+        for (int i = 0; i < d.rank; ++i) d.lens[i] = c.lens[size_t(i)], d.strides[i] = c.strides[size_t(i)], total *= d.lens[i];
+        const mxc::hip::epi_offset o = mxc::hip::make_epi_offset(d, total);
+        EXPECT_EQ(o.kind, c.kind) << "rank " << d.rank << ", first stride " << d.strides[0];
+        for (int64_t e = 0; e < total; ++e) ASSERT_EQ(o(d, e), mxc_offset_of(d, e)) << "element " << e;
+    }
+    // past 31 bits: the general path
+    mxc_desc big = packed({int64_t(1) << 31});
+    big.strides[0] = 0;
+    EXPECT_EQ(mxc::hip::make_epi_offset(big, int64_t(1) << 31).kind, mxc::hip::epi_offset::general);
 }
