@@ -390,11 +390,16 @@ def versions():
     v = {}
     r = subprocess.run([ARGS.mxc, "version"], capture_output=True, text=True)
     v["mxc"] = (r.stdout.strip().splitlines() or ["?"])[0].replace("mxc ", "", 1)
-    try:
-        v["git"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                                  text=True).stdout.strip() or "?"
-    except OSError:
-        v["git"] = "?"
+    carried = os.path.join(ROOT, ".carry", "COMMIT")  # bench/gpu/prepare.sh: the commit the carried mxc was built from
+    if os.path.exists(carried):
+        with open(carried) as f:
+            v["git"] = f.read().strip() or "?"
+    else:
+        try:
+            v["git"] = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
+                                      text=True).stdout.strip() or "?"
+        except OSError:
+            v["git"] = "?"
     v["onnx"] = onnx.__version__
     v["numpy"] = np.__version__
     try:

@@ -5,7 +5,7 @@
 #   bash bench/gpu/session.sh [--until S] STAGE...
 # stages: env | smoke | bench:ARGS (bench/gpu/run.sh ARGS, commas kept, '+' for spaces) |
 #         conf:ARGS (test/gpu/run.sh conformance ARGS, '+' for spaces) | zoo:ARGS | graphs |
-#         profile:MODEL[+--fp16] (bench/gpu/profile.py: run time and CUPTI kernel table)
+#         profile:MODEL[+--fp16] (bench/gpu/kernel_profile.py: run time and CUPTI kernel table)
 # ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
 # --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
 # conformance and bench get it as their --deadline.
@@ -42,7 +42,7 @@ print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.
       grep -i "exit\|fail\|error" "$res/smoke.log" | head -20 ;;
     profile)
       f=$res/profile-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16).txt
-      MXC=$MXC timeout "$l" python3 bench/gpu/profile.py $args > "$f" 2>&1; log "profile exit $?"; head -12 "$f" | cut -c1-160 ;;
+      MXC=$MXC timeout "$l" python3 bench/gpu/kernel_profile.py $args > "$f" 2>&1; log "profile exit $?"; head -12 "$f" | cut -c1-160 ;;
     graphs)
       timeout "$l" bash test/e2e/hip_graphs.sh sm_90 ${args} > "$res/graphs-$(date +%s).log" 2>&1; log "graphs exit $?" ;;
     bench)

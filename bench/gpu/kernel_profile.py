@@ -2,7 +2,7 @@
 sm_90, runs it in device-pointer mode on random inputs (uniform -1..1; integer inputs 0), and
 prints the median run time over RUNS runs (CUDA events, as bench.py) and the kernels of one run
 as CUPTI records them (torch.profiler), longest first.
-  python3 bench/gpu/profile.py MODEL.onnx [--fp16] [--runs 50] [--mxc PATH] [--arch sm_90]
+  python3 bench/gpu/kernel_profile.py MODEL.onnx [--fp16] [--runs 50] [--mxc PATH] [--arch sm_90]
 """
 import argparse
 import os
