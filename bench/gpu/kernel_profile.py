@@ -29,8 +29,9 @@ def main():
     torch_side.setup(False)
     d = tempfile.mkdtemp(prefix="mxc-profile-")
     lib = os.path.join(d, "libm.so")
-    cmd = [a.mxc, a.model, "--target", "hip", "--offload-arch", a.arch, "-o", lib, "--name", "m", "-q"] + (["--fp16"] if a.fp16 else [])
-    subprocess.run(cmd, check=True)
+    src = os.path.join(d, "src")
+    cmd = [a.mxc, a.model, "--target", "hip", "--offload-arch", a.arch, "-o", lib, "--name", "m", "-q", "--emit-src", src]
+    subprocess.run(cmd + (["--fp16"] if a.fp16 else []), check=True)
     probe = Library(lib, "m")
     rng = np.random.default_rng(0)
     feeds = {i["name"]: (rng.uniform(-1, 1, i["shape"]) if i["dtype"].kind == "f" else np.zeros(i["shape"])).astype(i["dtype"])
@@ -43,6 +44,17 @@ def main():
            1000 * (median - total)))
     for name, ms, n in rows:
         print("%9.4f ms %5.1f%% x%-4g %s" % (ms, 100 * ms / total if total else 0, n, name[:220]))
+    # the GEMM problems and the kernel each got (the comments above the generated launches)
+    counts = {}
+    for f in sorted(os.listdir(src)):
+        if f.endswith(".hip"):
+            with open(os.path.join(src, f)) as g:
+                for line in g:
+                    if line.strip().startswith("// gemm ") or line.strip().startswith("// tuned"):
+                        counts[line.strip()[3:]] = counts.get(line.strip()[3:], 0) + 1
+    print("GEMM launches (problem MxNxKxZ: configuration):")
+    for text, n in sorted(counts.items(), key=lambda t: -t[1]):
+        print("  x%-3d %s" % (n, text))
 
 
 if __name__ == "__main__":
