@@ -385,6 +385,18 @@ outputs gather(node_context& c) {
         int64_t n = data->result.lens[static_cast<std::size_t>(axis)];
         for (auto i : idx->lit.to_ints())
             if (i < -n || i >= n) c.fail("index " + std::to_string(i) + " is out of range for axis " + std::to_string(axis) + " of length " + std::to_string(n));
+        // one constant index (ViT's q, k, v = proj[0], proj[1], proj[2], its class token x[:, 0]):
+        // a slice view of length 1, squeezed for a scalar index: no kernel, no copy
+        if (idx->lit.known() && idx->result.elements() == 1 && idx->result.rank() <= 1) {
+            int64_t i = idx->lit.to_ints()[0];
+            if (i < 0) i += n;
+            ints starts(static_cast<std::size_t>(r), 0), steps(static_cast<std::size_t>(r), 1), lens = data->result.lens;
+            starts[static_cast<std::size_t>(axis)] = i;
+            lens[static_cast<std::size_t>(axis)] = 1;
+            auto* s = c.add("slice", {data}, attrs({{"starts", starts}, {"steps", steps}, {"out_lens", lens}}));
+            if (idx->result.rank() == 1) return {s};
+            return {c.add("squeeze", {s}, attrs({{"axes", ints{axis}}}))};
+        }
     }
     return {c.add("gather", {data, idx}, attrs({{"axis", axis}}))};
 }

@@ -33,6 +33,7 @@
 // Activations that overflow f16 at run time become inf, as IEEE says; `mxc verify --fp16`
 // reports them (docs/fp16.md).
 #include "ir/error.hpp"
+#include "ir/half_convert.hpp"
 #include "ir/op.hpp"
 #include "passes/pass_manager.hpp"
 
@@ -50,16 +51,13 @@ const std::set<std::string, std::less<>>& kept_f32() {
     return ops;
 }
 
-// The literal in f16, or nullopt when a finite value does not fit.
+// The literal in f16 (ir/half_convert.hpp), or nullopt when a finite value does not fit.
 std::optional<literal> to_half(const literal& l) {
     const int64_t n = l.s.elements();
     std::vector<char> bytes(static_cast<std::size_t>(n) * sizeof(mxc_half));
     auto* out = reinterpret_cast<mxc_half*>(bytes.data());
-    for (int64_t i = 0; i < n; ++i) {
-        float v = l.as<float>()[i];
-        out[i] = mxc_half(v);
-        if (std::isfinite(v) && !std::isfinite(static_cast<float>(out[i]))) return std::nullopt;
-    }
+    static_assert(sizeof(mxc_half) == sizeof(uint16_t), "mxc_half is its bits");
+    if (floats_to_half(l.as<float>(), reinterpret_cast<uint16_t*>(out), n)) return std::nullopt;
     return literal(shape(dtype::half_type, l.s.lens), std::move(bytes));
 }
 
@@ -74,16 +72,18 @@ struct converter {
     module& m;
     std::unordered_set<const instruction*> changed; // values this pass made f16
     std::unordered_map<const instruction*, instruction*> half, single;
-    std::unordered_map<const instruction*, bool> fits; // literal -> converts without overflow
+    // literal -> its f16 form (nullopt: it does not fit), converted once: the check of a weight
+    // and its conversion share it (BERT-base: 110M elements converted once, not twice)
+    std::unordered_map<const instruction*, std::optional<literal>> converted;
 
     // A float32 weight (a literal, or views of one) whose values fit f16.
     bool is_weight(const instruction* v) {
         while (is_view_op(*v)) v = v->inputs[0];
         if (!v->is_literal() || v->result.type != dtype::float_type) return false;
         if (!v->lit.known()) return true;
-        auto it = fits.find(v);
-        if (it == fits.end()) it = fits.emplace(v, to_half(v->lit).has_value()).first;
-        return it->second;
+        auto it = converted.find(v);
+        if (it == converted.end()) it = converted.emplace(v, to_half(v->lit)).first;
+        return it->second.has_value();
     }
 
     // The f16 version of float32 value v, inserted before `pos` (v's first f16 user).
@@ -91,7 +91,9 @@ struct converter {
         if (auto it = half.find(v); it != half.end()) return it->second;
         instruction* h;
         if (v->is_literal() && v->lit.known()) {
-            h = m.insert_literal(pos, *to_half(v->lit));
+            auto it = converted.find(v);
+            if (it == converted.end() || !it->second) it = converted.insert_or_assign(v, to_half(v->lit)).first;
+            h = m.insert_literal(pos, std::move(*it->second)); // half caches h: converted once
         } else if (v->is_literal()) { // a parsed digest: the shape only
             literal l;
             l.s = v->lit.s.with_type(dtype::half_type);

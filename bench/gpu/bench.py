@@ -246,6 +246,16 @@ def run_mxc(lib_path, feeds):
         lib.close()
 
 
+def write_profile(row, who, prof):
+    """The kernels of one row's runs (CUPTI, per run, longest first) to OUT/profile-....txt."""
+    total, rows = prof
+    path = os.path.join(ARGS.out, "profile-%s-b%d-%s.txt" % (row["model"], row["batch"], row["dtype"]))
+    with open(path, "a") as f:
+        f.write("== %s: %.3f ms of kernels per run, %.0f launches\n" % (who, total, sum(r[2] for r in rows)))
+        for name, ms, n in rows:
+            f.write("%9.4f ms %5.1f%% x%-4g %s\n" % (ms, 100 * ms / total if total else 0, n, name[:200]))
+
+
 # --- one row --------------------------------------------------------------------------------
 def step(row, key, fn):
     """Runs one step of a row; a failure is recorded in row['errors'][key], not raised."""
@@ -278,13 +288,22 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
             if ref is not None:
                 row["mxc_acc"] = accuracy(dtype, r[1], ref)
             log("  mxc %.3f ms, accuracy %s" % (r[0], row.get("mxc_acc")))
+        if r and ARGS.target == "hip":
+            import torch_side
+            k = step(row, "mxc_profile", lambda: torch_side.profile_mxc(lib, "m", dict(zip(names, inputs))))
+            if k:
+                row["kernels_cupti_ms"], row["kernels_cupti_n"] = k[0], sum(x[2] for x in k[1])
+                row["overhead_us"] = 1000 * (row["mxc_ms"] - k[0])
+                write_profile(row, "mxc", k)
+                log("  mxc kernels (CUPTI) %.3f ms in %d launches, host overhead %.1f us" %
+                    (k[0], round(row["kernels_cupti_n"]), row["overhead_us"]))
         if not ARGS.no_perf:
             p = step(row, "perf", lambda: mxc_perf(path, dtype))
             if p:
                 row.update(p)
-                if "mxc_ms" in row:  # host overhead: the device-pointer run time minus the kernels' time
+                if "mxc_ms" in row and "overhead_us" not in row:  # without CUPTI: the run time minus perf's kernel times
                     row["overhead_us"] = 1000 * (row["mxc_ms"] - p["kernels_ms"])
-                log("  mxc perf: kernels %.3f ms, host overhead %s us" % (p["kernels_ms"], fmt(row.get("overhead_us"), 1)))
+                log("  mxc perf: kernels %.3f ms (event pair per kernel)" % p["kernels_ms"])
     if module is not None and not ARGS.no_torch:
         import torch_side
         e = step(row, "eager", lambda: torch_side.run_eager(module, inputs, dtype, ARGS.runs, ARGS.warmup))
@@ -293,6 +312,10 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
             if ref is not None:
                 row["eager_acc"] = accuracy(dtype, e[2], ref)
             log("  eager %.3f ms, accuracy %s" % (e[0], row.get("eager_acc")))
+            k = step(row, "eager_profile", lambda: torch_side.profile_eager(module, inputs, dtype))
+            if k:
+                row["eager_kernels_ms"], row["eager_kernels_n"] = k[0], sum(x[2] for x in k[1])
+                write_profile(row, "eager", k)
         torch_side.release()
         if not ARGS.no_compile:
             k = step(row, "torch_compile", lambda: torch_side.run_compiled(module, inputs, dtype, ARGS.runs, ARGS.warmup,
@@ -336,8 +359,9 @@ def table(rows, meta):
              "faster)." % (meta.get("runs"), meta.get("warmup")),
              "mxc: the library's C API called through ctypes (bench/gpu/mxclib.py), device-pointer mode on the "
              "caller's stream (inputs and outputs stay on the GPU: no host copies in the time), CUDA events around "
-             "each run. Host overhead: that median run time minus the sum of the kernel times that `mxc perf` "
-             "measures (a --profile-hooks build, one event pair per kernel, mean of its runs). Rebuild: the same mxc command again (object and library cache).",
+             "each run. Host overhead: that median run time minus the kernel time of one run as CUPTI records it "
+             "(torch.profiler over 20 runs of the same library; without it, `mxc perf`'s event pairs); the kernels of each "
+             "row are listed in profile-MODEL-bB-DTYPE.txt, PyTorch eager's beside them. Rebuild: the same mxc command again (object and library cache).",
              "Accuracy: against ONNX Runtime CPU (fp32 model) on the same inputs; fp32 passes with "
              "max|mxc-ort|/max|ort| <= 1e-3, fp16 with ||mxc-ort||/(sqrt(n) max|ort|) <= 1e-2."]
     if errs:
@@ -366,11 +390,16 @@ def versions():
     v = {}
     r = subprocess.run([ARGS.mxc, "version"], capture_output=True, text=True)
     v["mxc"] = (r.stdout.strip().splitlines() or ["?"])[0].replace("mxc ", "", 1)
-    try:
-        v["git"] = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                                  text=True).stdout.strip() or "?"
-    except OSError:
-        v["git"] = "?"
+    carried = os.path.join(ROOT, ".carry", "COMMIT")  # bench/gpu/prepare.sh: the commit the carried mxc was built from
+    if os.path.exists(carried):
+        with open(carried) as f:
+            v["git"] = f.read().strip() or "?"
+    else:
+        try:
+            v["git"] = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
+                                      text=True).stdout.strip() or "?"
+        except OSError:
+            v["git"] = "?"
     v["onnx"] = onnx.__version__
     v["numpy"] = np.__version__
     try:

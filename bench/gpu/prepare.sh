@@ -35,6 +35,8 @@ LD_LIBRARY_PATH="$d/../lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$d/mxc.bi
 EOF
 chmod +x .carry/bin/mxc
 .carry/bin/mxc version >/dev/null
+# the commit the carried mxc was built from (the device's copy of the tree may hold another .git)
+git describe --always --dirty > .carry/COMMIT
 if [[ -d "$tests" ]]; then
   tar -C "$(dirname "$tests")" -cf - "$(basename "$tests")" | xz -T2 -6 > .carry/onnx-tests.tar.xz
 else

@@ -33,7 +33,28 @@ def setup(tf32):
 def torchvision_model(name):
     import torchvision
     torch.manual_seed(0)
-    return getattr(torchvision.models, TORCHVISION[name])(weights=None).eval()
+    return calibrate(getattr(torchvision.models, TORCHVISION[name])(weights=None)).eval()
+
+
+def calibrate(module):
+    """torchvision's initialisation leaves BatchNorm's running statistics at mean 0, variance 1
+    (activations then grow layer by layer: MobileNetV2's overflow float16) and ViT's classifier at
+    zero (every output 0: nothing to compare). As in a trained model, the statistics are measured
+    on random batches (train mode, no gradients; a cumulative average) and a zero classifier gets
+    random weights (std 0.02), so outputs depend on the input and stay in range."""
+    for mod in module.modules():
+        if isinstance(mod, torch.nn.Linear) and not mod.weight.detach().abs().sum():
+            torch.nn.init.normal_(mod.weight, std=0.02)
+    bns = [mod for mod in module.modules() if isinstance(mod, torch.nn.modules.batchnorm._BatchNorm)]
+    if bns:
+        for bn in bns:
+            bn.reset_running_stats()
+            bn.momentum = None
+        module.train()
+        with torch.no_grad():
+            for _ in range(4):
+                module(torch.rand(8, 3, 224, 224) * 2 - 1)  # the benchmark feeds uniform(-1, 1) images
+    return module.eval()
 
 
 def export(module, inputs, input_names, output_names, path, opset):
@@ -217,3 +238,51 @@ def run_mxc(lib_path, name, feeds, runs, warmup):
     finally:
         torch.cuda.synchronize()
         lib.close()
+
+
+def profile_kernels(fn, runs=20):
+    """The GPU kernels of `runs` calls of fn() as CUPTI records them (torch.profiler, which sees
+    every kernel of the process, a library's graph launches included): (kernel ms per run,
+    [(name, ms per run, launches per run)] longest first)."""
+    import json
+    import tempfile
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as p:
+        for _ in range(runs):
+            fn()
+        torch.cuda.synchronize()
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        p.export_chrome_trace(f.name)
+        with open(f.name) as g:
+            events = json.load(g).get("traceEvents", [])
+    per = {}
+    for e in events:
+        if e.get("cat") == "kernel" and "dur" in e:
+            t = per.setdefault(e.get("name", "?"), [0.0, 0])
+            t[0] += e["dur"] / 1000.0
+            t[1] += 1
+    rows = sorted(((n, t / runs, c / runs) for n, (t, c) in per.items()), key=lambda r: -r[1])
+    return sum(r[1] for r in rows), rows
+
+
+def profile_mxc(lib_path, name, feeds, runs=20):
+    """profile_kernels of a library's runs in device-pointer mode (as run_mxc)."""
+    from mxclib import Library
+    lib = Library(lib_path, name, device_pointers=True, stream=torch.cuda.current_stream().cuda_stream)
+    try:
+        xs = [torch.from_numpy(np.ascontiguousarray(feeds[i["name"]], dtype=i["dtype"])).cuda() for i in lib.inputs]
+        ys = [torch.empty(o["shape"], dtype=torch.from_numpy(np.zeros(1, o["dtype"])).dtype, device="cuda") for o in lib.outputs]
+        lib.set_pointers([x.data_ptr() for x in xs], [y.data_ptr() for y in ys])
+        return profile_kernels(lib.run, runs)
+    finally:
+        torch.cuda.synchronize()
+        lib.close()
+
+
+def profile_eager(module, inputs, dtype, runs=20):
+    m = prepare(module, dtype)
+    xs = to_device(inputs, dtype)
+    with torch.no_grad():
+        return profile_kernels(lambda: m(*xs), runs)

@@ -20,6 +20,13 @@ template <class T> struct dot_source {
     }
 };
 
+// One matrix for every batch: rows of stride sr, columns of stride sc (a folded product's a).
+template <class T> struct matrix_source {
+    const T* p;
+    int64_t sr, sc;
+    __device__ gemm_strided_view<T> view(int64_t) const { return make_strided_view(p, sr, sc); }
+};
+
 // Output (z, i, j) is element (z * M + i) * N + j; epi writes it.
 template <class E> struct dot_out {
     E epi;
@@ -44,6 +51,12 @@ template <class T, class Cfg, class E> void dot_epilogue(const mxc_kargs& k, hip
     if (m == 0 || n == 0) return;
     if constexpr (gemm_supported<T>) {
         const int64_t batches = mxc_elements(od) / (m * n);
+        if (const int64_t rs = mxc_dot_fold_rows(ad, bd, od)) { // one product of batches x m rows
+            const int64_t rows = batches * m;
+            gemm_run<T, Cfg>(rows, n, kd, 1, matrix_source<T>{static_cast<const T*>(k.in[0]), rs, ad.strides[r - 1]},
+                             dot_source<T>{static_cast<const T*>(k.in[1]), bd}, dot_out<E>{epi, rows, n}, s, k.scratch);
+            return;
+        }
         gemm_run<T, Cfg>(m, n, kd, batches, dot_source<T>{static_cast<const T*>(k.in[0]), ad},
                     dot_source<T>{static_cast<const T*>(k.in[1]), bd}, dot_out<E>{epi, m, n}, s, k.scratch);
     } else {

@@ -4,6 +4,7 @@
 // is applied to (the accumulated value, the extra inputs at the element) before the store.
 // At most max_inputs inputs (the fusion passes keep to it).
 #pragma once
+#include "templates/common/fastdiv.hpp"
 #include "templates/common/pointwise_program.hpp"
 #include "templates/hip/common.hpp"
 #include "templates/hip/convolution.hpp"
@@ -18,6 +19,60 @@ namespace hip {
 // The body of kernels compiled without a generated expression: the program in ip.
 struct program_body {};
 
+// The offset of an extra input at output element e, its dims collapsed on the host: dims that
+// step through the input evenly merge into runs (stride-0 broadcasts merge too), and an
+// element's index in run r is (e / inner[r]) % len[r] by fast division (e < 2^31). A conv's
+// per-channel bias is one or two runs, a residual input in the output's layout is `same`
+// (offset e). Before, mxc_offset_of divided e by every dim in 64 bits for every extra input of
+// every element: ~500 instructions each, more than the multiply-adds of a 1x1 convolution.
+struct epi_offset {
+    enum kind_t : int32_t { same, runs, general } kind;
+    int32_t n;
+    mxc_fastdiv inner[3], len[3];
+    int64_t stride[3];
+    __device__ int64_t operator()(const mxc_desc& d, int64_t e) const {
+        if (kind == same) return e;
+        if (kind == general) return mxc_offset_of(d, e);
+        const uint32_t u = uint32_t(e);
+        int64_t off = 0;
+#pragma unroll
+        for (int r = 0; r < 3; ++r)
+            if (r < n) off += int64_t(len[r].mod(inner[r].div(u))) * stride[r];
+        return off;
+    }
+};
+// d: an extra input's view, with the output's lens (the output is packed, `total` elements).
+inline epi_offset make_epi_offset(const mxc_desc& d, int64_t total) {
+    epi_offset o{};
+    o.kind = epi_offset::general;
+    if (total >= (int64_t(1) << 31)) return o;
+    int64_t len[MXC_MAX_RANK], stride[MXC_MAX_RANK], inner[MXC_MAX_RANK], below = 1;
+    int n = 0;
+    for (int i = d.rank - 1; i >= 0; --i) {
+        const int64_t l = d.lens[i], st = d.strides[i];
+        if (l == 1) continue;
+        if (n > 0 && st == len[n - 1] * stride[n - 1]) {
+            len[n - 1] *= l; // continues the run below
+        } else {
+            len[n] = l, stride[n] = st, inner[n] = below;
+            ++n;
+        }
+        below *= l;
+    }
+    if (n == 1 && stride[0] == 1) {
+        o.kind = epi_offset::same;
+    } else if (n <= 3) {
+        o.kind = epi_offset::runs;
+        o.n = n;
+        for (int r = 0; r < n; ++r) {
+            o.inner[r] = mxc_fastdiv(uint32_t(inner[r]));
+            o.len[r] = mxc_fastdiv(uint32_t(len[r]));
+            o.stride[r] = stride[r];
+        }
+    }
+    return o;
+}
+
 // The epilogue of a fused conv/dot: x[0] = the accumulated value, x[j] = extra input j+1 (input
 // j + 1 of the kernel) at output element e. The extra inputs have the output's lens
 // (broadcasts are stride-0 views) and may share the output's storage: each element is read
@@ -25,30 +80,37 @@ struct program_body {};
 // The GEMM kernels call put once per register-tile element (unrolled): the interpreter of a
 // program body is called, not inlined, so that it is not copied TM * TN times.
 template <class T>
-__device__ __attribute__((noinline)) void fused_program_put(const dev_args& a, int64_t skip, int64_t e,
+__device__ __attribute__((noinline)) void fused_program_put(const dev_args& a, const epi_offset* offs, int64_t skip, int64_t e,
                                                             mxc_compute_t<T> acc) {
     using C = mxc_compute_t<T>;
     C x[max_inputs];
     x[0] = acc;
-    for (int j = 2; j < a.n_in; ++j) x[j - 1] = C(in_ptr<T>(a, j)[mxc_offset_of(a.in_desc[j], e)]);
+    for (int j = 2; j < a.n_in; ++j) x[j - 1] = C(in_ptr<T>(a, j)[offs[j](a.in_desc[j], e)]);
     out_ptr<T>(a)[e] = T(mxc_pw_run(a.ip + skip, a.n_ip - skip, x));
 }
 template <class T, class F> struct fused_store {
     F f;
     dev_args a;
     int64_t skip;
+    epi_offset offs[max_inputs]; // offs[j]: extra input j's (j >= 2)
     __device__ void put(int64_t e, mxc_compute_t<T> acc) const {
         using C = mxc_compute_t<T>;
         if constexpr (std::is_same<F, program_body>::value) {
-            fused_program_put<T>(a, skip, e, acc);
+            fused_program_put<T>(a, offs, skip, e, acc);
         } else {
             C x[max_inputs];
             x[0] = acc;
-            for (int j = 2; j < a.n_in; ++j) x[j - 1] = C(in_ptr<T>(a, j)[mxc_offset_of(a.in_desc[j], e)]);
+            for (int j = 2; j < a.n_in; ++j) x[j - 1] = C(in_ptr<T>(a, j)[offs[j](a.in_desc[j], e)]);
             out_ptr<T>(a)[e] = T(f(x));
         }
     }
 };
+template <class T, class F> fused_store<T, F> make_fused_store(const F& f, const mxc_kargs& k, int64_t skip) {
+    fused_store<T, F> st{f, pack(k), skip, {}};
+    const int64_t total = mxc_elements(*k.out_desc);
+    for (int j = 2; j < st.a.n_in; ++j) st.offs[j] = make_epi_offset(st.a.in_desc[j], total);
+    return st;
+}
 
 // fused_pointwise: x[j] = input j.
 template <class T, class F> struct fused_elem {
@@ -77,10 +139,10 @@ template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, hipStr
 }
 template <class T, class Cfg = gemm_auto, mxc_conv_form Form = MXC_CONV_AUTO, class F>
 void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    convolution_epilogue<T, Cfg, Form>(k, s, fused_store<T, F>{f, pack(k), 0});
+    convolution_epilogue<T, Cfg, Form>(k, s, make_fused_store<T>(f, k, 0));
 }
 template <class T, class Cfg = gemm_auto, class F> void fused_dot_expr(const mxc_kargs& k, hipStream_t s, F f) {
-    dot_epilogue<T, Cfg>(k, s, fused_store<T, F>{f, pack(k), 0});
+    dot_epilogue<T, Cfg>(k, s, make_fused_store<T>(f, k, 0));
 }
 
 template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) {
@@ -88,10 +150,10 @@ template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) {
 }
 template <class T, class Cfg = gemm_auto, mxc_conv_form Form = MXC_CONV_AUTO>
 void fused_convolution(const mxc_kargs& k, hipStream_t s) {
-    convolution_epilogue<T, Cfg, Form>(k, s, fused_store<T, program_body>{{}, pack(k), 1 + 3 * (k.out_desc->rank - 2)});
+    convolution_epilogue<T, Cfg, Form>(k, s, make_fused_store<T>(program_body{}, k, 1 + 3 * (k.out_desc->rank - 2)));
 }
 template <class T, class Cfg = gemm_auto> void fused_dot(const mxc_kargs& k, hipStream_t s) {
-    dot_epilogue<T, Cfg>(k, s, fused_store<T, program_body>{{}, pack(k), 0});
+    dot_epilogue<T, Cfg>(k, s, make_fused_store<T>(program_body{}, k, 0));
 }
 
 } // namespace hip

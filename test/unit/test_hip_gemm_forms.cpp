@@ -7,6 +7,7 @@
 #include <hip/hip_runtime.h> // the emulator (CMakeLists.txt puts runtime-stub/emu first)
 #include "templates/hip/convolution.hpp"
 #include "templates/hip/dot.hpp"
+#include "templates/hip/fused.hpp"
 
 #include <cmath>
 #include <vector>
@@ -110,6 +111,38 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 512, 49, 4608, 1), 32); // 8 tiles: 33, at most 32
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 256, 196, 2304, 1), 17); // 16 tiles
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64, 64, 64, 1), 1); // one K step
+}
+
+// A product whose b is the same matrix for every batch and whose a rows run evenly through the
+// batches runs as one taller product (mxc_dot_fold_rows); others keep the batched grid.
+TEST(HipGemmForms, DotFoldsBroadcastBatchesIntoRows) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    auto broadcast_b = [](int64_t z, int64_t kd, int64_t n) {
+        mxc_desc d = packed({z, kd, n});
+        d.strides[0] = 0;
+        return d;
+    };
+    struct fold_case {
+        mxc_desc a;
+        int64_t want_stride;
+    };
+    mxc_desc a_seq = packed({7, 1, 13});      // [seq, 1, features]: M = 1, rows 13 apart
+    mxc_desc a_rows = packed({7, 3, 13});     // rows 13 apart across batches
+    mxc_desc a_gap = packed({7, 3, 13});      // a slice: batches 3 * 16 apart, rows 13: no single stride
+    a_gap.strides[0] = 48;
+    for (const fold_case& fc : {fold_case{a_seq, 13}, fold_case{a_rows, 13}, fold_case{a_gap, 0}}) {
+        const int64_t m = fc.a.lens[1];
+        const mxc_desc ins[2] = {fc.a, broadcast_b(7, 13, 9)}, od = packed({7, m, 9});
+        ASSERT_EQ(mxc_dot_fold_rows(ins[0], ins[1], od), fc.want_stride);
+        const auto a = ramp(size_t(mxc_desc_extent(ins[0])), 0.25f), b = ramp(13 * 9, 0.5f);
+        std::vector<float> want(size_t(7 * m * 9));
+        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
+        expect_near_all(run_kernel(mxc::hip::dot<float, mxc::hip::gemm_small_m>, a, b, ins, od, {}), want);
+        expect_near_all(run_kernel(mxc::hip::dot<float>, a, b, ins, od, {}), want);
+    }
+    // b that differs per batch does not fold
+    const mxc_desc a3 = packed({7, 3, 13}), b3 = packed({7, 13, 9}), o3 = packed({7, 3, 9});
+    EXPECT_EQ(mxc_dot_fold_rows(a3, b3, o3), 0);
 }
 
 TEST(HipGemmForms, SplitKConvolutionAndHalfMatchTheReference) {
@@ -382,4 +415,36 @@ TEST(HipGemmForms, PipelinedSimtKernelMatchesTheReference) {
             expect_simt_dot<mxc_bf16, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 1);
         }
     }
+}
+
+// The collapsed offsets of a fused epilogue's extra inputs (make_epi_offset) against
+// mxc_offset_of, element by element: the output's layout, per-channel broadcasts with and
+// without a batch, a transposed view, a scalar, and more runs than it keeps (the general path).
+TEST(HipGemmForms, EpilogueOffsetsMatchTheGeneralIndexMath) {
+    struct offset_case {
+        std::vector<int64_t> lens, strides;
+        mxc::hip::epi_offset::kind_t kind;
+    };
+    const offset_case cases[] = {
+        {{2, 8, 5, 3}, {120, 15, 3, 1}, mxc::hip::epi_offset::same},
+        {{1, 8, 5, 3}, {0, 1, 0, 0}, mxc::hip::epi_offset::runs},     // bias [1, C, 1, 1] broadcast
+        {{4, 8, 5, 3}, {0, 1, 0, 0}, mxc::hip::epi_offset::runs},     // the same, 4 images
+        {{4, 8, 5, 3}, {8, 1, 0, 0}, mxc::hip::epi_offset::runs},     // per image and channel
+        {{4, 6, 9}, {0, 1, 6}, mxc::hip::epi_offset::runs},           // a transposed matrix, broadcast over batches
+        {{3, 7}, {0, 0}, mxc::hip::epi_offset::runs},                 // a scalar
+        {{2, 3, 4, 5, 6}, {1, 2, 6, 24, 120}, mxc::hip::epi_offset::general}, // reversed: 5 runs
+    };
+    for (const offset_case& c : cases) {
+        mxc_desc d{};
+        d.rank = int32_t(c.lens.size());
+        int64_t total = 1;
+        for (int i = 0; i < d.rank; ++i) d.lens[i] = c.lens[size_t(i)], d.strides[i] = c.strides[size_t(i)], total *= d.lens[i];
+        const mxc::hip::epi_offset o = mxc::hip::make_epi_offset(d, total);
+        EXPECT_EQ(o.kind, c.kind) << "rank " << d.rank << ", first stride " << d.strides[0];
+        for (int64_t e = 0; e < total; ++e) ASSERT_EQ(o(d, e), mxc_offset_of(d, e)) << "element " << e;
+    }
+    // past 31 bits: the general path
+    mxc_desc big = packed({int64_t(1) << 31});
+    big.strides[0] = 0;
+    EXPECT_EQ(mxc::hip::make_epi_offset(big, int64_t(1) << 31).kind, mxc::hip::epi_offset::general);
 }

@@ -335,6 +335,19 @@ def bad_models():
     save("symbolic_dims", model(nodes, [vi("x", ["batch", "seq", 4])], [vi("y", ["batch", "seq", 4])]))
 
 
+def gather_constant():
+    """Gather with one constant index (a slice view in mxc), next to a general one."""
+    x = np.arange(60, dtype=np.float32).reshape(3, 4, 5) - 30.0
+    nodes = [helper.make_node("Gather", ["x", "i_scalar"], ["g0"], axis=1, name="take_col"),
+             helper.make_node("Mul", ["g0", "two"], ["y0"], name="scale"),
+             helper.make_node("Gather", ["x", "i_last"], ["y1"], axis=0, name="take_last"),
+             helper.make_node("Gather", ["x", "i_two"], ["y2"], axis=2, name="take_two")]
+    inits = [init("i_scalar", np.array(2, np.int64)), init("i_last", np.array([-1], np.int64)),
+             init("i_two", np.array([0, 3], np.int64)), init("two", np.array(2, np.float32))]
+    m = model(nodes, [vi("x", [3, 4, 5])], [vi("y0", [3, 5]), vi("y1", [1, 4, 5]), vi("y2", [3, 4, 2])], inits)
+    save("gather_constant", m, [x], [x[:, 2, :] * 2, x[-1:], x[:, :, [0, 3]]])
+
+
 if __name__ == "__main__":
     conv_relu()
     conv_strided_same()
@@ -353,3 +366,4 @@ if __name__ == "__main__":
     reduce()
     unsupported_fine()
     bad_models()
+    gather_constant()

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# One device command that runs several stages, each under its own time limit, and packs what
+# each leaves into $OUT/results.tgz after every stage (so a command cut short still returns
+# what finished). Runs ON the device machine, from the repository root, with .carry carried.
+#   bash bench/gpu/session.sh [--until S] STAGE...
+# stages: env | smoke | bench:ARGS (bench/gpu/run.sh ARGS, commas kept, '+' for spaces) |
+#         conf:ARGS (test/gpu/run.sh conformance ARGS, '+' for spaces) | zoo:ARGS | graphs |
+#         profile:MODEL[+--fp16] (bench/gpu/kernel_profile.py: run time and CUPTI kernel table)
+# ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
+# --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
+# conformance and bench get it as their --deadline.
+set -u
+cd "$(dirname "$0")/../.."
+export PYTHONUNBUFFERED=1
+until_s=540
+[ "${1:-}" = --until ] && { until_s=$2; shift 2; }
+res=/tmp/mxc-session; rm -rf "$res"; mkdir -p "$res"
+out=${OUT:-$PWD/build/session}; mkdir -p "$out"
+source bench/gpu/env.sh
+pack() { tar -C "$res" -czf "$out/results.tgz.part" . && mv "$out/results.tgz.part" "$out/results.tgz"; }
+left() { echo $((until_s - SECONDS - 15)); }
+log() { echo "[$SECONDS s] $*" | tee -a "$res/progress.log"; }
+for st in "$@"; do
+  name=${st%%:*}; args=; [[ $st == *:* ]] && args=${st#*:}; args=${args//+/ }
+  l=$(left)
+  [ "$l" -gt 20 ] || { log "$st: not started, $l s left"; continue; }
+  log "== $st (limit $l s)"
+  case $name in
+    env)
+      { date -u; nvidia-smi; nvcc --version; nproc; free -g; device_ready
+        python3 -c 'import sys, torch, torchvision, onnx, onnxruntime, numpy
+print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version(),
+      "torchvision", torchvision.__version__, "onnx", onnx.__version__, "ort", onnxruntime.__version__, "numpy", numpy.__version__)'
+      } > "$res/env.txt" 2>&1
+      tail -3 "$res/env.txt" ;;
+    smoke)
+      timeout "$l" bash -c '
+        MXC=$MXC bash test/e2e/hip_graphs.sh sm_90; echo "hip_graphs exit $?"
+        "$MXC" verify examples/cnn.onnx --target hip --offload-arch sm_90; echo "verify exit $?"
+        "$MXC" verify examples/cnn.onnx --target hip --offload-arch sm_90 --fp16 --tolerance 1e-2; echo "verify fp16 exit $?"' \
+        > "$res/smoke.log" 2>&1
+      grep -i "exit\|fail\|error" "$res/smoke.log" | head -20 ;;
+    profile)
+      f=$res/profile-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16).txt
+      MXC=$MXC timeout "$l" python3 bench/gpu/kernel_profile.py $args > "$f" 2>&1; log "profile exit $?"; head -12 "$f" | cut -c1-160 ;;
+    graphs)
+      timeout "$l" bash test/e2e/hip_graphs.sh sm_90 ${args} > "$res/graphs-$(date +%s).log" 2>&1; log "graphs exit $?" ;;
+    bench)
+      mkdir -p "$res/bench"
+      OUT=$res/bench timeout "$l" bash bench/gpu/run.sh $args --deadline $((l - 30)) > /dev/null 2>&1
+      log "bench exit $?"; tail -25 "$res/bench/bench.md" 2>/dev/null ;;
+    conf|zoo)
+      mkdir -p "$res/tests"
+      what=conformance; [ "$name" = zoo ] && what=zoo
+      dl=(); [ "$name" = conf ] && dl=(--deadline $((l - 20)))
+      OUT=$res/tests timeout "$l" bash test/gpu/run.sh $what $args "${dl[@]}" > "$res/tests/$name-stdout.log" 2>&1
+      log "$what exit $?"; tail -12 "$res/tests/summary.txt" 2>/dev/null ;;
+    *) log "unknown stage $st" ;;
+  esac
+  pack
+done
+log "done"
+pack
