@@ -71,9 +71,10 @@ std::string gemm_tile::invalid(dtype type) const {
     const int64_t threads = int64_t(bm / tm) * (bn / tn);
     if (threads < 32 || threads > 1024)
         return "(BM/TM) x (BN/TN) = " + std::to_string(threads) + " threads, expected 32 to 1024";
-    // fp16 and bf16 compute in float (mxc_compute_t), double in double.
+    // fp16 and bf16 compute in float (mxc_compute_t), double in double; two stages of A and B,
+    // rows padded by 16 bytes (gemm_kernel, templates/hip/gemm.hpp)
     const int64_t elem = type == dtype::double_type ? 8 : 4;
-    const int64_t shared = (int64_t(bk) * (bm + 1) + int64_t(bk) * (bn + 1)) * elem;
+    const int64_t shared = 2 * int64_t(bk) * (bm + bn + 2 * (16 / elem)) * elem;
     if (shared > 48 * 1024) return "the tiles need " + std::to_string(shared) + " bytes of shared memory, over 48 KiB";
     return "";
 }
