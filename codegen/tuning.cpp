@@ -183,7 +183,10 @@ std::optional<gemm_problem> gemm_problem_of(const kernel_call& k) {
         p.m = out.lens[r - 2], p.n = out.lens[r - 1], p.k = a.lens[r - 1];
         for (std::size_t i = 0; i + 2 < r; ++i) p.z *= out.lens[i];
         // the launcher runs a product whose batches fold into rows as one (templates/common/dot.hpp)
-        if (b.lens.size() == r && mxc_dot_fold_rows(make_desc(a), make_desc(b), make_desc(out)) != 0) p.m *= p.z, p.z = 1;
+        if (b.lens.size() == r) {
+            const mxc_dot_fold f = mxc_dot_fold_of(make_desc(a), make_desc(b), make_desc(out));
+            if (f.ok) p.m = f.rows, p.z = f.batches;
+        }
         return p;
     }
     // convolution: x [N, C, spatial...], w [M, C/group, kernel...], out [N, M, out spatial...];

@@ -20,11 +20,19 @@ template <class T> struct dot_source {
     }
 };
 
-// One matrix for every batch: rows of stride sr, columns of stride sc (a folded product's a).
-template <class T> struct matrix_source {
+// Batch z's matrix at p + z * zs, rows of stride sr, columns of stride sc (a folded product's
+// operands, templates/common/dot.hpp mxc_dot_fold_of).
+template <class T> struct batch_strided_source {
     const T* p;
-    int64_t sr, sc;
-    __device__ gemm_strided_view<T> view(int64_t) const { return make_strided_view(p, sr, sc); }
+    int64_t zs, sr, sc;
+    __device__ gemm_strided_view<T> view(int64_t z) const { return make_strided_view(p + z * zs, sr, sc); }
+};
+
+// Output (z, i, j) of a folded product is element z * zs + i * rs + j; epi writes it.
+template <class E> struct dot_out_strided {
+    E epi;
+    int64_t zs, rs;
+    template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const { epi.put(z * zs + i * rs + j, acc); }
 };
 
 // Output (z, i, j) is element (z * M + i) * N + j; epi writes it.
@@ -51,10 +59,11 @@ template <class T, class Cfg, class E> void dot_epilogue(const mxc_kargs& k, hip
     if (m == 0 || n == 0) return;
     if constexpr (gemm_supported<T>) {
         const int64_t batches = mxc_elements(od) / (m * n);
-        if (const int64_t rs = mxc_dot_fold_rows(ad, bd, od)) { // one product of batches x m rows
-            const int64_t rows = batches * m;
-            gemm_run<T, Cfg>(rows, n, kd, 1, matrix_source<T>{static_cast<const T*>(k.in[0]), rs, ad.strides[r - 1]},
-                             dot_source<T>{static_cast<const T*>(k.in[1]), bd}, dot_out<E>{epi, rows, n}, s, k.scratch);
+        const mxc_dot_fold f = mxc_dot_fold_of(ad, bd, od);
+        if (f.ok) { // the batches along which b is shared become rows
+            gemm_run<T, Cfg>(f.rows, n, kd, f.batches, batch_strided_source<T>{static_cast<const T*>(k.in[0]), f.a_zs, f.a_rs, ad.strides[r - 1]},
+                             batch_strided_source<T>{static_cast<const T*>(k.in[1]), f.b_zs, bd.strides[r - 2], bd.strides[r - 1]},
+                             dot_out_strided<E>{epi, f.o_zs, f.o_rs}, s, k.scratch);
             return;
         }
         gemm_run<T, Cfg>(m, n, kd, batches, dot_source<T>{static_cast<const T*>(k.in[0]), ad},

@@ -113,36 +113,54 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64, 64, 64, 1), 1); // one K step
 }
 
-// A product whose b is the same matrix for every batch and whose a rows run evenly through the
-// batches runs as one taller product (mxc_dot_fold_rows); others keep the batched grid.
+// A product whose b is the same matrix along some batch dims runs those batches as rows
+// (mxc_dot_fold_of): all batches (a [seq, 1, features] projection), some of them (attention's
+// probabilities x values with the heads' transpose in the views), and not at all when the rows
+// do not step evenly or b differs in every batch.
 TEST(HipGemmForms, DotFoldsBroadcastBatchesIntoRows) {
     ASSERT_EQ(hipDeviceReset(), hipSuccess);
-    auto broadcast_b = [](int64_t z, int64_t kd, int64_t n) {
-        mxc_desc d = packed({z, kd, n});
-        d.strides[0] = 0;
+    struct fold_case {
+        mxc_desc a, b, o;
+        bool ok;
+        int64_t rows, batches;
+    };
+    auto with_strides = [](mxc_desc d, std::vector<int64_t> st) {
+        for (size_t i = 0; i < st.size(); ++i) d.strides[i] = st[i];
         return d;
     };
-    struct fold_case {
-        mxc_desc a;
-        int64_t want_stride;
-    };
-    mxc_desc a_seq = packed({7, 1, 13});      // [seq, 1, features]: M = 1, rows 13 apart
-    mxc_desc a_rows = packed({7, 3, 13});     // rows 13 apart across batches
-    mxc_desc a_gap = packed({7, 3, 13});      // a slice: batches 3 * 16 apart, rows 13: no single stride
-    a_gap.strides[0] = 48;
-    for (const fold_case& fc : {fold_case{a_seq, 13}, fold_case{a_rows, 13}, fold_case{a_gap, 0}}) {
-        const int64_t m = fc.a.lens[1];
-        const mxc_desc ins[2] = {fc.a, broadcast_b(7, 13, 9)}, od = packed({7, m, 9});
-        ASSERT_EQ(mxc_dot_fold_rows(ins[0], ins[1], od), fc.want_stride);
-        const auto a = ramp(size_t(mxc_desc_extent(ins[0])), 0.25f), b = ramp(13 * 9, 0.5f);
-        std::vector<float> want(size_t(7 * m * 9));
-        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
-        expect_near_all(run_kernel(mxc::hip::dot<float, mxc::hip::gemm_small_m>, a, b, ins, od, {}), want);
-        expect_near_all(run_kernel(mxc::hip::dot<float>, a, b, ins, od, {}), want);
+    std::vector<fold_case> cases;
+    // [seq 7, 1, 13] x broadcast [13, 9]: 7 rows, 1 batch
+    cases.push_back({packed({7, 1, 13}), with_strides(packed({7, 13, 9}), {0, 9, 1}), packed({7, 1, 9}), true, 7, 1});
+    // [7, 3, 13] rows across batches: 21 rows
+    cases.push_back({packed({7, 3, 13}), with_strides(packed({7, 13, 9}), {0, 9, 1}), packed({7, 3, 9}), true, 21, 1});
+    // attention: a = probabilities [1, seq 6, heads 4, 1, seq 6] as a view of [heads, seq, seq];
+    // b = values [1, seq (broadcast), heads, seq, hd 5] as a view of [seq, heads * hd]; the output
+    // [1, seq, heads, 1, hd] packed: 6 rows (seq) in 4 batches (heads)
+    cases.push_back({with_strides(packed({1, 6, 4, 1, 6}), {144, 6, 36, 6, 1}), with_strides(packed({1, 6, 4, 6, 5}), {120, 0, 5, 20, 1}),
+                     packed({1, 6, 4, 1, 5}), true, 6, 4});
+    // rows that do not step evenly through a (batches 48 apart, 3 rows of 13): no fold
+    cases.push_back({with_strides(packed({7, 3, 13}), {48, 13, 1}), with_strides(packed({7, 13, 9}), {0, 9, 1}), packed({7, 3, 9}), false, 0, 0});
+    // b differs in every batch: no fold
+    cases.push_back({packed({7, 3, 13}), packed({7, 13, 9}), packed({7, 3, 9}), false, 0, 0});
+    for (const fold_case& fc : cases) {
+        const mxc_desc ins[2] = {fc.a, fc.b};
+        const mxc_dot_fold f = mxc_dot_fold_of(ins[0], ins[1], fc.o);
+        ASSERT_EQ(f.ok, fc.ok);
+        if (f.ok) {
+            EXPECT_EQ(f.rows, fc.rows);
+            EXPECT_EQ(f.batches, fc.batches);
+        }
+        const auto a = ramp(size_t(mxc_desc_extent(ins[0])), 0.25f), b = ramp(size_t(mxc_desc_extent(ins[1])), 0.5f);
+        std::vector<float> want(size_t(mxc_elements(fc.o)));
+        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], fc.o, int64_t(i));
+        expect_near_all(run_kernel(mxc::hip::dot<float, mxc::hip::gemm_small_m>, a, b, ins, fc.o, {}), want);
+        expect_near_all(run_kernel(mxc::hip::dot<float>, a, b, ins, fc.o, {}), want);
+        using split = mxc::hip::gemm_split<mxc::hip::gemm_medium, 2>;
+        const int64_t rows = f.ok ? f.rows : fc.o.lens[fc.o.rank - 2], z = mxc_elements(fc.o) / (rows * fc.o.lens[fc.o.rank - 1]);
+        expect_near_all(run_kernel(mxc::hip::dot<float, split>, a, b, ins, fc.o, {},
+                                   mxc::hip::gemm_split_scratch_bytes<float>(rows, fc.o.lens[fc.o.rank - 1], ins[0].lens[ins[0].rank - 1], z, 2, 8)),
+                        want);
     }
-    // b that differs per batch does not fold
-    const mxc_desc a3 = packed({7, 3, 13}), b3 = packed({7, 13, 9}), o3 = packed({7, 3, 9});
-    EXPECT_EQ(mxc_dot_fold_rows(a3, b3, o3), 0);
 }
 
 TEST(HipGemmForms, SplitKConvolutionAndHalfMatchTheReference) {
