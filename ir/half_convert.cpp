@@ -6,6 +6,7 @@
 #include <cstring>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define MXC_HAVE_F16C_PATH 1
 #endif
@@ -22,8 +23,17 @@ __attribute__((target("f16c,avx"))) void f16c_convert(const float* in, uint16_t*
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm256_cvtps_ph(_mm256_loadu_ps(in + i), 0));
     for (; i < n; ++i) out[i] = mxc_half(in[i]).bits;
 }
+// CPUID leaf 1 (ECX bit 27 OSXSAVE, 28 AVX, 29 F16C) and the OS saving the ymm registers
+// (XCR0 bits 1-2); clang 14's __builtin_cpu_supports does not know "f16c".
 bool has_f16c() {
-    static const bool yes = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    static const bool yes = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+        if (!((c >> 27) & 1u) || !((c >> 28) & 1u) || !((c >> 29) & 1u)) return false;
+        unsigned lo = 0, hi = 0;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        return (lo & 6u) == 6u;
+    }();
     return yes;
 }
 #endif
