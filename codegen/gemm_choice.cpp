@@ -5,6 +5,7 @@
 #include "templates/common/gemm_choice.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace mxc {
 
@@ -121,19 +122,20 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
 }
 
 int64_t reserve_gemm_scratch(lowered_module& l) {
+    std::vector<int64_t> bytes(l.kernels.size());
     int64_t need = 0;
-    for (auto& k : l.kernels) {
-        k.scratch_bytes = 0;
-        need = std::max(need, hip_launch_choice_of(k).scratch_bytes);
+    for (std::size_t i = 0; i < l.kernels.size(); ++i) {
+        l.kernels[i].scratch_bytes = 0;
+        bytes[i] = hip_launch_choice_of(l.kernels[i]).scratch_bytes;
+        need = std::max(need, bytes[i]);
     }
     if (need == 0) return 0;
     const int64_t align = 256, offset = (l.plan.arena_bytes + align - 1) / align * align;
     need = (need + align - 1) / align * align;
-    for (auto& k : l.kernels) {
-        const int64_t bytes = hip_launch_choice_of(k).scratch_bytes;
-        if (bytes == 0) continue;
-        k.scratch = {location::arena, 0, offset};
-        k.scratch_bytes = bytes;
+    for (std::size_t i = 0; i < l.kernels.size(); ++i) {
+        if (bytes[i] == 0) continue;
+        l.kernels[i].scratch = {location::arena, 0, offset};
+        l.kernels[i].scratch_bytes = bytes[i];
     }
     l.plan.arena_bytes = offset + need;
     return need;
