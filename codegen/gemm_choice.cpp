@@ -61,7 +61,7 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
     c.splits = mxc_gemm_splits(tile, p.m, p.n, p.k, p.z);
     if (c.splits < 2) return cfg;
     const int64_t slices = mxc_gemm_slices(p.k, c.splits, tile.bk);
-    c.scratch_bytes = slices * p.z * p.m * p.n * (e == MXC_GEMM_F64 ? 8 : 4);
+    c.scratch_bytes = mxc_gemm_split_scratch_bytes(p.m, p.n, p.k, p.z, c.splits, tile.bk, e == MXC_GEMM_F64 ? 8 : 4);
     if (k.scratch_bytes < c.scratch_bytes) return cfg;
     c.comment += ", split-K: " + std::to_string(slices) + " slices of " +
                  std::to_string(mxc_gemm_slice_depth(p.k, c.splits, tile.bk)) + " (rule: mxc_gemm_splits)";

@@ -77,6 +77,12 @@ MXC_HD constexpr int64_t mxc_gemm_slice_depth(int64_t k, int splits, int bk) {
 MXC_HD constexpr int64_t mxc_gemm_slices(int64_t k, int splits, int bk) {
     return k <= 0 ? 1 : (k + mxc_gemm_slice_depth(k, splits, bk) - 1) / mxc_gemm_slice_depth(k, splits, bk);
 }
+// The scratch bytes of a split product: every slice's partial M x N tiles of the Z batches, in
+// the compute type (elem_bytes: 8 for double, else 4); what the compiler reserves in the arena.
+MXC_HD constexpr int64_t mxc_gemm_split_scratch_bytes(int64_t m, int64_t n, int64_t k, int64_t z, int splits, int bk,
+                                                      int64_t elem_bytes) {
+    return mxc_gemm_slices(k, splits, bk) * z * m * n * elem_bytes;
+}
 
 // The forms of a convolution (x [N, C, spatial...], packed w [M, C/group, kernel...], ip =
 // [group, pad_begin[s], stride[s], dilation[s]], templates/hip/convolution.hpp):

@@ -734,7 +734,7 @@ __global__ void MXC_LAUNCH_BOUNDS(256)
 
 // The scratch bytes of a split product (what the compiler reserves in the arena).
 template <class T> constexpr int64_t gemm_split_scratch_bytes(int64_t m, int64_t n, int64_t k, int64_t z, int splits, int bk) {
-    return mxc_gemm_slices(k, splits, bk) * z * m * n * int64_t(sizeof(mxc_compute_t<T>));
+    return mxc_gemm_split_scratch_bytes(m, n, k, z, splits, bk, int64_t(sizeof(mxc_compute_t<T>)));
 }
 
 // Runs the product with configuration Cfg (see above); a gemm_split<Cfg, S> needs `scratch`
