@@ -481,7 +481,7 @@ struct extra_input {
     mxc_desc d;
     std::vector<float> v;
 };
-enum extra_kind { ex_same, ex_channel, ex_scalar, ex_reversed, ex_stride2, ex_row };
+enum extra_kind { ex_same, ex_channel, ex_scalar, ex_reversed, ex_stride2, ex_row, ex_width };
 // An extra input of kind `kind` over an output of lens od (NCHW for a convolution: ex_channel
 // is a [1, C, 1, 1] bias; [..., M, N] for a product: ex_channel a column bias [N], ex_row [M, 1]).
 extra_input make_extra(extra_kind kind, const mxc_desc& od, bool conv, float scale) {
@@ -499,6 +499,9 @@ extra_input make_extra(extra_kind kind, const mxc_desc& od, bool conv, float sca
         break;
     case ex_scalar:
         for (int i = 0; i < r; ++i) d.strides[i] = 0;
+        break;
+    case ex_width: // [1, ..., 1, W]: run 0 shorter than a plane or a row (runs wrap it)
+        for (int i = 0; i < r - 1; ++i) d.strides[i] = 0;
         break;
     case ex_reversed: { // every dim its own run: the general kind
         int64_t s = 1;
@@ -531,7 +534,8 @@ std::vector<mxc_half> run_with_extras(Run run, const std::vector<mxc_half>& a, c
     };
     std::vector<const void*> ins = {upload(a, 0), upload(b, 0)};
     std::vector<mxc_desc> descs = {ab[0], ab[1]};
-    T* dy = upload(std::vector<T>(size_t(n), T(-99.0f)), off);
+    constexpr int64_t tail = 64; // past the output: must stay -99 (a run stored past the last column shows)
+    T* dy = upload(std::vector<T>(size_t(n + tail), T(-99.0f)), off);
     for (size_t j = 0; j < ex.size(); ++j) {
         const std::vector<T> h(ex[j].v.begin(), ex[j].v.end());
         if (j == 0 && alias) {
@@ -554,6 +558,9 @@ std::vector<mxc_half> run_with_extras(Run run, const std::vector<mxc_half>& a, c
     EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
     std::vector<T> y(static_cast<size_t>(n));
     EXPECT_EQ(hipMemcpy(y.data(), dy, size_t(n) * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
+    std::vector<T> past(static_cast<size_t>(tail));
+    EXPECT_EQ(hipMemcpy(past.data(), dy + n, size_t(tail) * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
+    for (int64_t i = 0; i < tail; ++i) EXPECT_EQ(float(past[size_t(i)]), -99.0f) << "written past the output: element " << n + i;
     for (void* p : allocs) (void)hipFree(p);
     return y;
 }
@@ -634,7 +641,7 @@ TEST(HipGemmForms, MatrixUnitEpilogueRunsThroughConvolutions) {
     using mxc::hip::gemm_mma_large;
     using mxc::hip::gemm_mma_small;
     const std::vector<int64_t> one = {1, 0, 0, 1, 1, 1, 1}, same3 = {1, 1, 1, 1, 1, 1, 1};
-    const std::vector<extra_kind> common = {ex_same, ex_channel, ex_scalar}, odd = {ex_same, ex_reversed, ex_stride2};
+    const std::vector<extra_kind> common = {ex_same, ex_channel, ex_scalar}, odd = {ex_width, ex_reversed, ex_stride2};
     const fused_conv_case c49{{3, 16, 7, 7}, {24, 16, 1, 1}, {3, 24, 7, 7}, one, common};      // plane 49, N 147
     const fused_conv_case c24{{2, 40, 4, 6}, {20, 40, 1, 1}, {2, 20, 4, 6}, one, common};      // plane 24, N 48
     const fused_conv_case c30{{2, 8, 6, 5}, {20, 8, 3, 3}, {2, 20, 6, 5}, same3, common};      // im2col, plane 30, N 60
@@ -656,5 +663,81 @@ TEST(HipGemmForms, MatrixUnitEpilogueRunsThroughConvolutions) {
             if (p.w[2] == 1) expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_1X1>(p, off, false);
             else expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_IM2COL>(p, off, false);
         }
+    }
+}
+
+namespace {
+// A fused half product on configuration Cfg (a dot_out, or a dot_out_strided where b is
+// shared along the batches) against mxc_dot_at and the body.
+template <class Cfg>
+void expect_fused_dot_runs(const mxc_desc ab[2], const mxc_desc& od, const std::vector<extra_kind>& kinds, int64_t off, bool alias,
+                           int64_t scratch_bytes = 0) {
+    std::vector<mxc_half> a, b;
+    for (float v : ramp(size_t(mxc_desc_extent(ab[0])), 0.25f)) a.push_back(mxc_half(v));
+    for (float v : ramp(size_t(mxc_desc_extent(ab[1])), 0.125f)) b.push_back(mxc_half(v));
+    std::vector<extra_input> ex;
+    for (size_t j = 0; j < kinds.size(); ++j) ex.push_back(make_extra(kinds[j], od, false, 1.0f + float(j)));
+    auto acc = [&](int64_t e) { return mxc_dot_at(a.data(), ab[0], b.data(), ab[1], od, e); };
+    const auto run = [](const mxc_kargs& k, hipStream_t s) {
+        if (k.n_in == 2) mxc::hip::dot<mxc_half, Cfg>(k, s); // the plain store
+        else mxc::hip::fused_dot_expr<mxc_half, Cfg>(k, s, run_body{});
+    };
+    std::string what = "dot, out rank " + std::to_string(od.rank) + " n " + std::to_string(od.lens[od.rank - 1]) + " off " + std::to_string(off) +
+                       (alias ? " alias" : "") + (scratch_bytes ? " split" : "");
+    for (extra_kind kd : kinds) what += " " + std::to_string(int(kd));
+    expect_fused(run_with_extras(run, a, b, ab, ex, od, {}, off, alias, scratch_bytes), ex, acc, what);
+}
+} // namespace
+
+// The same through the products' out functors: dot_out (batched, N = 45: a partial run per
+// row), dot_out_strided (b shared along the batches: rows across batches), column, row and
+// scalar broadcasts, a general (reversed) and a strided extra input, unaligned and aliased
+// outputs, and the split-K reduce.
+TEST(HipGemmForms, MatrixUnitEpilogueRunsThroughProducts) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using mxc::hip::gemm_mma_large;
+    using mxc::hip::gemm_mma_small;
+    const mxc_desc plain[2] = {packed({2, 20, 37}), packed({2, 37, 45})}, plain_o = packed({2, 20, 45});
+    const mxc_desc fold[2] = {packed({7, 3, 13}), strided({7, 13, 24}, {0, 24, 1})}, fold_o = packed({7, 3, 24});
+    ASSERT_TRUE(mxc_dot_fold_of(fold[0], fold[1], fold_o).ok);
+    const std::vector<extra_kind> common = {ex_same, ex_channel, ex_row}, odd = {ex_reversed, ex_scalar, ex_stride2};
+    for (int64_t off : {0, 1}) {
+        for (bool alias : {false, true}) {
+            expect_fused_dot_runs<gemm_mma_small>(plain, plain_o, common, off, alias);
+            expect_fused_dot_runs<gemm_mma_large>(plain, plain_o, common, off, alias);
+            expect_fused_dot_runs<gemm_mma_small>(fold, fold_o, common, off, alias);
+        }
+        expect_fused_dot_runs<gemm_mma_small>(plain, plain_o, odd, off, false);
+        expect_fused_dot_runs<gemm_mma_large>(fold, fold_o, odd, off, false);
+        expect_fused_dot_runs<gemm_mma_small>(plain, plain_o, {}, off, false); // the plain store
+        // split-K, K = 37 at BK 32: slices of 32 and 5
+        using split2 = mxc::hip::gemm_split<gemm_mma_small, 2>;
+        expect_fused_dot_runs<split2>(plain, plain_o, common, off, true, mxc::hip::gemm_split_scratch_bytes<mxc_half>(20, 45, 37, 2, 2, 32));
+        expect_fused_dot_runs<split2>(fold, fold_o, odd, off, false, mxc::hip::gemm_split_scratch_bytes<mxc_half>(21, 24, 13, 1, 2, 32));
+    }
+}
+
+// epi_load_run (a fused epilogue's loads of a run of extra-input elements) against the
+// per-element offsets, for every start and count: runs inside and across run 0 (a [1, 1, 1, W]
+// row wraps every W elements), broadcasts, a strided run, the general kind, one element.
+TEST(HipGemmForms, EpilogueRunLoadsMatchTheOffsets) {
+    const mxc_desc od = packed({2, 3, 5, 7});
+    std::vector<mxc_desc> views;
+    for (extra_kind kd : {ex_same, ex_channel, ex_scalar, ex_reversed, ex_stride2, ex_width}) views.push_back(make_extra(kd, od, true, 1.0f).d);
+    views.push_back(strided({2, 3, 5, 7}, {0, 0, 1, 5})); // a transposed [H, W] plane, broadcast: run 0 of stride 5
+    mxc_desc one = packed({1, 1, 1});                      // every dim 1: no runs
+    views.push_back(one);
+    for (const mxc_desc& d : views) {
+        const int64_t total = mxc_elements(d);
+        const mxc::hip::epi_offset o = mxc::hip::make_epi_offset(d, total);
+        std::vector<float> p(size_t(mxc_desc_extent(d)) + 8);
+        for (size_t i = 0; i < p.size(); ++i) p[i] = float(i + 1);
+        for (int64_t e0 = 0; e0 < total; ++e0)
+            for (int count = 1; count <= 8 && e0 + count <= total; ++count) {
+                float x[8] = {};
+                mxc::hip::epi_load_run<8>(o, d, p.data(), e0, x, count);
+                for (int i = 0; i < count; ++i)
+                    ASSERT_EQ(x[i], p[size_t(mxc_offset_of(d, e0 + i))]) << "kind " << o.kind << " e0 " << e0 << " count " << count << " i " << i;
+            }
     }
 }
