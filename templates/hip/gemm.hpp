@@ -26,8 +26,8 @@
 // matrix-unit version replaces), the next tile's 16-byte vector loads (where the view allows
 // them; zero outside the matrix) are in flight into registers, written to the other stage
 // after the multiply (gemm_simt_fetch / gemm_simt_put; element-wise views are loaded there).
-// Thread (ty, tx) owns rows ty + i * BM/TM and cols tx + j * BN/TN: the B reads of a warp are
-// consecutive (no bank conflicts), the A reads are broadcasts, the stores are coalesced. The
+// Thread (ty, tx) owns runs of consecutive rows and columns (gemm_own), read from the stages
+// as 16-byte vectors: the B reads of a warp are consecutive vectors, the A reads broadcasts. The
 // shared rows are padded by 16 bytes (gemm_pad: vector stores stay aligned, the transposed
 // stores spread over the banks).
 #pragma once
@@ -62,6 +62,7 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
     static_assert(BM % TM == 0 && BN % TN == 0, "gemm_config: tiles must split evenly over the threads");
     static_assert(BK % 8 == 0 && BM % 8 == 0 && BN % 8 == 0, "gemm_config: tile sides must hold whole 16-byte vectors");
 };
+
 
 // The presets (the rule that picks one is mxc_gemm_pick, templates/common/gemm_choice.hpp).
 // Shared memory = 2 stages x BK x (BM + BN + 2 gemm_pad) elements of the compute type (<= 48
@@ -101,6 +102,22 @@ constexpr bool gemm_supported = std::is_same<T, float>::value || std::is_same<T,
 // Elements per 16-byte global load.
 template <class T> constexpr int gemm_vec_width = int(16 / sizeof(T));
 template <class T, int V> struct alignas(sizeof(T) * V) gemm_vec { T v[V]; };
+
+// Thread (ty, tx)'s rows and columns of the block tile (gemm_fma_step, the epilogue): in runs of
+// W consecutive ones (W = min(T, 16 bytes of the compute type C): one vector read from a
+// shared stage row), run g of the thread at g * (count * W) + t * W. So a warp's reads of one
+// run are consecutive vectors (B: 16 columns x 16 bytes = 256 bytes, the two wavefronts a
+// 256-byte read takes; A: broadcasts), and a 4x4 tile takes 2 vector reads per k step where
+// scalar reads (rows ty + i * ty_count) took 8: 16 FMAs per 8 shared-read instructions left
+// the medium tile bound by the shared-memory pipe (one instruction per clock per SM against
+// four FMA instructions), as textbook SGEMMs note (e.g. Boehm's "How to optimize a CUDA
+// matmul kernel for cuBLAS-like performance", vectorised shared memory access).
+template <class C, int T, int Count> struct gemm_own {
+    static constexpr int W = T < gemm_vec_width<C> ? T : gemm_vec_width<C>, runs = T / W;
+    static_assert(T % W == 0, "gemm_own: a thread's rows / columns must split into whole runs");
+    // the i-th (i < T) row / column of thread t
+    static MXC_HD constexpr int at(int t, int i) { return (i / W) * (Count * W) + t * W + i % W; }
+};
 
 // The element kind of T for the rule (only for gemm_supported types).
 template <class T>
@@ -299,17 +316,28 @@ __device__ __forceinline__ void gemm_simt_put_ab(const VA& va, const VB& vb, int
     else gemm_simt_put<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, k, n, rb, bs, ldb, tid, cb);
 }
 
-// The multiply-accumulate step over one staged K slice: acc[i][j] += A(row i, k) * B(k, col j).
+// The multiply-accumulate step over one staged K slice: acc[i][j] += A(row i, k) * B(k, col j),
+// rows and columns as gemm_own gives them, read as vectors.
 template <class Cfg, class C>
 __device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + gemm_pad<C>], const C (*bs)[Cfg::BN + gemm_pad<C>],
                                      C (&acc)[Cfg::TM][Cfg::TN], int ty, int tx) {
+    using OM = gemm_own<C, Cfg::TM, Cfg::ty_count>;
+    using ON = gemm_own<C, Cfg::TN, Cfg::tx_count>;
 #pragma unroll
     for (int kk = 0; kk < Cfg::BK; ++kk) {
         C a[Cfg::TM], b[Cfg::TN];
 #pragma unroll
-        for (int i = 0; i < Cfg::TM; ++i) a[i] = as[kk][ty + i * Cfg::ty_count];
+        for (int g = 0; g < OM::runs; ++g) {
+            const auto x = vector_load<gemm_vec<C, OM::W>>(&as[kk][OM::at(ty, g * OM::W)]);
 #pragma unroll
-        for (int j = 0; j < Cfg::TN; ++j) b[j] = bs[kk][tx + j * Cfg::tx_count];
+            for (int e = 0; e < OM::W; ++e) a[g * OM::W + e] = x.v[e];
+        }
+#pragma unroll
+        for (int g = 0; g < ON::runs; ++g) {
+            const auto x = vector_load<gemm_vec<C, ON::W>>(&bs[kk][ON::at(tx, g * ON::W)]);
+#pragma unroll
+            for (int e = 0; e < ON::W; ++e) b[g * ON::W + e] = x.v[e];
+        }
 #pragma unroll
         for (int i = 0; i < Cfg::TM; ++i)
 #pragma unroll
@@ -356,13 +384,15 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
         cur ^= 1;
     }
     // epilogue
+    using OM = gemm_own<C, Cfg::TM, Cfg::ty_count>;
+    using ON = gemm_own<C, Cfg::TN, Cfg::tx_count>;
 #pragma unroll
     for (int i = 0; i < Cfg::TM; ++i) {
-        const int64_t r = m0 + ty + i * Cfg::ty_count;
+        const int64_t r = m0 + OM::at(ty, i);
         if (r >= m) continue;
 #pragma unroll
         for (int j = 0; j < Cfg::TN; ++j) {
-            const int64_t c = n0 + tx + j * Cfg::tx_count;
+            const int64_t c = n0 + ON::at(tx, j);
             if (c < n) out.store(zz, r, c, acc[i][j]);
         }
     }

@@ -418,6 +418,7 @@ template <class T, class Cfg> void expect_simt_dot(int64_t m, int64_t n, int64_t
 TEST(HipGemmForms, PipelinedSimtKernelMatchesTheReference) {
     ASSERT_EQ(hipDeviceReset(), hipSuccess);
     using odd = mxc::hip::gemm_config<40, 64, 16, 4, 4>;
+    using wide_n = mxc::hip::gemm_config<32, 128, 8, 2, 8>; // a thread's columns in two runs, rows in one of 2
     for (int64_t kd : {0, 5, 34, 100}) {
         for (int t = 0; t < 4; ++t) {
             const bool a_t = t & 1, b_t = t & 2;
@@ -427,6 +428,8 @@ TEST(HipGemmForms, PipelinedSimtKernelMatchesTheReference) {
             expect_simt_dot<float, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 0);
             expect_simt_dot<float, mxc::hip::gemm_small_n>(132, 12, kd, a_t, b_t, 0);
             expect_simt_dot<float, odd>(44, 134, kd, a_t, b_t, 0);
+            expect_simt_dot<float, wide_n>(36, 134, kd, a_t, b_t, 1);
+            expect_simt_dot<double, mxc::hip::gemm_large>(130, 134, kd, a_t, b_t, 0);
             expect_simt_dot<double, mxc::hip::gemm_medium>(70, 70, kd, a_t, b_t, 0);
             expect_simt_dot<double, mxc::hip::gemm_small_m>(12, 70, kd, a_t, b_t, 0);
             expect_simt_dot<mxc_half, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 0);
