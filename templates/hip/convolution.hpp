@@ -307,6 +307,7 @@ struct dw_geom {
 template <class Cfg, class T, class E>
 __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     conv_dw_kernel(dw_geom g, mxc_fastdiv tw_d, const T* x, const T* w, int64_t z0, E epi) {
+    grid_dependency_sync();
     using C = mxc_compute_t<T>;
     __shared__ C tile[Cfg::tile_cap];
     const int64_t z = z0 + blockIdx.z, n = z / g.m, m = z % g.m;

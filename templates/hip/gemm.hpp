@@ -351,6 +351,7 @@ __device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + gemm_pad<C>], const
 template <class Cfg, class T, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
+    grid_dependency_sync();
     using C = mxc_compute_t<T>;
     constexpr int lda = Cfg::BM + gemm_pad<C>, ldb = Cfg::BN + gemm_pad<C>;
     static_assert(2 * Cfg::BK * (lda + ldb) * sizeof(C) <= 48 * 1024, "gemm_kernel: two stages must fit in 48 KiB of static shared memory");
@@ -600,6 +601,7 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
 template <class G, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
+    grid_dependency_sync();
     using mt = mma_tile<mxc_half>;
     constexpr int FM = G::FM, FNX = G::fn_max;
     // stages: a[0], a[1], b[0], b[1]; after the main loop, the float tile
@@ -753,6 +755,7 @@ template <class C> struct gemm_partial_out {
 template <class C, class Out>
 __global__ void MXC_LAUNCH_BOUNDS(256)
     gemm_split_reduce(const C* p, int64_t m, int64_t n, int64_t z, int64_t slices, Out out) {
+    grid_dependency_sync();
     const int64_t total = z * m * n, mn = m * n;
     for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += int64_t(gridDim.x) * blockDim.x) {
         C acc = p[e];
