@@ -10,6 +10,21 @@
 #include "templates/common/math.hpp"
 #include "templates/common/types.hpp"
 
+// A kernel's largest block (lets the compiler budget registers for it: on AMD, a kernel
+// without one is compiled for 1024 threads, at most 128 VGPRs).
+#if defined(__launch_bounds__)
+#define MXC_LAUNCH_BOUNDS(n) __launch_bounds__(n)
+#else
+#define MXC_LAUNCH_BOUNDS(n)
+#endif
+// With a minimum of b resident blocks per SM on NVIDIA (caps the registers at 64K / (n b));
+// HIP's second argument means something else (waves per EU): n alone there.
+#if defined(__launch_bounds__) && defined(__CUDACC__)
+#define MXC_LAUNCH_BOUNDS_MIN(n, b) __launch_bounds__(n, b)
+#else
+#define MXC_LAUNCH_BOUNDS_MIN(n, b) MXC_LAUNCH_BOUNDS(n)
+#endif
+
 namespace mxc {
 namespace hip {
 

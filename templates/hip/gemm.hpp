@@ -38,18 +38,6 @@
 
 #include <type_traits>
 
-#if defined(__launch_bounds__)
-#define MXC_LAUNCH_BOUNDS(n) __launch_bounds__(n)
-#else
-#define MXC_LAUNCH_BOUNDS(n)
-#endif
-// With a minimum of b resident blocks per SM on NVIDIA (caps the registers at 64K / (n b));
-// HIP's second argument means something else (waves per EU): n alone there.
-#if defined(__launch_bounds__) && defined(__CUDACC__)
-#define MXC_LAUNCH_BOUNDS_MIN(n, b) __launch_bounds__(n, b)
-#else
-#define MXC_LAUNCH_BOUNDS_MIN(n, b) MXC_LAUNCH_BOUNDS(n)
-#endif
 
 namespace mxc {
 namespace hip {
