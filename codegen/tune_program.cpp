@@ -128,6 +128,7 @@ hipStream_t stream;
 // The reference: one thread per output, double sums.
 template <class T>
 __global__ void reference_gemm(int64_t m, int64_t n, int64_t k, int64_t z, const T* a, const T* b, double* c) {
+    mxc::hip::grid_dependency_sync();
     const int64_t total = z * m * n;
     for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += int64_t(gridDim.x) * blockDim.x) {
         const int64_t j = e % n, i = e / n % m, q = e / (m * n);

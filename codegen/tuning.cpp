@@ -74,6 +74,10 @@ std::string gemm_tile::invalid(dtype type) const {
     // fp16 and bf16 compute in float (mxc_compute_t), double in double; two stages of A and B,
     // rows padded by 16 bytes (gemm_kernel, templates/hip/gemm.hpp)
     const int64_t elem = type == dtype::double_type ? 8 : 4;
+    // a thread's rows and columns are read from the stages in 16-byte runs (gemm_own)
+    const int64_t w = 16 / elem;
+    if ((tm > w && tm % w != 0) || (tn > w && tn % w != 0))
+        return "TM and TN must be at most " + std::to_string(w) + " or multiples of " + std::to_string(w) + " for this type";
     const int64_t shared = 2 * int64_t(bk) * (bm + bn + 2 * (16 / elem)) * elem;
     if (shared > 48 * 1024) return "the tiles need " + std::to_string(shared) + " bytes of shared memory, over 48 KiB";
     return "";

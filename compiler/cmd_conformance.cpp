@@ -26,7 +26,7 @@ namespace mxc::cli {
 namespace {
 struct conformance_args {
     std::vector<std::string> dirs, results;
-    std::string target = "ref", filter, out, cache, markdown, offload_arch, passing;
+    std::string target = "ref", filter, out, cache, markdown, offload_arch, hip_compiler, passing;
     int jobs = 0, timeout = 60;
     bool compile_only = false, one_per_op = false;
 };
@@ -87,6 +87,7 @@ std::vector<conformance::result> compile_only(const conformance_args& a, const s
     conformance::compile_check_options co;
     co.build.target = o.target;
     co.build.offload_arch = o.offload_arch;
+    co.build.hip_compiler = o.hip_compiler;
     co.build.jobs = o.jobs;
     co.build.cache_dir = object_cache::default_dir();
     const char* base = std::getenv("TMPDIR");
@@ -120,6 +121,7 @@ void run_conformance(const conformance_args& a) {
     o.timeout_s = a.timeout;
     o.cache_dir = a.cache.empty() ? default_cache() : a.cache;
     o.offload_arch = a.offload_arch;
+    o.hip_compiler = a.hip_compiler;
     o.progress = isatty(2);
     if (a.compile_only && o.target == "hip" && o.offload_arch.empty())
         throw error("--compile-only --target hip needs --offload-arch (e.g. gfx90a, sm_90 or emu)");
@@ -131,6 +133,9 @@ void run_conformance(const conformance_args& a) {
             return;
         }
     }
+    if (!o.hip_compiler.empty() && (o.target != "hip" || is_emu_arch(o.offload_arch)))
+        throw error("--hip-compiler is for GPU builds (--target hip --offload-arch gfx... or sm_...); the cpu and emu "
+                    "builds use $CXX");
     std::vector<conformance::result> results;
     if (a.compile_only) {
         results = compile_only(a, tests, o);
@@ -164,6 +169,7 @@ void add_conformance(CLI::App& app) {
     sub->add_option("--timeout", a->timeout, "seconds per test before it is killed (default 60)");
     sub->add_option("--cache", a->cache, "where built libraries are kept (default ~/.cache/mxc/conformance)");
     sub->add_option("--offload-arch", a->offload_arch, "hip: the GPU to build for (default: the one found; emu: the host SIMT emulator)");
+    sub->add_option("--hip-compiler", a->hip_compiler, "hip: the compiler for GPU libraries (default clang++-15 / nvcc)");
     sub->add_flag("--compile-only", a->compile_only,
                   "only build: one test per op type and dtype, merged into one library (rows: OpType:dtype)");
     sub->add_flag("--one-per-op", a->one_per_op,

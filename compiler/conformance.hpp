@@ -58,6 +58,7 @@ struct run_options {
     int timeout_s = 60;
     std::string cache_dir;       // cpu/hip: built libraries by content hash (created)
     std::string offload_arch;    // hip
+    std::string hip_compiler;    // hip: the compiler (empty: clang++-15 / nvcc / the host's for emu)
     bool progress = false;       // a progress line on stderr
 };
 

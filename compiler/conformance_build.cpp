@@ -142,6 +142,7 @@ std::string build_cached(module& m, const run_options& o) {
     build_options bo;
     bo.target = o.target;
     bo.offload_arch = o.offload_arch;
+    bo.hip_compiler = o.hip_compiler;
     std::vector<std::string> cmd;
     fs::path src;
     if (o.target == "cpu") {

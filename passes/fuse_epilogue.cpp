@@ -15,13 +15,37 @@ const char* fused_name(const std::string& op) {
     return nullptr;
 }
 
-// Fuses the only user of `p` into it; returns the new instruction or null.
+// p's only user when it is a transpose whose result is standard (it moves only axes of length
+// 1: the same elements in the same order, e.g. a [seq, 1, features] product seen as [1, seq,
+// features]) with one user, else null.
+instruction* standard_transpose_user(module& m, instruction* p) {
+    auto users = m.users(p);
+    if (users.size() != 1 || users[0]->op != "transpose" || !p->result.standard()) return nullptr;
+    auto* t = users[0];
+    return t->result.standard() && m.users(t).size() == 1 ? t : nullptr;
+}
+
+// Fuses the only user of `p` into it; returns the new instruction or null. Through a
+// standard transpose t of p (standard_transpose_user): the elementwise user's other inputs are
+// read through the inverse transpose (views in p's dims), and the fused result through t's
+// permutation replaces the user, so the values and their order are the same.
 instruction* fuse_user(module& m, instruction* p) {
     auto users = m.users(p);
     if (users.size() != 1) return nullptr;
-    auto* u = users[0];
+    auto* t = standard_transpose_user(m, p);
+    auto* u = t ? m.users(t)[0] : users[0];
     auto f = as_fusable(*u);
     if (!f || u->result.type != p->result.type) return nullptr;
+    if (t) {
+        if (u->result.lens != t->result.lens) return nullptr;
+        const auto& perm = t->attrs.get_ints("permutation");
+        std::vector<int64_t> inverse(perm.size());
+        for (std::size_t i = 0; i < perm.size(); ++i) inverse[static_cast<std::size_t>(perm[i])] = static_cast<int64_t>(i);
+        attributes back;
+        back.set("permutation", inverse);
+        for (auto*& v : f->inputs)
+            v = v == t ? p : m.insert(m.iter(u), "transpose", {v}, back);
+    }
     // p's own body and extra inputs (a plain conv/dot: body x0, none)
     bool already = p->op.rfind("fused_", 0) == 0;
     body_node pbody = already ? parse_body(p->attrs.get_string("body")) : input_node(0);
@@ -46,8 +70,10 @@ instruction* fuse_user(module& m, instruction* p) {
     a.set("body", print_body(body));
     auto* fused = m.insert(m.iter(u), fused_name(p->op), inputs, a);
     fused->origin = p->origin;
-    m.replace_uses(u, fused);
+    auto* result = t ? m.insert(m.iter(u), "transpose", {fused}, t->attrs) : fused;
+    m.replace_uses(u, result);
     m.remove(u);
+    if (t) m.remove(t);
     m.remove(p);
     return fused;
 }

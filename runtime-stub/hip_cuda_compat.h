@@ -4,6 +4,10 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <utility>
+
 #ifndef __HIP_PLATFORM_NVIDIA__
 #define __HIP_PLATFORM_NVIDIA__ 1
 #endif
@@ -115,6 +119,47 @@ inline hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t graph, hi
 
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 
+// Programmatic dependent launch (templates/hip/common.hpp, grid_dependency_sync: every kernel
+// waits for the one before it first): on a device of compute capability 9.0 or later each
+// kernel is launched with the programmatic stream serialization attribute, so that it may be
+// scheduled while the kernel before it finishes (in a captured graph as well: CUDA 12.3+ keeps
+// the attribute as a programmatic edge). MXC_NO_PDL=1 in the environment (read once) launches
+// plainly, for comparison. The device's capability is asked once per device.
+inline bool mxc_pdl_allowed() {
+    static const bool off = [] {
+        const char* v = getenv("MXC_NO_PDL");
+        return v != nullptr && atoi(v) > 0;
+    }();
+    static std::atomic<int> major_of[64]; // 0: not asked yet
+    int dev = 0;
+    if (off || cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return false;
+    int major = major_of[dev].load(std::memory_order_relaxed);
+    if (major == 0) {
+        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return false;
+        major_of[dev].store(major, std::memory_order_relaxed);
+    }
+    return major >= 9;
+}
+// A launch error is left for cudaGetLastError, as with <<<...>>>.
+template <class... P, class... A>
+inline void mxc_cuda_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t shared, cudaStream_t stream, A&&... args) {
+    if (!mxc_pdl_allowed()) {
+        kernel<<<grid, block, shared, stream>>>(std::forward<A>(args)...);
+        return;
+    }
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = shared;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    (void)cudaLaunchKernelEx(&cfg, kernel, std::forward<A>(args)...);
+}
+
 // hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, args...)
 #define hipLaunchKernelGGL(kernel, grid, block, shared, stream, ...) \
-    kernel<<<(grid), (block), (shared), (stream)>>>(__VA_ARGS__)
+    mxc_cuda_launch(kernel, dim3(grid), dim3(block), size_t(shared), (stream), ##__VA_ARGS__)

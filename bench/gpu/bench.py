@@ -416,6 +416,8 @@ def versions():
             v["nvcc"] = (r.stdout.strip().splitlines() or ["?"])[-1]
         except OSError as e:
             v["nvcc"] = "? (%s)" % e
+    if ARGS.target == "hip":  # programmatic dependent launch (sm_90+), README: MXC_NO_PDL
+        v["pdl"] = "off (MXC_NO_PDL=1)" if os.environ.get("MXC_NO_PDL", "0") not in ("", "0") else "on"
     v["cpu"] = platform.processor() or platform.machine()
     return v
 

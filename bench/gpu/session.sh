@@ -7,6 +7,9 @@
 #         conf:ARGS (test/gpu/run.sh conformance ARGS, '+' for spaces) | zoo:ARGS | graphs |
 #         profile:MODEL[+--fp16] (bench/gpu/kernel_profile.py: run time and CUPTI kernel table)
 # ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
+# A stage name ending in -nopdl (bench-nopdl:ARGS, profile-nopdl:MODEL) runs with MXC_NO_PDL=1
+# (kernels launched without programmatic dependent launch) into files named with -nopdl: the
+# A/B of host overhead.
 # --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
 # conformance and bench get it as their --deadline.
 set -u
@@ -22,6 +25,8 @@ left() { echo $((until_s - SECONDS - 15)); }
 log() { echo "[$SECONDS s] $*" | tee -a "$res/progress.log"; }
 for st in "$@"; do
   name=${st%%:*}; args=; [[ $st == *:* ]] && args=${st#*:}; args=${args//+/ }
+  sfx=; unset MXC_NO_PDL
+  [[ $name == *-nopdl ]] && { name=${name%-nopdl}; sfx=-nopdl; export MXC_NO_PDL=1; }
   l=$(left)
   [ "$l" -gt 20 ] || { log "$st: not started, $l s left"; continue; }
   log "== $st (limit $l s)"
@@ -41,14 +46,14 @@ print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.
         > "$res/smoke.log" 2>&1
       grep -i "exit\|fail\|error" "$res/smoke.log" | head -20 ;;
     profile)
-      f=$res/profile-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16).txt
+      f=$res/profile-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16)$sfx.txt
       MXC=$MXC timeout "$l" python3 bench/gpu/kernel_profile.py $args > "$f" 2>&1; log "profile exit $?"; head -12 "$f" | cut -c1-160 ;;
     graphs)
       timeout "$l" bash test/e2e/hip_graphs.sh sm_90 ${args} > "$res/graphs-$(date +%s).log" 2>&1; log "graphs exit $?" ;;
     bench)
-      mkdir -p "$res/bench"
-      OUT=$res/bench timeout "$l" bash bench/gpu/run.sh $args --deadline $((l - 30)) > /dev/null 2>&1
-      log "bench exit $?"; tail -25 "$res/bench/bench.md" 2>/dev/null ;;
+      mkdir -p "$res/bench$sfx"
+      OUT=$res/bench$sfx timeout "$l" bash bench/gpu/run.sh $args --deadline $((l - 30)) > /dev/null 2>&1
+      log "bench exit $?"; tail -25 "$res/bench$sfx/bench.md" 2>/dev/null ;;
     conf|zoo)
       mkdir -p "$res/tests"
       what=conformance; [ "$name" = zoo ] && what=zoo

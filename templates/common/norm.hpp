@@ -52,6 +52,11 @@ template <class T> struct mxc_norm_reader {
     }
 };
 
+// 1 / sqrt(variance + eps) from the sum of squared deviations of a row of len elements.
+template <class C> MXC_HD inline C mxc_norm_inv(C m2, int64_t len, double eps) {
+    return C(1) / mxc_sqrt(C(m2 / C(len) + C(eps)));
+}
+
 template <class T, bool Rms, class Team = mxc_serial_team>
 MXC_HD inline void mxc_norm_row(const T* const* in, const mxc_desc* in_desc, int n_in, T* y, const mxc_desc& od,
                                 int64_t axis, double eps, int64_t row, const Team& t = Team{}) {
@@ -68,7 +73,7 @@ MXC_HD inline void mxc_norm_row(const T* const* in, const mxc_desc* in_desc, int
         m2 += v * v;
     }
     m2 = t.reduce(m2, mxc_op_sum{});
-    const C inv = C(1) / mxc_sqrt(C(m2 / C(len) + C(eps)));
+    const C inv = mxc_norm_inv(m2, len, eps);
     const bool has_scale = n_in > 1, has_bias = n_in > 2;
     mxc_norm_reader<T> g(in[has_scale ? 1 : 0], in_desc[has_scale ? 1 : 0], axis, first);
     mxc_norm_reader<T> b(in[has_bias ? 2 : 0], in_desc[has_bias ? 2 : 0], axis, first);

@@ -10,6 +10,21 @@
 #include "templates/common/math.hpp"
 #include "templates/common/types.hpp"
 
+// A kernel's largest block (lets the compiler budget registers for it: on AMD, a kernel
+// without one is compiled for 1024 threads, at most 128 VGPRs).
+#if defined(__launch_bounds__)
+#define MXC_LAUNCH_BOUNDS(n) __launch_bounds__(n)
+#else
+#define MXC_LAUNCH_BOUNDS(n)
+#endif
+// With a minimum of b resident blocks per SM on NVIDIA (caps the registers at 64K / (n b));
+// HIP's second argument means something else (waves per EU): n alone there.
+#if defined(__launch_bounds__) && defined(__CUDACC__)
+#define MXC_LAUNCH_BOUNDS_MIN(n, b) __launch_bounds__(n, b)
+#else
+#define MXC_LAUNCH_BOUNDS_MIN(n, b) MXC_LAUNCH_BOUNDS(n)
+#endif
+
 namespace mxc {
 namespace hip {
 
@@ -54,6 +69,24 @@ __device__ inline void block_sync(const char* file = __builtin_FILE(), int line 
 #else
 __device__ inline void block_sync() { __syncthreads(); }
 #endif
+// Programmatic dependent launch (NVIDIA sm_90+; runtime-stub/hip_cuda_compat.h launches every
+// kernel with it where the device has it): the next kernel in the stream may start while this
+// one finishes, so that its launch and block scheduling overlap this kernel's tail instead of
+// leaving a gap between the two. Every kernel calls grid_dependency_sync() first, before it
+// touches global memory: it lets the next kernel be scheduled (griddepcontrol.launch_dependents:
+// its blocks start once every block of this grid has called it, so they only take the slots
+// this grid's last wave leaves free), then waits until the kernel before has completed and its
+// writes are visible (griddepcontrol.wait). Since each kernel waits for the one before, which
+// waited for its own predecessor, a kernel sees the writes of every earlier kernel, as with
+// plain stream order. Without the launch attribute (or on AMD, older GPUs, the emulator) both
+// are no-ops. (PTX ISA: griddepcontrol; CUDA programming guide: programmatic dependent launch.)
+__device__ inline void grid_dependency_sync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // A 16-byte (or other vector) access at p must be aligned to the vector: a GPU faults
 // ("misaligned address"), the host does not, so the emulator checks every vector access.
 template <class V> __device__ inline void check_vector_aligned(const void* p) {
@@ -100,6 +133,7 @@ template <class T> __device__ inline T* out_ptr(const dev_args& a) { return stat
 
 // Runs f(a, i) for i in [0, n): one thread per index, grid-stride.
 template <class F> __global__ void for_each_index(dev_args a, int64_t n, F f) {
+    grid_dependency_sync();
     const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
     for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) f(a, i);
 }

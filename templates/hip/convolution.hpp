@@ -256,6 +256,22 @@ template <class T, int Index> struct conv_1x1_view {
         const int64_t n = j / plane;
         return x + n * xs0 + c * xs1 + (j - n * plane);
     }
+    // The per-column state (gemm.hpp's optional view contract), for the element-wise case (a
+    // plane that is not a multiple of the vector width: 14x14, 7x7): column j's image and
+    // position offset n * xs0 + j % plane once, then element (c, j) is one multiply-add away;
+    // -1 past the matrix (its elements are zero). 32-bit path only.
+    struct col_state {
+        int32_t base;
+    };
+    __device__ bool cols() const { return conv_small<Index>(small); }
+    __device__ __forceinline__ col_state col(int64_t j, int64_t cn) const {
+        if (j >= cn) return {-1};
+        const uint32_t n = plane_d.div(uint32_t(j));
+        return {int32_t(n * uint32_t(xs0) + (uint32_t(j) - n * uint32_t(plane)))};
+    }
+    __device__ __forceinline__ T at_col(int64_t c, const col_state& st) const {
+        return st.base >= 0 ? x[int32_t(uint32_t(st.base) + uint32_t(c) * uint32_t(xs1))] : T(0.0f);
+    }
 };
 template <class T, int Index> struct conv_1x1_source {
     const T* x;
@@ -328,6 +344,7 @@ struct dw_geom {
 template <class Cfg, class T, class E>
 __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     conv_dw_kernel(dw_geom g, mxc_fastdiv tw_d, const T* x, const T* w, int64_t z0, E epi) {
+    grid_dependency_sync();
     using C = mxc_compute_t<T>;
     __shared__ C tile[Cfg::tile_cap];
     const int64_t z = z0 + blockIdx.z, n = z / g.m, m = z % g.m;

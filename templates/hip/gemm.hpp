@@ -37,8 +37,8 @@
 // matrix-unit version replaces), the next tile's 16-byte vector loads (where the view allows
 // them; zero outside the matrix) are in flight into registers, written to the other stage
 // after the multiply (gemm_simt_fetch / gemm_simt_put; element-wise views are loaded there).
-// Thread (ty, tx) owns rows ty + i * BM/TM and cols tx + j * BN/TN: the B reads of a warp are
-// consecutive (no bank conflicts), the A reads are broadcasts, the stores are coalesced. The
+// Thread (ty, tx) owns runs of consecutive rows and columns (gemm_own), read from the stages
+// as 16-byte vectors: the B reads of a warp are consecutive vectors, the A reads broadcasts. The
 // shared rows are padded by 16 bytes (gemm_pad: vector stores stay aligned, the transposed
 // stores spread over the banks).
 #pragma once
@@ -49,18 +49,6 @@
 
 #include <type_traits>
 
-#if defined(__launch_bounds__)
-#define MXC_LAUNCH_BOUNDS(n) __launch_bounds__(n)
-#else
-#define MXC_LAUNCH_BOUNDS(n)
-#endif
-// With a minimum of b resident blocks per SM on NVIDIA (caps the registers at 64K / (n b));
-// HIP's second argument means something else (waves per EU): n alone there.
-#if defined(__launch_bounds__) && defined(__CUDACC__)
-#define MXC_LAUNCH_BOUNDS_MIN(n, b) __launch_bounds__(n, b)
-#else
-#define MXC_LAUNCH_BOUNDS_MIN(n, b) MXC_LAUNCH_BOUNDS(n)
-#endif
 
 namespace mxc {
 namespace hip {
@@ -73,6 +61,7 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
     static_assert(BM % TM == 0 && BN % TN == 0, "gemm_config: tiles must split evenly over the threads");
     static_assert(BK % 8 == 0 && BM % 8 == 0 && BN % 8 == 0, "gemm_config: tile sides must hold whole 16-byte vectors");
 };
+
 
 // The presets (the rule that picks one is mxc_gemm_pick, templates/common/gemm_choice.hpp).
 // Shared memory = 2 stages x BK x (BM + BN + 2 gemm_pad) elements of the compute type (<= 48
@@ -112,6 +101,22 @@ constexpr bool gemm_supported = std::is_same<T, float>::value || std::is_same<T,
 // Elements per 16-byte global load.
 template <class T> constexpr int gemm_vec_width = int(16 / sizeof(T));
 template <class T, int V> struct alignas(sizeof(T) * V) gemm_vec { T v[V]; };
+
+// Thread (ty, tx)'s rows and columns of the block tile (gemm_fma_step, the epilogue): in runs of
+// W consecutive ones (W = min(T, 16 bytes of the compute type C): one vector read from a
+// shared stage row), run g of the thread at g * (count * W) + t * W. So a warp's reads of one
+// run are consecutive vectors (B: 16 columns x 16 bytes = 256 bytes, the two wavefronts a
+// 256-byte read takes; A: broadcasts), and a 4x4 tile takes 2 vector reads per k step where
+// scalar reads (rows ty + i * ty_count) took 8: 16 FMAs per 8 shared-read instructions left
+// the medium tile bound by the shared-memory pipe (one instruction per clock per SM against
+// four FMA instructions), as textbook SGEMMs note (e.g. Boehm's "How to optimize a CUDA
+// matmul kernel for cuBLAS-like performance", vectorised shared memory access).
+template <class C, int T, int Count> struct gemm_own {
+    static constexpr int W = T < gemm_vec_width<C> ? T : gemm_vec_width<C>, runs = T / W;
+    static_assert(T % W == 0, "gemm_own: a thread's rows / columns must split into whole runs");
+    // the i-th (i < T) row / column of thread t
+    static MXC_HD constexpr int at(int t, int i) { return (i / W) * (Count * W) + t * W + i % W; }
+};
 
 // The element kind of T for the rule (only for gemm_supported types).
 template <class T>
@@ -397,17 +402,28 @@ __device__ __forceinline__ void gemm_simt_put_ab(const VA& va, const VB& vb, int
     else gemm_simt_put<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, k, n, rb, bs, ldb, tid, cb);
 }
 
-// The multiply-accumulate step over one staged K slice: acc[i][j] += A(row i, k) * B(k, col j).
+// The multiply-accumulate step over one staged K slice: acc[i][j] += A(row i, k) * B(k, col j),
+// rows and columns as gemm_own gives them, read as vectors.
 template <class Cfg, class C>
 __device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + gemm_pad<C>], const C (*bs)[Cfg::BN + gemm_pad<C>],
                                      C (&acc)[Cfg::TM][Cfg::TN], int ty, int tx) {
+    using OM = gemm_own<C, Cfg::TM, Cfg::ty_count>;
+    using ON = gemm_own<C, Cfg::TN, Cfg::tx_count>;
 #pragma unroll
     for (int kk = 0; kk < Cfg::BK; ++kk) {
         C a[Cfg::TM], b[Cfg::TN];
 #pragma unroll
-        for (int i = 0; i < Cfg::TM; ++i) a[i] = as[kk][ty + i * Cfg::ty_count];
+        for (int g = 0; g < OM::runs; ++g) {
+            const auto x = vector_load<gemm_vec<C, OM::W>>(&as[kk][OM::at(ty, g * OM::W)]);
 #pragma unroll
-        for (int j = 0; j < Cfg::TN; ++j) b[j] = bs[kk][tx + j * Cfg::tx_count];
+            for (int e = 0; e < OM::W; ++e) a[g * OM::W + e] = x.v[e];
+        }
+#pragma unroll
+        for (int g = 0; g < ON::runs; ++g) {
+            const auto x = vector_load<gemm_vec<C, ON::W>>(&bs[kk][ON::at(tx, g * ON::W)]);
+#pragma unroll
+            for (int e = 0; e < ON::W; ++e) b[g * ON::W + e] = x.v[e];
+        }
 #pragma unroll
         for (int i = 0; i < Cfg::TM; ++i)
 #pragma unroll
@@ -421,6 +437,7 @@ __device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + gemm_pad<C>], const
 template <class Cfg, class T, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
+    grid_dependency_sync();
     using C = mxc_compute_t<T>;
     constexpr int lda = Cfg::BM + gemm_pad<C>, ldb = Cfg::BN + gemm_pad<C>;
     static_assert(2 * Cfg::BK * (lda + ldb) * sizeof(C) <= 48 * 1024, "gemm_kernel: two stages must fit in 48 KiB of static shared memory");
@@ -454,13 +471,15 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
         cur ^= 1;
     }
     // epilogue
+    using OM = gemm_own<C, Cfg::TM, Cfg::ty_count>;
+    using ON = gemm_own<C, Cfg::TN, Cfg::tx_count>;
 #pragma unroll
     for (int i = 0; i < Cfg::TM; ++i) {
-        const int64_t r = m0 + ty + i * Cfg::ty_count;
+        const int64_t r = m0 + OM::at(ty, i);
         if (r >= m) continue;
 #pragma unroll
         for (int j = 0; j < Cfg::TN; ++j) {
-            const int64_t c = n0 + tx + j * Cfg::tx_count;
+            const int64_t c = n0 + ON::at(tx, j);
             if (c < n) out.store(zz, r, c, acc[i][j]);
         }
     }
@@ -671,6 +690,7 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
 template <class G, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
+    grid_dependency_sync();
     using mt = mma_tile<mxc_half>;
     constexpr int FM = G::FM, FNX = G::fn_max;
     // stages: a[0], a[1], b[0], b[1]; after the main loop, the float tile
@@ -843,6 +863,7 @@ inline int64_t gemm_reduce_runs(int64_t m, int64_t n, int64_t z) { return z * m 
 template <class C, class Out>
 __global__ void MXC_LAUNCH_BOUNDS(256)
     gemm_split_reduce(const C* p, int64_t m, int64_t n, int64_t z, int64_t slices, Out out) {
+    grid_dependency_sync();
     constexpr int RW = gemm_reduce_run;
     const int64_t total = z * m * n, row_runs = (n + RW - 1) / RW, runs = z * m * row_runs;
     for (int64_t q = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < runs; q += int64_t(gridDim.x) * blockDim.x) {

@@ -1,6 +1,6 @@
 // layer_norm / rms_norm (math: templates/common/norm.hpp, mean and variance in the compute
-// type): one block per long row, one warp per short row; scale and bias are applied on the
-// store.
+// type): rows up to 1024 elements on a warp and up to 4096 on a block, held in registers
+// (norm_row_cached_fn); longer ones one block per row; scale and bias are applied on the store.
 #pragma once
 #include "templates/common/norm.hpp"
 #include "templates/hip/block_reduce.hpp"
@@ -14,10 +14,118 @@ template <class T, bool Rms> struct norm_row_fn {
         mxc_norm_row<T, Rms>(in, a.in_desc, a.n_in, out_ptr<T>(a), a.out_desc, a.ip[0], a.fp[0], row, t);
     }
 };
+// x, scale or bias of a row that norm_rows_stepped accepted: element i of the row whose first
+// element has row-major index `first` is p[base + i * step] (step 1: packed along the row, 0:
+// broadcast). The descriptor's dims are walked unrolled over MXC_MAX_RANK, so that the kernel
+// argument's arrays are indexed by constants: indexed by a variable (mxc_norm_reader, dynamic
+// input numbers), nvcc copies the whole dev_args to local memory (ptxas -v, sm_90: a 528-byte
+// stack frame in every norm kernel, 134 registers).
+template <class T> struct norm_stepped_row {
+    const T* p;
+    int64_t base, step;
+    __device__ mxc_compute_t<T> operator()(int64_t i) const { return mxc_compute_t<T>(p[base + i * step]); }
+};
+template <class T>
+__device__ __forceinline__ norm_stepped_row<T> make_stepped_row(const void* p, const mxc_desc& d, int64_t axis, int64_t first) {
+    int64_t base = 0, e = first, acc = 1;
+    bool packed = true;
+#pragma unroll
+    for (int i = MXC_MAX_RANK - 1; i >= 0; --i) {
+        if (i >= d.rank) continue;
+        base += (e % d.lens[i]) * d.strides[i];
+        e /= d.lens[i];
+        if (i >= axis) {
+            if (d.lens[i] != 1 && d.strides[i] != acc) packed = false;
+            acc *= d.lens[i];
+        }
+    }
+    return {static_cast<const T*>(p), base, packed ? 1 : 0};
+}
+
+// A row of at most N elements a lane, read with a step (norm_rows_stepped), on a warp: the row
+// is loaded once into registers, every load of a lane issued before the first is used, then
+// the statistics by shuffles and the output from the registers. mxc_norm_row reads the row
+// three times, one load after another per lane (a warp's 24 loads of a 768-element row: 24
+// memory latencies a pass) or, with a block per row, with two block barriers per reduction.
+// The same sums in the same order as mxc_norm_row on a warp team.
+template <class T, bool Rms, int N> struct norm_row_cached_fn {
+    template <class Team> __device__ void operator()(const dev_args& a, int64_t row, const Team& t) const {
+        using C = mxc_compute_t<T>;
+        const int64_t axis = a.ip[0], len = mxc_norm_row_len(a.out_desc, axis), first = row * len;
+        const bool has_scale = a.n_in > 1, has_bias = a.n_in > 2;
+        const norm_stepped_row<T> x = make_stepped_row<T>(a.in[0], a.in_desc[0], axis, first);
+        C v[N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            const int64_t i = t.rank + int64_t(j) * t.size;
+            v[j] = i < len ? x(i) : C(0);
+        }
+        C mean = C(0), m2 = C(0);
+        if (!Rms) {
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                if (t.rank + int64_t(j) * t.size < len) mean += v[j];
+            mean = C(t.reduce(mean, mxc_op_sum{}) / C(len));
+        }
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            if (t.rank + int64_t(j) * t.size >= len) continue;
+            const C d = C(v[j] - mean);
+            m2 += d * d;
+        }
+        m2 = t.reduce(m2, mxc_op_sum{});
+        const C inv = mxc_norm_inv(m2, len, a.fp[0]);
+        const norm_stepped_row<T> g = has_scale ? make_stepped_row<T>(a.in[1], a.in_desc[1], axis, first) : x;
+        const norm_stepped_row<T> b = has_bias ? make_stepped_row<T>(a.in[2], a.in_desc[2], axis, first) : x;
+        T* y = out_ptr<T>(a);
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            const int64_t i = t.rank + int64_t(j) * t.size;
+            if (i >= len) continue;
+            C r = (v[j] - mean) * inv;
+            if (has_scale) r *= g(i);
+            if (has_bias) r += b(i);
+            y[first + i] = T(r);
+        }
+    }
+};
+
+// One warp per row (launch_rows with team_kind::warp, without instantiating the thread and
+// block kernels as well).
+template <class F> inline void launch_warp_rows(const dev_args& a, int64_t rows, hipStream_t s, F f) {
+    if (rows <= 0) return;
+    const int64_t per_block = team_block / 32, grid = (rows + per_block - 1) / per_block, cap = 65535 * 16;
+    const auto kernel = rows_per_warp<F>;
+    hipLaunchKernelGGL(kernel, dim3(static_cast<unsigned>(grid < cap ? grid : cap)), dim3(team_block), 0, s, a, rows, f);
+}
+
+// Whether every input reads the rows with a step (the cached form's condition).
+inline bool norm_rows_stepped(const mxc_kargs& k) {
+    int64_t step = 0;
+    for (int j = 0; j < k.n_in && j < 3; ++j)
+        if (!mxc_norm_row_step(k.in_desc[j], k.ip[0], &step)) return false;
+    return true;
+}
+
+// Stepped rows of up to 1024 elements (32 a lane on a warp of 32, 16 on a wavefront of 64) take
+// the cached form on a warp (up to 256 with 8 registers a lane), up to 4096 on a block (16 a
+// thread); longer rows, or strided ones, mxc_norm_row on the team choose_team gives.
 template <class T, bool Rms> void norm_rows(const mxc_kargs& k, hipStream_t s) {
     using C = mxc_compute_t<T>;
-    const int64_t rows = mxc_norm_rows(*k.out_desc, k.ip[0]);
-    const team_kind team = choose_team<C>(rows, mxc_norm_row_len(*k.out_desc, k.ip[0]), false);
+    const int64_t rows = mxc_norm_rows(*k.out_desc, k.ip[0]), len = mxc_norm_row_len(*k.out_desc, k.ip[0]);
+    if (shuffles<C>() && len >= 8 && len <= 32 * 32 && norm_rows_stepped(k)) {
+        if (len <= 32 * 8) launch_warp_rows(pack(k), rows, s, norm_row_cached_fn<T, Rms, 8>{});
+        else launch_warp_rows(pack(k), rows, s, norm_row_cached_fn<T, Rms, 32>{});
+        return;
+    }
+    if (shuffles<C>() && len <= team_block * 16 && norm_rows_stepped(k)) { // a block per row, 16 a thread
+        const auto kernel = rows_per_block<C, norm_row_cached_fn<T, Rms, 16>>;
+        const int64_t cap = 65535 * 16;
+        hipLaunchKernelGGL(kernel, dim3(static_cast<unsigned>(rows < cap ? rows : cap)), dim3(team_block), 0, s, pack(k), rows,
+                           norm_row_cached_fn<T, Rms, 16>{});
+        return;
+    }
+    const team_kind team = choose_team<C>(rows, len, false);
     launch_rows<C>(pack(k), rows, team, s, norm_row_fn<T, Rms>{});
 }
 template <class T> void layer_norm(const mxc_kargs& k, hipStream_t s) { norm_rows<T, false>(k, s); }

@@ -72,8 +72,7 @@ part_letters() {
 # runner writes its rows only when it is done, so a slice runs letter by letter: what finished
 # before a deadline or the device's time limit is kept).
 conformance_call() {
-  # (mxc conformance takes no --hip-compiler: bench/gpu/env.sh links /usr/local/cuda instead)
-  "$MXC" conformance "$data/node" "$data/simple" "${tgt[@]:0:4}" -j "$jobs" --filter "$1" --out "$tsv.one" >> "$log" 2>&1
+  "$MXC" conformance "$data/node" "$data/simple" "${tgt[@]}" -j "$jobs" --filter "$1" --out "$tsv.one" >> "$log" 2>&1
   local rc=$?
   [ -f "$tsv.one" ] || { say "conformance $tag: the runner failed on --filter '$1' (exit $rc): $(tail -1 "$log")"; status=1; return; }
   if [ -f "$tsv" ]; then grep -v '^#' "$tsv.one" >> "$tsv"; else cat "$tsv.one" > "$tsv"; fi

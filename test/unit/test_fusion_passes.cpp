@@ -1,4 +1,4 @@
-// fuse-reduce, eliminate-contiguous and merge-parallel-dots keep values: each pass's lit test
+// fuse-reduce, eliminate-contiguous, merge-parallel-dots and fuse-epilogue (through a transpose) keep values: each pass's lit test
 // program (test/lit/passes/<pass>.mxir, positive and negative cases) gives the same reference
 // results before and after the pass, on random inputs. The lit tests check the rewrites'
 // form; this checks their numbers (the fused kernels: layer_norm, rms_norm, softmax, gelu).
@@ -61,6 +61,10 @@ TEST(fusion_passes, eliminate_contiguous_keeps_values) {
 
 TEST(fusion_passes, merge_parallel_dots_keeps_values) {
     expect_same_results("merge-parallel-dots", {"merge-parallel-dots", "dce"}, 2);
+}
+
+TEST(fusion_passes, fuse_epilogue_through_a_transpose_keeps_values) {
+    expect_same_results("fuse-epilogue-transpose", {"fuse-epilogue", "dce"}, 6);
 }
 
 TEST(fusion_passes, reshape_views_strided_input_or_says_why) {

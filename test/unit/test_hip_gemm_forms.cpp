@@ -355,12 +355,12 @@ namespace {
 // im2col form) against mxc_conv_at in float on the same half-exact inputs.
 template <class Run>
 void expect_half_conv(Run run, const std::vector<int64_t>& xl, const std::vector<int64_t>& wl, const std::vector<int64_t>& yl,
-                      const std::vector<int64_t>& ip) {
+                      const std::vector<int64_t>& ip, mxc_conv_form form = MXC_CONV_GEMM_IM2COL) {
     const mxc_desc ins[2] = {packed(xl), packed(wl)}, od = packed(yl);
     const auto xf = ramp(size_t(mxc_elements(ins[0])), 0.25f), wf = ramp(size_t(mxc_elements(ins[1])), 0.125f);
     const std::vector<mxc_half> xh(xf.begin(), xf.end()), wh(wf.begin(), wf.end());
     const int64_t n = mxc_elements(od);
-    ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, ip.data()), MXC_CONV_GEMM_IM2COL);
+    ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, ip.data()), form);
     const std::vector<mxc_half> y = run_kernel(run, xh, wh, ins, od, ip);
     for (int64_t i = 0; i < n; ++i) {
         const float want = mxc_conv_at(xf.data(), ins[0], wf.data(), ins[1], od, ip.data(), i);
@@ -378,6 +378,31 @@ TEST(HipGemmForms, HalfConvolutionOnTheMatrixUnitKernel) {
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {3, 4, 11, 10}, {6, 2, 3, 3}, {3, 6, 6, 5}, strided);
+}
+
+// The 1x1 form's B matrix: vector loads when the plane is a multiple of the vector width,
+// else element-wise through the per-column state (image and position once per column:
+// conv_1x1_view::col), on the matrix-unit kernel (half) and the SIMT one (float); columns
+// past the tile edge, K over one k-tile and not a multiple of it.
+TEST(HipGemmForms, PointwiseConvolutionColumnsMatchTheReference) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using mxc::hip::convolution;
+    const std::vector<int64_t> unit = {1, 0, 0, 1, 1, 1, 1};
+    for (int64_t h : {7, 4}) { // planes 35 (element-wise) and 20 (element-wise for half: 20 % 8), 16 below
+        SCOPED_TRACE("plane " + std::to_string(h * 5));
+        expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_1X1>, {3, 40, h, 5}, {70, 40, 1, 1}, {3, 70, h, 5}, unit, MXC_CONV_GEMM_1X1);
+        expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large, MXC_CONV_GEMM_1X1>, {3, 40, h, 5}, {70, 40, 1, 1}, {3, 70, h, 5}, unit, MXC_CONV_GEMM_1X1);
+    }
+    expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_1X1>, {2, 40, 4, 4}, {70, 40, 1, 1}, {2, 70, 4, 4}, unit, MXC_CONV_GEMM_1X1);
+    for (int64_t h : {7, 4}) {
+        const mxc_desc ins[2] = {packed({3, 20, h, 5}), packed({9, 20, 1, 1})}, od = packed({3, 9, h, 5});
+        ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, unit.data()), MXC_CONV_GEMM_1X1);
+        const auto x = ramp(size_t(mxc_elements(ins[0])), 0.25f), w = ramp(9 * 20, 0.5f);
+        std::vector<float> want(size_t(mxc_elements(od)));
+        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_conv_at(x.data(), ins[0], w.data(), ins[1], od, unit.data(), int64_t(i));
+        expect_near_all(run_kernel(convolution<float, mxc::hip::gemm_medium, MXC_CONV_GEMM_1X1>, x, w, ins, od, unit), want);
+        expect_near_all(run_kernel(convolution<float, mxc::hip::gemm_small_n, MXC_CONV_GEMM_1X1>, x, w, ins, od, unit), want);
+    }
 }
 
 // The SIMT kernel's pipeline (two shared stages, the next k-tile's vector loads held in
@@ -418,6 +443,7 @@ template <class T, class Cfg> void expect_simt_dot(int64_t m, int64_t n, int64_t
 TEST(HipGemmForms, PipelinedSimtKernelMatchesTheReference) {
     ASSERT_EQ(hipDeviceReset(), hipSuccess);
     using odd = mxc::hip::gemm_config<40, 64, 16, 4, 4>;
+    using wide_n = mxc::hip::gemm_config<32, 128, 8, 2, 8>; // a thread's columns in two runs, rows in one of 2
     for (int64_t kd : {0, 5, 34, 100}) {
         for (int t = 0; t < 4; ++t) {
             const bool a_t = t & 1, b_t = t & 2;
@@ -427,6 +453,8 @@ TEST(HipGemmForms, PipelinedSimtKernelMatchesTheReference) {
             expect_simt_dot<float, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 0);
             expect_simt_dot<float, mxc::hip::gemm_small_n>(132, 12, kd, a_t, b_t, 0);
             expect_simt_dot<float, odd>(44, 134, kd, a_t, b_t, 0);
+            expect_simt_dot<float, wide_n>(36, 134, kd, a_t, b_t, 1);
+            expect_simt_dot<double, mxc::hip::gemm_large>(130, 134, kd, a_t, b_t, 0);
             expect_simt_dot<double, mxc::hip::gemm_medium>(70, 70, kd, a_t, b_t, 0);
             expect_simt_dot<double, mxc::hip::gemm_small_m>(12, 70, kd, a_t, b_t, 0);
             expect_simt_dot<mxc_half, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 0);

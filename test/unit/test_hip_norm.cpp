@@ -1,0 +1,78 @@
+// layer_norm / rms_norm on the host SIMT emulator (templates/hip/norm.hpp) against the serial
+// row math (mxc_norm_row, templates/common/norm.hpp): rows held in registers on a warp (8 and 32
+// elements a lane: lengths up to 256 and 1024, with partial last lanes) and on a block (16 a
+// thread: up to 4096), the uncached block form past that, the strided form (a scale that is
+// not read with a step), float and half, with and without scale and bias, several rows.
+#include <gtest/gtest.h>
+
+#include <hip/hip_runtime.h> // the emulator (CMakeLists.txt puts runtime-stub/emu first)
+#include "templates/hip/norm.hpp"
+
+#include <cmath>
+#include <vector>
+
+namespace {
+
+mxc_desc desc(std::vector<int64_t> lens, std::vector<int64_t> strides) {
+    mxc_desc d{};
+    d.rank = int32_t(lens.size());
+    for (int i = 0; i < d.rank; ++i) {
+        d.lens[i] = lens[size_t(i)];
+        d.strides[i] = strides[size_t(i)];
+    }
+    return d;
+}
+
+template <class T> T* to_device(const std::vector<T>& v) {
+    T* p = nullptr;
+    EXPECT_EQ(hipMalloc(&p, v.size() * sizeof(T)), hipSuccess);
+    EXPECT_EQ(hipMemcpy(p, v.data(), v.size() * sizeof(T), hipMemcpyHostToDevice), hipSuccess);
+    return p;
+}
+
+// rows x len, normalised over the last dim; scale and bias [len] broadcast over the rows
+// (scale_stride 1), or a scale read with stride 2 (not stepped: the general form).
+template <class T, bool Rms> void expect_norm(int64_t rows, int64_t len, int n_in, int64_t scale_stride = 1) {
+    SCOPED_TRACE("rows " + std::to_string(rows) + " len " + std::to_string(len) + " inputs " + std::to_string(n_in) +
+                 " scale stride " + std::to_string(scale_stride));
+    std::vector<T> x(static_cast<size_t>(rows * len)), g(static_cast<size_t>(len * scale_stride)), b(static_cast<size_t>(len));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = T(float(int(i * 37 % 101) - 50) * 0.03f + 2.0f);
+    for (size_t i = 0; i < g.size(); ++i) g[i] = T(0.5f + float(i % 7) * 0.125f);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = T(float(i % 5) * 0.25f - 0.5f);
+    const mxc_desc xd = desc({rows, len}, {len, 1}), gd = desc({rows, len}, {0, scale_stride}), bd = desc({rows, len}, {0, 1});
+    const mxc_desc ins[3] = {xd, gd, bd};
+    const T* host_in[3] = {x.data(), g.data(), b.data()};
+    std::vector<T> want(size_t(rows * len));
+    for (int64_t r = 0; r < rows; ++r) mxc_norm_row<T, Rms>(host_in, ins, n_in, want.data(), xd, 1, 1e-5, r);
+
+    T *dx = to_device(x), *dg = to_device(g), *db = to_device(b), *dy = nullptr;
+    ASSERT_EQ(hipMalloc(&dy, want.size() * sizeof(T)), hipSuccess);
+    const void* p[3] = {dx, dg, db};
+    const int64_t ip[1] = {1};
+    const double fp[1] = {1e-5};
+    const mxc_kargs k = {n_in, p, ins, dy, &xd, ip, 1, fp, 1, nullptr};
+    if (Rms) mxc::hip::rms_norm<T>(k, hipStream_t{});
+    else mxc::hip::layer_norm<T>(k, hipStream_t{});
+    ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+    std::vector<T> got(want.size());
+    ASSERT_EQ(hipMemcpy(got.data(), dy, got.size() * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
+    for (void* q : {static_cast<void*>(dx), static_cast<void*>(dg), static_cast<void*>(db), static_cast<void*>(dy)}) (void)hipFree(q);
+    const float tol = sizeof(T) == 2 ? 1e-2f : 1e-5f;
+    for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(float(got[i]), float(want[i]), tol * (1.0f + std::fabs(float(want[i])))) << "element " << i;
+}
+
+} // namespace
+
+TEST(HipNorm, RowsInRegistersMatchTheSerialRowMath) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    for (int64_t len : {8, 33, 256, 257, 768, 1000, 1024, 1025, 1500, 4096, 4097}) {
+        expect_norm<float, false>(3, len, 3);
+        expect_norm<float, false>(2, len, 1);
+        expect_norm<float, true>(3, len, 2);
+    }
+    expect_norm<float, false>(19, 768, 3);                  // more rows than one block's warps
+    expect_norm<float, false>(3, 768, 3, 2);                // a strided scale: the general form
+    expect_norm<mxc_half, false>(5, 768, 3);
+    expect_norm<mxc_half, true>(5, 200, 2);
+}
