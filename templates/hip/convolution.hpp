@@ -318,9 +318,13 @@ template <class E, int Index> struct conv_out {
                 return;
             }
         }
+        // across images (rare): one copy of the per-element store in a loop, v through a local
+        // copy (indexed by the loop, v itself would leave the registers)
+        C w[N];
 #pragma unroll
-        for (int q = 0; q < N; ++q)
-            if (q < count) store(z, i, j + q, v[q]);
+        for (int q = 0; q < N; ++q) w[q] = v[q];
+#pragma unroll 1
+        for (int q = 0; q < count; ++q) store(z, i, j + q, w[q]);
     }
 };
 

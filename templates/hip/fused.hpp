@@ -70,9 +70,13 @@ __device__ __forceinline__ void epi_load_run(const epi_offset& o, const mxc_desc
             return;
         }
     }
+    // the rare path as a loop (unrolled, the general kind's division loops were copied N times
+    // per input: ~40x the epilogue's PTX), through a local copy so that x stays in registers
+    T t[N];
+#pragma unroll 1
+    for (int i = 0; i < count; ++i) t[i] = p[o(d, e0 + i)];
 #pragma unroll
-    for (int i = 0; i < N; ++i)
-        if (i < count) x[i] = p[o(d, e0 + i)];
+    for (int i = 0; i < N; ++i) x[i] = t[i];
 }
 
 // d: an extra input's view, with the output's lens (the output is packed, `total` elements).
