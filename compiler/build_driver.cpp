@@ -1,6 +1,7 @@
 #include "compiler/build_driver.hpp"
 #include "compiler/build_util.hpp"
 #include "compiler/cleanup.hpp"
+#include "compiler/kernel_resources.hpp"
 #include "compiler/object_cache.hpp"
 #include "compiler/tune.hpp"
 #include "codegen/embedded.hpp"
@@ -358,6 +359,8 @@ std::vector<std::string> hip_compile_flags(const build_options& opts, bool host_
         cmd = {opts.hip_compiler.empty() ? default_nvcc : opts.hip_compiler, "-x", "cu", "-std=c++17",
                "-arch=" + opts.offload_arch, "-O2", "-Xcompiler", "-fPIC,-fvisibility=hidden", "-Iruntime-stub/cuda", "-I."};
     }
+    if (!host_only) // each kernel's registers, stack and spills in the compiler's output (kernel_resources.hpp)
+        for (auto& f : kernel_resource_flags(opts.offload_arch)) cmd.push_back(f);
     return cmd;
 }
 } // namespace
@@ -494,6 +497,13 @@ void build_objects(const emitted_library& lib, const build_options& opts, const 
         if (!st.objects[i].empty()) {
             if (opts.log) opts.log(sources[i] + ": compiled before: " + st.objects[i]);
             ++st.objects_cached;
+            // the compiler's report on its kernels, kept beside the object
+            if (std::string res = object_cache::find(opts.cache_dir, keys[i], ".res"); !res.empty()) {
+                std::ifstream f(res, std::ios::binary);
+                std::stringstream text;
+                text << f.rdbuf();
+                merge_kernel_resources(st.resources, parse_kernel_resources(text.str()));
+            }
             continue;
         }
         st.objects[i] = object;
@@ -543,6 +553,13 @@ void build_objects(const emitted_library& lib, const build_options& opts, const 
         std::string local = (fs::path(dir.path) / st.objects[i]).string();
         std::string kept = object_cache::store(opts.cache_dir, keys[i], local);
         st.objects[i] = kept.empty() ? local : kept;
+        auto res = parse_kernel_resources(results[j].output);
+        if (!res.empty() && !identity.empty()) { // kept for the builds that find the object cached
+            std::string report = local + ".res";
+            write_file(report, results[j].output);
+            object_cache::store(opts.cache_dir, keys[i], report, ".res");
+        }
+        merge_kernel_resources(st.resources, res);
     }
     object_cache::prune(opts.cache_dir);
 }

@@ -5,6 +5,7 @@
 #pragma once
 #include "codegen/emit.hpp"
 #include "codegen/tuning.hpp"
+#include "compiler/kernel_resources.hpp"
 #include "ir/module.hpp"
 
 #include <functional>
@@ -44,6 +45,7 @@ struct build_stats {
     std::vector<std::string> objects;                    // what was linked
     std::vector<std::string> object_keys;                // their cache keys
     std::string header_path;                             // where the C header was written
+    std::vector<kernel_resource> resources;              // hip on a GPU: each kernel's registers, stack, spills
     memory_plan plan;                                    // the validated plan (points into the module)
 };
 

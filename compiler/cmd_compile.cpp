@@ -144,6 +144,7 @@ void write_report(const std::string& path, const module& m, const build_stats& s
     o << "{\n  \"kernels\": " << st.kernels << ",\n  \"instructions\": " << st.instructions << ",\n"
       << memory_report_json(m, st.plan, st.weights_bytes) << ",\n  \"objects\": {\"built\": " << st.objects_built
       << ", \"cached\": " << st.objects_cached << "},\n  \"kernels_tuned\": " << st.kernels_tuned
+      << ",\n  \"kernel_resources\": " << kernel_resources_json(st.resources)
       << ",\n  \"seconds\": {";
     for (std::size_t i = 0; i < st.seconds.size(); ++i) {
         char buf[64];
@@ -267,6 +268,7 @@ void run_compile(const compile_args& a) {
         std::cerr << "mxc: tuned " << st.problems_tuned << " GEMM problems on " << bo.offload_arch
                   << (is_emu_arch(bo.offload_arch) ? " (the emulator: times not a GPU's)" : "") << ", wrote "
                   << a.tuning_db << "\n";
+    if (a.verbose && !st.resources.empty()) std::cerr << "mxc: " << kernel_resources_summary(st.resources) << "\n";
     if (!a.quiet && !memory_only)
         std::cerr << "mxc: wrote " << a.output << " and " << st.header_path << " (" << st.kernels << " kernels, arena "
                   << st.arena_bytes << " bytes, weights " << st.weights_bytes << " bytes)\n";
@@ -285,7 +287,7 @@ void setup_compile(CLI::App& app) {
                    "CPUs (default: any x86-64)");
     app.add_option("--name", a->name, "prefix of every exported symbol (default: from the output name)");
     app.add_option("--emit-src", a->emit_src, "also write the generated sources (and build.sh) into this directory");
-    app.add_option("--report", a->report, "write kernel counts, memory and phase timings as JSON");
+    app.add_option("--report", a->report, "write kernel counts, memory, phase timings and (hip on a GPU) each kernel's registers and stack as JSON");
     app.add_option("--passes", a->passes, "comma-separated pass list instead of the default pipeline")
         ->each([a](const std::string&) { a->passes_given = true; });
     app.add_option("--input-dim", a->input_dims, "@NAME D0 D1 ...: the full shape of an input")

@@ -111,5 +111,14 @@ template <class S, class F> inline void launch_rows(const dev_args& a, int64_t r
     hipLaunchKernelGGL(rows_per_thread<F>, g, b, 0, stream, a, rows, f);
 }
 
+// One warp per row (launch_rows with team_kind::warp, without instantiating the thread and
+// block kernels as well).
+template <class F> inline void launch_warp_rows(const dev_args& a, int64_t rows, hipStream_t s, F f) {
+    if (rows <= 0) return;
+    const int64_t per_block = team_block / 32, grid = (rows + per_block - 1) / per_block, cap = 65535 * 16;
+    const auto kernel = rows_per_warp<F>;
+    hipLaunchKernelGGL(kernel, dim3(static_cast<unsigned>(grid < cap ? grid : cap)), dim3(team_block), 0, s, a, rows, f);
+}
+
 } // namespace hip
 } // namespace mxc

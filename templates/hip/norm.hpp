@@ -90,15 +90,6 @@ template <class T, bool Rms, int N> struct norm_row_cached_fn {
     }
 };
 
-// One warp per row (launch_rows with team_kind::warp, without instantiating the thread and
-// block kernels as well).
-template <class F> inline void launch_warp_rows(const dev_args& a, int64_t rows, hipStream_t s, F f) {
-    if (rows <= 0) return;
-    const int64_t per_block = team_block / 32, grid = (rows + per_block - 1) / per_block, cap = 65535 * 16;
-    const auto kernel = rows_per_warp<F>;
-    hipLaunchKernelGGL(kernel, dim3(static_cast<unsigned>(grid < cap ? grid : cap)), dim3(team_block), 0, s, a, rows, f);
-}
-
 // Whether every input reads the rows with a step (the cached form's condition).
 inline bool norm_rows_stepped(const mxc_kargs& k) {
     int64_t step = 0;

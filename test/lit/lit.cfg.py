@@ -23,3 +23,10 @@ llvm_bin = '/usr/lib/llvm-14/bin'
 config.substitutions.append(('%mxc', mxc))
 config.substitutions.append((r'(?<![\w/.-])FileCheck(?![\w-])', os.path.join(llvm_bin, 'FileCheck')))
 config.substitutions.append((r'(?<![\w/.-])not(?![\w-])', os.path.join(llvm_bin, 'not')))
+
+# The GPU compilers, for the tests that build (never run) hip libraries for a GPU.
+import shutil
+if os.path.exists('/usr/local/cuda/bin/nvcc') or shutil.which('nvcc'):
+    config.available_features.add('nvcc')
+if shutil.which('clang++-15'):
+    config.available_features.add('hip-clang')

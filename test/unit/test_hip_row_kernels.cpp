@@ -1,12 +1,16 @@
-// layer_norm / rms_norm on the host SIMT emulator (templates/hip/norm.hpp) against the serial
+// The row kernels on the host SIMT emulator. layer_norm / rms_norm (templates/hip/norm.hpp) against the serial
 // row math (mxc_norm_row, templates/common/norm.hpp): rows held in registers on a warp (8 and 32
 // elements a lane: lengths up to 256 and 1024, with partial last lanes) and on a block (16 a
 // thread: up to 4096), the uncached block form past that, the strided form (a scale that is
 // not read with a step), float and half, with and without scale and bias, several rows.
+// softmax / log_softmax (templates/hip/softmax.hpp) against mxc_softmax_row: contiguous rows in
+// registers on a warp (up to 1024), longer ones on a block, a softmax along a strided axis, a
+// fully masked (-inf) row, float and half.
 #include <gtest/gtest.h>
 
 #include <hip/hip_runtime.h> // the emulator (CMakeLists.txt puts runtime-stub/emu first)
 #include "templates/hip/norm.hpp"
+#include "templates/hip/softmax.hpp"
 
 #include <cmath>
 #include <vector>
@@ -75,4 +79,52 @@ TEST(HipNorm, RowsInRegistersMatchTheSerialRowMath) {
     expect_norm<float, false>(3, 768, 3, 2);                // a strided scale: the general form
     expect_norm<mxc_half, false>(5, 768, 3);
     expect_norm<mxc_half, true>(5, 200, 2);
+}
+
+namespace {
+template <class T, bool Log> void expect_softmax(int64_t rows, int64_t len, bool last_axis = true, bool masked_row = false) {
+    SCOPED_TRACE("rows " + std::to_string(rows) + " len " + std::to_string(len) + (last_axis ? "" : " axis 0") +
+                 (Log ? " log" : "") + (masked_row ? " masked" : ""));
+    std::vector<T> x(static_cast<size_t>(rows * len));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = T(float(int(i * 37 % 101) - 50) * 0.07f);
+    if (masked_row)
+        for (int64_t i = 0; i < len; ++i) x[size_t(len + i)] = T(-INFINITY); // row 1 (last_axis)
+    // last_axis: [rows, len] along axis 1; else [len, rows] along axis 0 (strided rows)
+    const mxc_desc xd = last_axis ? desc({rows, len}, {len, 1}) : desc({len, rows}, {rows, 1});
+    const int64_t axis = last_axis ? 1 : 0;
+    std::vector<T> want(x.size());
+    for (int64_t r = 0; r < rows; ++r) mxc_softmax_row<T, Log>(x.data(), xd, want.data(), xd, axis, r);
+    T *dx = to_device(x), *dy = nullptr;
+    ASSERT_EQ(hipMalloc(&dy, want.size() * sizeof(T)), hipSuccess);
+    const void* p[1] = {dx};
+    const int64_t ip[1] = {axis};
+    const mxc_kargs k = {1, p, &xd, dy, &xd, ip, 1, nullptr, 0, nullptr};
+    if (Log) mxc::hip::log_softmax<T>(k, hipStream_t{});
+    else mxc::hip::softmax<T>(k, hipStream_t{});
+    ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+    std::vector<T> got(want.size());
+    ASSERT_EQ(hipMemcpy(got.data(), dy, got.size() * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
+    (void)hipFree(dx);
+    (void)hipFree(dy);
+    const float tol = sizeof(T) == 2 ? 1e-2f : 1e-5f;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const float w = float(want[i]), g = float(got[i]);
+        if (std::isinf(w)) ASSERT_EQ(g, w) << "element " << i;
+        else ASSERT_NEAR(g, w, tol * (1.0f + std::fabs(w))) << "element " << i;
+    }
+}
+} // namespace
+
+TEST(HipSoftmax, RowsInRegistersMatchTheSerialRowMath) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    for (int64_t len : {8, 33, 197, 256, 257, 1000, 1024, 1025}) {
+        expect_softmax<float, false>(3, len);
+        expect_softmax<float, true>(3, len);
+    }
+    expect_softmax<float, false>(19, 197);
+    expect_softmax<float, false>(3, 197, true, true);
+    expect_softmax<float, true>(3, 300, true, true);
+    expect_softmax<float, false>(5, 197, false);
+    expect_softmax<mxc_half, false>(5, 197);
+    expect_softmax<mxc_half, true>(5, 600);
 }
