@@ -301,6 +301,31 @@ template <class E, int Index> struct conv_out {
         const int64_t n = j / plane;
         epi.put((n * mtot + z * mg + i) * plane + (j - n * plane), acc);
     }
+    // Columns j .. j + count - 1: consecutive output elements while they stay in one image's
+    // plane (the base computed once), else element by element (a run across images).
+    template <int N, class C> __device__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
+        if (conv_small<Index>(small)) {
+            const uint32_t n = plane_d.div(uint32_t(j)), pos = uint32_t(j) - n * uint32_t(plane);
+            if (pos + uint32_t(count) <= uint32_t(plane)) {
+                const uint32_t ch = uint32_t(z) * uint32_t(mg) + uint32_t(i);
+                epi_put_run<N>(epi, int64_t((n * uint32_t(mtot) + ch) * uint32_t(plane) + pos), v, count);
+                return;
+            }
+        } else {
+            const int64_t n = j / plane, pos = j - n * plane;
+            if (pos + count <= plane) {
+                epi_put_run<N>(epi, (n * mtot + z * mg + i) * plane + pos, v, count);
+                return;
+            }
+        }
+        // across images (rare): one copy of the per-element store in a loop, v through a local
+        // copy (indexed by the loop, v itself would leave the registers)
+        C w[N];
+#pragma unroll
+        for (int q = 0; q < N; ++q) w[q] = v[q];
+#pragma unroll 1
+        for (int q = 0; q < count; ++q) store(z, i, j + q, w[q]);
+    }
 };
 
 // The depthwise kernel: block tiles of TH x TW outputs of one (image, channel) plane, PW per

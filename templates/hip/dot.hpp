@@ -33,6 +33,9 @@ template <class E> struct dot_out_strided {
     E epi;
     int64_t zs, rs;
     template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const { epi.put(z * zs + i * rs + j, acc); }
+    template <int N, class C> __device__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
+        epi_put_run<N>(epi, z * zs + i * rs + j, v, count);
+    }
 };
 
 // Output (z, i, j) is element (z * M + i) * N + j; epi writes it.
@@ -41,6 +44,9 @@ template <class E> struct dot_out {
     int64_t m, n;
     template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const {
         epi.put((z * m + i) * n + j, acc);
+    }
+    template <int N, class C> __device__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
+        epi_put_run<N>(epi, (z * m + i) * n + j, v, count);
     }
 };
 

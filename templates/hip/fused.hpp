@@ -41,6 +41,44 @@ struct epi_offset {
         return off;
     }
 };
+// Elements e0 .. e0 + count - 1 (count <= N) of an extra input p (offsets o, view d) into x:
+// its own layout (`same`) and a run of run 0 that does not wrap (run 0 is the innermost, inner
+// divisor 1 as make_epi_offset builds it) are consecutive offsets off(e0) + i * stride[0]: a
+// broadcast (stride 0) is one load, a contiguous run vector loads where aligned; anything
+// else (a run that wraps, the general kind) is loaded element by element.
+template <int N, class T>
+__device__ __forceinline__ void epi_load_run(const epi_offset& o, const mxc_desc& d, const T* p, int64_t e0, T* x, int count) {
+    if (o.kind == epi_offset::same) {
+        gemm_read_run<N>(p + e0, x, count);
+        return;
+    }
+    if (o.kind == epi_offset::runs) {
+        const bool flat = o.n == 0; // every dim of length 1: one element
+        if (flat || (o.inner[0].d == 1 && o.len[0].mod(uint32_t(e0)) + uint32_t(count) <= o.len[0].d)) {
+            const int64_t base = o(d, e0), st = flat ? 0 : o.stride[0];
+            if (st == 0) {
+                const T b = p[base];
+#pragma unroll
+                for (int i = 0; i < N; ++i) x[i] = b;
+            } else if (st == 1) {
+                gemm_read_run<N>(p + base, x, count);
+            } else {
+#pragma unroll
+                for (int i = 0; i < N; ++i)
+                    if (i < count) x[i] = p[base + i * st];
+            }
+            return;
+        }
+    }
+    // the rare path as a loop (unrolled, the general kind's division loops were copied N times
+    // per input: ~40x the epilogue's PTX), through a local copy so that x stays in registers
+    T t[N];
+#pragma unroll 1
+    for (int i = 0; i < count; ++i) t[i] = p[o(d, e0 + i)];
+#pragma unroll
+    for (int i = 0; i < N; ++i) x[i] = t[i];
+}
+
 // d: an extra input's view, with the output's lens (the output is packed, `total` elements).
 inline epi_offset make_epi_offset(const mxc_desc& d, int64_t total) {
     epi_offset o{};
@@ -102,6 +140,34 @@ template <class T, class F> struct fused_store {
             x[0] = acc;
             for (int j = 2; j < a.n_in; ++j) x[j - 1] = C(in_ptr<T>(a, j)[offs[j](a.in_desc[j], e)]);
             out_ptr<T>(a)[e] = T(f(x));
+        }
+    }
+    // Elements e0 .. e0 + count - 1 (count <= N): every extra input's run is loaded before any
+    // element is stored (an input may share the output's storage), the body applied per
+    // element, the results stored as one run (vectors where aligned). The program body, an
+    // out-of-line interpreter, keeps put per element.
+    template <int N, class V> __device__ void put_run(int64_t e0, const V* v, int count) const {
+        using C = mxc_compute_t<T>;
+        if constexpr (std::is_same<F, program_body>::value) {
+#pragma unroll
+            for (int i = 0; i < N; ++i)
+                if (i < count) fused_program_put<T>(a, offs, skip, e0 + i, C(v[i]));
+        } else {
+            T in[max_inputs - 2][N]; // in[j - 2]: extra input j's run
+#pragma unroll
+            for (int j = 2; j < max_inputs; ++j)
+                if (j < a.n_in) epi_load_run<N>(offs[j], a.in_desc[j], in_ptr<T>(a, j), e0, in[j - 2], count);
+            C y[N];
+#pragma unroll
+            for (int i = 0; i < N; ++i) {
+                C x[max_inputs];
+                x[0] = C(v[i]);
+#pragma unroll
+                for (int j = 2; j < max_inputs; ++j)
+                    if (j < a.n_in) x[j - 1] = C(in[j - 2][i]);
+                y[i] = f(x);
+            }
+            gemm_write_run<N>(out_ptr<T>(a) + e0, y, count);
         }
     }
 };

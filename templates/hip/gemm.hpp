@@ -17,7 +17,18 @@
 // A thread whose column stays the same over the k loop (the tile's fast dim is c and the block's
 // thread count a multiple of the tile width) computes its state once, before the loop.
 // The out functor maps (z, i, j) to the output element and applies the epilogue (the plain
-// store, or a fused pointwise body, templates/hip/fused.hpp) per element.
+// store, or a fused pointwise body, templates/hip/fused.hpp) per element:
+//   out.store(z, r, c, v)                    one element
+// and optionally (gemm_has_run) a RUN of columns c .. c + count - 1 of row r at once:
+//   out.template store_run<N>(z, r, c, v, count)   const C* v, 1 <= count <= N, every column < n,
+//                                                  c a multiple of the caller's run width N
+// The kernels call gemm_store_run<N>(out, z, r, c, v, count) (or with v an array of N: N
+// deduced), which falls back to store per element. N, the run's largest count, is a constant
+// so that v (registers) is only ever indexed by constants: a loop up to a run-time count would
+// put it in local memory. Out functors whose consecutive columns are consecutive output
+// elements hand the run on to the epilogue as one: epi.template put_run<N>(e0, v, count) for
+// elements e0 .. e0 + count - 1 (epi_put_run: put per element where E has none), which
+// computes the index math once and stores 16-byte vectors where the address allows.
 //
 // Scheme: one block computes a BM x BN tile of C. K is stepped by BK through two shared
 // stages of the BM x BK tile of A (transposed, k-major) and the BK x BN tile of B in the
@@ -159,6 +170,93 @@ __device__ inline auto gemm_col_of(const View& v, int64_t c0, int64_t cn, int ti
     else return gemm_no_col{};
 }
 template <class CS> constexpr bool gemm_col_state = !std::is_same<CS, gemm_no_col>::value;
+
+// Runs of consecutive columns (see the out contract above).
+template <class Out, class C, class = void> struct gemm_has_run : std::false_type {};
+template <class Out, class C>
+struct gemm_has_run<Out, C, std::void_t<decltype(std::declval<const Out&>().template store_run<1>(int64_t(0), int64_t(0), int64_t(0),
+                                                                                                   static_cast<const C*>(nullptr), 0))>>
+    : std::true_type {};
+template <int N, class Out, class C>
+__device__ __forceinline__ void gemm_store_run(const Out& out, int64_t z, int64_t r, int64_t c, const C* v, int count) {
+    if constexpr (gemm_has_run<Out, C>::value) {
+        out.template store_run<N>(z, r, c, v, count);
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            if (i < count) out.store(z, r, c + i, v[i]);
+    }
+}
+template <class Out, class C, int N>
+__device__ __forceinline__ void gemm_store_run(const Out& out, int64_t z, int64_t r, int64_t c, const C (&v)[N], int count) {
+    gemm_store_run<N>(out, z, r, c, &v[0], count);
+}
+template <class E, class C, class = void> struct epi_has_run : std::false_type {};
+template <class E, class C>
+struct epi_has_run<E, C, std::void_t<decltype(std::declval<const E&>().template put_run<1>(int64_t(0), static_cast<const C*>(nullptr), 0))>>
+    : std::true_type {};
+template <int N, class E, class C> __device__ __forceinline__ void epi_put_run(const E& epi, int64_t e0, const C* v, int count) {
+    if constexpr (epi_has_run<E, C>::value) {
+        epi.template put_run<N>(e0, v, count);
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            if (i < count) epi.put(e0 + i, v[i]);
+    }
+}
+
+// Elements 0 .. count - 1 (count <= N) of a run at p, in the widest aligned vectors that a whole
+// run (count == N) allows: 16 bytes (or N elements), else halves of those down to 4 bytes;
+// else (a partial run, an odd address) one element at a time.
+template <int W, int N, class T> __device__ __forceinline__ bool gemm_run_vectors_fit(const T* p, int count) {
+    return count == N && reinterpret_cast<uintptr_t>(p) % (sizeof(T) * W) == 0;
+}
+template <int N, class T> constexpr int gemm_run_width = gemm_vec_width<T> < N ? gemm_vec_width<T> : N;
+template <int N, int W, class T, class C> __device__ __forceinline__ void gemm_write_run_w(T* p, const C* v, int count) {
+    static_assert(N % W == 0, "gemm_write_run: the run must split into whole vectors");
+    if constexpr (W * sizeof(T) >= 4 && W > 1) {
+        if (gemm_run_vectors_fit<W, N>(p, count)) {
+#pragma unroll
+            for (int h = 0; h < N; h += W) {
+                gemm_vec<T, W> x;
+#pragma unroll
+                for (int e = 0; e < W; ++e) x.v[e] = T(v[h + e]);
+                vector_store(p + h, x);
+            }
+            return;
+        }
+        gemm_write_run_w<N, W / 2>(p, v, count);
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            if (i < count) p[i] = T(v[i]);
+    }
+}
+template <int N, int W, class T> __device__ __forceinline__ void gemm_read_run_w(const T* p, T* x, int count) {
+    static_assert(N % W == 0, "gemm_read_run: the run must split into whole vectors");
+    if constexpr (W * sizeof(T) >= 4 && W > 1) {
+        if (gemm_run_vectors_fit<W, N>(p, count)) {
+#pragma unroll
+            for (int h = 0; h < N; h += W) {
+                const gemm_vec<T, W> y = vector_load<gemm_vec<T, W>>(p + h);
+#pragma unroll
+                for (int e = 0; e < W; ++e) x[h + e] = y.v[e];
+            }
+            return;
+        }
+        gemm_read_run_w<N, W / 2>(p, x, count);
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            if (i < count) x[i] = p[i];
+    }
+}
+template <int N, class T, class C> __device__ __forceinline__ void gemm_write_run(T* p, const C* v, int count) {
+    gemm_write_run_w<N, gemm_run_width<N, T>>(p, v, count);
+}
+template <int N, class T> __device__ __forceinline__ void gemm_read_run(const T* p, T* x, int count) {
+    gemm_read_run_w<N, gemm_run_width<N, T>>(p, x, count);
+}
 
 // Thread tid's elements of an O x F tile (o0, on: the first row and the row count of the view;
 // column fastest, Threads % F == 0) through its column state cs: rows tid / F + i * Threads / F
@@ -426,8 +524,10 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //    8-row groups of a fragment load fall on different banks (lda = 40 halves: rows 20 words
 //    apart; ldb = BN + 8: 4 words apart mod 32);
 //  - the accumulators go through a float tile that reuses the stage memory (after the main
-//    loop) to out.store(z, r, c, v), one element per thread per step, rows in `passes` parts
-//    where the whole float tile would not fit.
+//    loop) to the out functor, rows in `passes` parts where the whole float tile would not
+//    fit: a thread reads a run of 8 consecutive columns of one row (two 16-byte shared reads)
+//    and hands it to gemm_store_run, so that the output index math is done once per run and
+//    the stores are 16-byte vectors where the output allows (see the out contract above).
 // Configurations (usable as a Cfg of gemm_mma_launch):
 //   gemm_mma_large 128x128x32, warp tile 64 x 32 (warp 32: 4x2 fragments) or 64 x 64 (wavefront
 //     64: 4x4). Shared memory 2 x (128x40 + 32x136) halves = 37 KiB (<= 48 KiB static), float
@@ -439,7 +539,10 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     125-127, none; batch 32); gfx90a (clang-15): 70-87 VGPRs + 64 AGPRs, no scratch, 3 waves
 //     per SIMD. The staging functions are forced inline: clang kept gemm_mma_put out of line
 //     and passed it the im2col view, g included, in scratch (230 VGPRs, 888 bytes per lane,
-//     1 wave per SIMD).
+//     1 wave per SIMD). With the epilogue in runs (ResNet-50 batch 32, sm_90): the fused 1x1
+//     kernels spill 112 / 124 bytes (stores / loads; per-element epilogue: 60 / 72), the plain
+//     1x1 8 / 12 (28 / 36), the im2col none; the epilogue's static PTX grew from ~1.2k to ~15k
+//     instructions (every extra input's run paths, up to max_inputs, unrolled).
 //   gemm_mma_small 64x64x32, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32 (wavefront 64: 2x2).
 //     2 x (64x40 + 32x72) halves = 19 KiB, float tile 64 x 68 in one pass; 4 mma per barrier
 //     (warp 32). For problems with few large tiles (batch 1, small M or N): four times the
@@ -461,6 +564,7 @@ template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
     static_assert(FM % passes == 0 && c_rows * ldc * 4 <= ab_bytes, "gemm_mma_config: the float tile must fit");
     static_assert(smem_bytes <= 48 * 1024, "gemm_mma_config: static shared memory is limited to 48 KiB");
     static_assert((a_elems * 2) % 32 == 0 && (b_elems * 2) % 32 == 0, "gemm_mma_config: stages must stay 32-byte aligned");
+    static_assert(BN % 8 == 0 && ldc % 4 == 0, "gemm_mma_config: the epilogue reads runs of 8 floats, rows 16-byte aligned");
 };
 using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
 using gemm_mma_small = gemm_mma_config<64, 64, 2, 1>;
@@ -667,11 +771,23 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
             for (int j = 0; j < FNX; ++j)
                 if (j < fn) mt::store(cs + (wm * FMP * 16 + i * 16) * G::ldc + col0 + j * 16, G::ldc, acc[p * FMP + i][j]);
         block_sync();
-        for (int e = tid; e < G::c_rows * G::BN; e += G::threads) {
-            const int s = e / G::BN, cc = e % G::BN;
+        // runs of 8 columns of one staged row (two 16-byte shared reads: ldc keeps rows
+        // 16-byte aligned), consecutive threads on consecutive runs
+        constexpr int RW = 8, runs = G::BN / RW;
+        for (int e = tid; e < G::c_rows * runs; e += G::threads) {
+            const int s = e / runs, cc = e % runs * RW;
             // staged row s: warp row s / (16 FMP), fragment row p * FMP + (s % (16 FMP)) / 16
             const int64_t r = m0 + (s / (16 * FMP)) * FM * 16 + p * FMP * 16 + s % (16 * FMP), c = n0 + cc;
-            if (r < m && c < n) out.store(zz, r, c, cs[s * G::ldc + cc]);
+            if (r < m && c < n) {
+                float v[RW];
+#pragma unroll
+                for (int h = 0; h < RW; h += 4) {
+                    const gemm_vec<float, 4> x = vector_load<gemm_vec<float, 4>>(cs + s * G::ldc + cc + h);
+#pragma unroll
+                    for (int q = 0; q < 4; ++q) v[h + q] = x.v[q];
+                }
+                gemm_store_run(out, zz, r, c, v, n - c < RW ? int(n - c) : RW);
+            }
         }
     }
 }
@@ -738,18 +854,33 @@ template <class C> struct gemm_partial_out {
     C* p;
     int64_t m, n;
     __device__ void store(int64_t zz, int64_t i, int64_t j, C v) const { p[(zz * m + i) * n + j] = v; }
+    template <int N, class V> __device__ void store_run(int64_t zz, int64_t i, int64_t j, const V* v, int count) const {
+        gemm_write_run<N>(p + (zz * m + i) * n + j, v, count);
+    }
 };
 
+// A thread adds runs of gemm_reduce_run consecutive elements of one row (shorter at the row's
+// end), slice 0 first, then 1, 2, ...: each element's sum is the unsplit reduce's, bit for bit.
+constexpr int gemm_reduce_run = 8;
+inline int64_t gemm_reduce_runs(int64_t m, int64_t n, int64_t z) { return z * m * ((n + gemm_reduce_run - 1) / gemm_reduce_run); }
 template <class C, class Out>
 __global__ void MXC_LAUNCH_BOUNDS(256)
     gemm_split_reduce(const C* p, int64_t m, int64_t n, int64_t z, int64_t slices, Out out) {
     grid_dependency_sync();
-    const int64_t total = z * m * n, mn = m * n;
-    for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < total; e += int64_t(gridDim.x) * blockDim.x) {
-        C acc = p[e];
-        for (int64_t s = 1; s < slices; ++s) acc += p[s * total + e];
-        const int64_t zi = e / mn, r = e - zi * mn;
-        out.store(zi, r / n, r % n, acc);
+    constexpr int RW = gemm_reduce_run;
+    const int64_t total = z * m * n, row_runs = (n + RW - 1) / RW, runs = z * m * row_runs;
+    for (int64_t q = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < runs; q += int64_t(gridDim.x) * blockDim.x) {
+        const int64_t row = q / row_runs, c = (q - row * row_runs) * RW, e = row * n + c, zi = row / m;
+        const int count = n - c < RW ? int(n - c) : RW;
+        C acc[RW] = {};
+        gemm_read_run<RW>(p + e, acc, count);
+        for (int64_t s = 1; s < slices; ++s) {
+            C x[RW] = {};
+            gemm_read_run<RW>(p + s * total + e, x, count);
+#pragma unroll
+            for (int i = 0; i < RW; ++i) acc[i] += x[i];
+        }
+        gemm_store_run(out, zi, row - zi * m, c, acc, count);
     }
 }
 
@@ -776,7 +907,7 @@ inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, c
         const gemm_partial_out<C> part{static_cast<C*>(scratch), m, n};
         if constexpr (gemm_is_mma<G>::value) gemm_mma_launch_slices<G>(m, n, k, z, z * slices, ks, sa, sb, part, stream);
         else gemm_launch_slices<G, T>(m, n, k, z, z * slices, ks, sa, sb, part, stream);
-        const int64_t total = z * m * n, blocks = (total + 255) / 256;
+        const int64_t blocks = (gemm_reduce_runs(m, n, z) + 255) / 256;
         hipLaunchKernelGGL((gemm_split_reduce<C, Out>), dim3(unsigned(blocks < 65535 ? blocks : 65535)), dim3(256), 0, stream,
                            static_cast<const C*>(scratch), m, n, z, slices, out);
     } else if constexpr (gemm_is_mma<Cfg>::value) {
@@ -804,6 +935,7 @@ inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, c
 template <class T> struct plain_store {
     T* y;
     __device__ void put(int64_t e, mxc_compute_t<T> acc) const { y[e] = T(acc); }
+    template <int N, class C> __device__ void put_run(int64_t e0, const C* v, int count) const { gemm_write_run<N>(y + e0, v, count); }
 };
 
 } // namespace hip

@@ -494,3 +494,278 @@ TEST(HipGemmForms, EpilogueOffsetsMatchTheGeneralIndexMath) {
     big.strides[0] = 0;
     EXPECT_EQ(mxc::hip::make_epi_offset(big, int64_t(1) << 31).kind, mxc::hip::epi_offset::general);
 }
+
+// ---- the epilogue in runs (gemm.hpp's store_run / put_run contract) ----
+namespace {
+
+// y = acc + x1 - 2 x2 + x3 / 2: distinct weights, so that swapped or shifted inputs show.
+struct run_body {
+    template <class C> MXC_HD C operator()(const C* x) const { return x[0] + x[1] - C(2.0f) * x[2] + C(0.5f) * x[3]; }
+};
+float run_body_ref(float acc, const float* x) { return acc + x[0] - 2.0f * x[1] + 0.5f * x[2]; }
+
+// An extra input of a fused kernel: its view (the output's lens) and host values (exact in half).
+struct extra_input {
+    mxc_desc d;
+    std::vector<float> v;
+};
+enum extra_kind { ex_same, ex_channel, ex_scalar, ex_reversed, ex_stride2, ex_row, ex_width };
+// An extra input of kind `kind` over an output of lens od (NCHW for a convolution: ex_channel
+// is a [1, C, 1, 1] bias; [..., M, N] for a product: ex_channel a column bias [N], ex_row [M, 1]).
+extra_input make_extra(extra_kind kind, const mxc_desc& od, bool conv, float scale) {
+    mxc_desc d = packed(std::vector<int64_t>(od.lens, od.lens + od.rank));
+    const int r = d.rank;
+    switch (kind) {
+    case ex_same: break;
+    case ex_channel:
+        for (int i = 0; i < r; ++i) d.strides[i] = 0;
+        d.strides[conv ? 1 : r - 1] = 1;
+        break;
+    case ex_row:
+        for (int i = 0; i < r; ++i) d.strides[i] = 0;
+        d.strides[r - 2] = 1;
+        break;
+    case ex_scalar:
+        for (int i = 0; i < r; ++i) d.strides[i] = 0;
+        break;
+    case ex_width: // [1, ..., 1, W]: run 0 shorter than a plane or a row (runs wrap it)
+        for (int i = 0; i < r - 1; ++i) d.strides[i] = 0;
+        break;
+    case ex_reversed: { // every dim its own run: the general kind
+        int64_t s = 1;
+        for (int i = 0; i < r; ++i) d.strides[i] = s, s *= d.lens[i];
+        break;
+    }
+    case ex_stride2:
+        for (int i = 0; i < r; ++i) d.strides[i] *= 2;
+        break;
+    }
+    return {d, ramp(size_t(mxc_desc_extent(d)) + 1, scale)};
+}
+
+// Runs launcher `run` on a, b and the extra inputs (half): the output (and every extra input)
+// `off` elements past a 16-byte boundary; alias: extra input 0 (ex_same) shares the output's storage.
+template <class Run>
+std::vector<mxc_half> run_with_extras(Run run, const std::vector<mxc_half>& a, const std::vector<mxc_half>& b, const mxc_desc ab[2],
+                                      const std::vector<extra_input>& ex, const mxc_desc& od, const std::vector<int64_t>& ip, int64_t off,
+                                      bool alias, int64_t scratch_bytes = 0) {
+    using T = mxc_half;
+    const int64_t n = mxc_elements(od);
+    std::vector<void*> allocs;
+    auto upload = [&](const std::vector<T>& h, int64_t at) {
+        void* p = nullptr;
+        EXPECT_EQ(hipMalloc(&p, (h.size() + size_t(at)) * sizeof(T)), hipSuccess);
+        allocs.push_back(p);
+        T* q = static_cast<T*>(p) + at;
+        EXPECT_EQ(hipMemcpy(q, h.data(), h.size() * sizeof(T), hipMemcpyHostToDevice), hipSuccess);
+        return q;
+    };
+    std::vector<const void*> ins = {upload(a, 0), upload(b, 0)};
+    std::vector<mxc_desc> descs = {ab[0], ab[1]};
+    constexpr int64_t tail = 64; // past the output: must stay -99 (a run stored past the last column shows)
+    T* dy = upload(std::vector<T>(size_t(n + tail), T(-99.0f)), off);
+    for (size_t j = 0; j < ex.size(); ++j) {
+        const std::vector<T> h(ex[j].v.begin(), ex[j].v.end());
+        if (j == 0 && alias) {
+            EXPECT_EQ(hipMemcpy(dy, h.data(), size_t(n) * sizeof(T), hipMemcpyHostToDevice), hipSuccess);
+            ins.push_back(dy);
+        } else {
+            ins.push_back(upload(h, off));
+        }
+        descs.push_back(ex[j].d);
+    }
+    void* scratch = nullptr;
+    if (scratch_bytes > 0) {
+        EXPECT_EQ(hipMalloc(&scratch, size_t(scratch_bytes)), hipSuccess);
+        EXPECT_EQ(hipMemset(scratch, 0xff, size_t(scratch_bytes)), hipSuccess);
+        allocs.push_back(scratch);
+    }
+    const mxc_kargs k = {int32_t(ins.size()), ins.data(), descs.data(), dy, &od, ip.empty() ? nullptr : ip.data(), int32_t(ip.size()),
+                         nullptr, 0, scratch};
+    run(k, hipStream_t{});
+    EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
+    std::vector<T> y(static_cast<size_t>(n));
+    EXPECT_EQ(hipMemcpy(y.data(), dy, size_t(n) * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
+    std::vector<T> past(static_cast<size_t>(tail));
+    EXPECT_EQ(hipMemcpy(past.data(), dy + n, size_t(tail) * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
+    for (int64_t i = 0; i < tail; ++i) EXPECT_EQ(float(past[size_t(i)]), -99.0f) << "written past the output: element " << n + i;
+    for (void* p : allocs) (void)hipFree(p);
+    return y;
+}
+
+// want[e] = body(acc(e), extra inputs at e) (no extras: acc(e)) against got, in half's precision.
+template <class Acc>
+void expect_fused(const std::vector<mxc_half>& got, const std::vector<extra_input>& ex, Acc acc, const std::string& what) {
+    SCOPED_TRACE(what);
+    for (size_t e = 0; e < got.size(); ++e) {
+        float want = acc(int64_t(e));
+        if (!ex.empty()) {
+            float x[3];
+            for (size_t j = 0; j < 3; ++j) x[j] = float(mxc_half(ex[j].v[size_t(mxc_offset_of(ex[j].d, int64_t(e)))]));
+            want = run_body_ref(want, x);
+        }
+        ASSERT_NEAR(float(got[e]), want, 0.01f * std::fabs(want) + 0.02f) << "element " << e;
+    }
+}
+
+struct fused_conv_case {
+    std::vector<int64_t> x, w, y, ip;
+    std::vector<extra_kind> extras; // three, or none (the plain store)
+};
+
+template <class Cfg, mxc_conv_form Form> void expect_fused_conv_runs(const fused_conv_case& cc, int64_t off, bool alias) {
+    using mxc::hip::conv_index_32;
+    using mxc::hip::conv_index_64;
+    const mxc_desc ab[2] = {packed(cc.x), packed(cc.w)}, od = packed(cc.y);
+    constexpr bool pointwise = Form == MXC_CONV_GEMM_1X1;
+    ASSERT_EQ(mxc_conv_pick(ab[0], ab[1], od, cc.ip.data()), Form);
+    const auto xf = ramp(size_t(mxc_elements(ab[0])), 0.25f), wf = ramp(size_t(mxc_elements(ab[1])), 0.125f);
+    const std::vector<mxc_half> xh(xf.begin(), xf.end()), wh(wf.begin(), wf.end());
+    std::vector<extra_input> ex;
+    for (size_t j = 0; j < cc.extras.size(); ++j) ex.push_back(make_extra(cc.extras[j], od, true, 1.0f + float(j)));
+    auto acc = [&](int64_t e) { return mxc_conv_at(xf.data(), ab[0], wf.data(), ab[1], od, cc.ip.data(), e); };
+    const std::string what = "conv y " + std::to_string(od.lens[0]) + "x" + std::to_string(od.lens[1]) + "x" + std::to_string(od.lens[2]) +
+                             "x" + std::to_string(od.lens[3]) + " BN " + std::to_string(Cfg::BN) + " off " + std::to_string(off) +
+                             (alias ? " alias" : "") + (pointwise ? " 1x1" : " im2col");
+    if (ex.empty()) {
+        const auto plain32 = [](const mxc_kargs& k, hipStream_t s) {
+            mxc::hip::conv_gemm<mxc_half, Cfg, pointwise, conv_index_32>(k, s, mxc::hip::plain_store<mxc_half>{static_cast<mxc_half*>(k.out)});
+        };
+        const auto plain64 = [](const mxc_kargs& k, hipStream_t s) {
+            mxc::hip::conv_gemm<mxc_half, Cfg, pointwise, conv_index_64>(k, s, mxc::hip::plain_store<mxc_half>{static_cast<mxc_half*>(k.out)});
+        };
+        expect_fused(run_with_extras(plain32, xh, wh, ab, ex, od, cc.ip, off, false), ex, acc, what + " plain");
+        expect_fused(run_with_extras(plain64, xh, wh, ab, ex, od, cc.ip, off, false), ex, acc, what + " plain int64");
+        return;
+    }
+    const auto fused32 = [](const mxc_kargs& k, hipStream_t s) {
+        mxc::hip::conv_gemm<mxc_half, Cfg, pointwise, conv_index_32>(k, s, mxc::hip::make_fused_store<mxc_half>(run_body{}, k, 0));
+    };
+    const auto fused64 = [](const mxc_kargs& k, hipStream_t s) {
+        mxc::hip::conv_gemm<mxc_half, Cfg, pointwise, conv_index_64>(k, s, mxc::hip::make_fused_store<mxc_half>(run_body{}, k, 0));
+    };
+    const auto fused = [](const mxc_kargs& k, hipStream_t s) { mxc::hip::fused_convolution_expr<mxc_half, Cfg, Form>(k, s, run_body{}); };
+    expect_fused(run_with_extras(fused, xh, wh, ab, ex, od, cc.ip, off, alias), ex, acc, what);
+    expect_fused(run_with_extras(fused32, xh, wh, ab, ex, od, cc.ip, off, alias), ex, acc, what + " int32");
+    expect_fused(run_with_extras(fused64, xh, wh, ab, ex, od, cc.ip, off, alias), ex, acc, what + " int64");
+    // split-K: the reduce kernel's runs into the same epilogue
+    using split3 = mxc::hip::gemm_split<Cfg, 3>;
+    const mxc::hip::conv_geom g = mxc::hip::make_conv_geom(mxc_kargs{2, nullptr, ab, nullptr, &od, cc.ip.data(), int32_t(cc.ip.size()), nullptr, 0});
+    const int64_t kdim = g.cg * g.kn, bytes = mxc::hip::gemm_split_scratch_bytes<mxc_half>(g.mg, od.lens[0] * g.plane, kdim, cc.ip[0], 3, 32);
+    const auto split = [](const mxc_kargs& k, hipStream_t s) { mxc::hip::fused_convolution_expr<mxc_half, split3, Form>(k, s, run_body{}); };
+    expect_fused(run_with_extras(split, xh, wh, ab, ex, od, cc.ip, off, alias, bytes), ex, acc, what + " split 3");
+}
+
+} // namespace
+
+// The matrix-unit kernel's epilogue in runs of 8 columns through conv_out (32-bit and int64
+// index math) into the plain and the fused stores: planes that are (24) and are not (49, 30)
+// multiples of 8 (runs across images), N not a multiple of 8, an output 2 bytes off its
+// 16-byte boundary (no vector stores: the emulator fails a misaligned one), a residual that
+// shares the output's storage, per-channel and scalar broadcasts, a strided and a general
+// (reversed) extra input, and the split-K reduce.
+TEST(HipGemmForms, MatrixUnitEpilogueRunsThroughConvolutions) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using mxc::hip::gemm_mma_large;
+    using mxc::hip::gemm_mma_small;
+    const std::vector<int64_t> one = {1, 0, 0, 1, 1, 1, 1}, same3 = {1, 1, 1, 1, 1, 1, 1};
+    const std::vector<extra_kind> common = {ex_same, ex_channel, ex_scalar}, odd = {ex_width, ex_reversed, ex_stride2};
+    const fused_conv_case c49{{3, 16, 7, 7}, {24, 16, 1, 1}, {3, 24, 7, 7}, one, common};      // plane 49, N 147
+    const fused_conv_case c24{{2, 40, 4, 6}, {20, 40, 1, 1}, {2, 20, 4, 6}, one, common};      // plane 24, N 48
+    const fused_conv_case c30{{2, 8, 6, 5}, {20, 8, 3, 3}, {2, 20, 6, 5}, same3, common};      // im2col, plane 30, N 60
+    for (int64_t off : {0, 1}) {
+        for (bool alias : {false, true}) {
+            expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_1X1>(c49, off, alias);
+            expect_fused_conv_runs<gemm_mma_large, MXC_CONV_GEMM_1X1>(c49, off, alias);
+            expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_1X1>(c24, off, alias);
+            expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_IM2COL>(c30, off, alias);
+        }
+        fused_conv_case o = c49;
+        o.extras = odd;
+        expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_1X1>(o, off, false);
+        o = c30;
+        o.extras = odd;
+        expect_fused_conv_runs<gemm_mma_large, MXC_CONV_GEMM_IM2COL>(o, off, false);
+        for (fused_conv_case p : {c49, c24, c30}) { // the plain store
+            p.extras.clear();
+            if (p.w[2] == 1) expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_1X1>(p, off, false);
+            else expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_IM2COL>(p, off, false);
+        }
+    }
+}
+
+namespace {
+// A fused half product on configuration Cfg (a dot_out, or a dot_out_strided where b is
+// shared along the batches) against mxc_dot_at and the body.
+template <class Cfg>
+void expect_fused_dot_runs(const mxc_desc ab[2], const mxc_desc& od, const std::vector<extra_kind>& kinds, int64_t off, bool alias,
+                           int64_t scratch_bytes = 0) {
+    std::vector<mxc_half> a, b;
+    for (float v : ramp(size_t(mxc_desc_extent(ab[0])), 0.25f)) a.push_back(mxc_half(v));
+    for (float v : ramp(size_t(mxc_desc_extent(ab[1])), 0.125f)) b.push_back(mxc_half(v));
+    std::vector<extra_input> ex;
+    for (size_t j = 0; j < kinds.size(); ++j) ex.push_back(make_extra(kinds[j], od, false, 1.0f + float(j)));
+    auto acc = [&](int64_t e) { return mxc_dot_at(a.data(), ab[0], b.data(), ab[1], od, e); };
+    const auto run = [](const mxc_kargs& k, hipStream_t s) {
+        if (k.n_in == 2) mxc::hip::dot<mxc_half, Cfg>(k, s); // the plain store
+        else mxc::hip::fused_dot_expr<mxc_half, Cfg>(k, s, run_body{});
+    };
+    std::string what = "dot, out rank " + std::to_string(od.rank) + " n " + std::to_string(od.lens[od.rank - 1]) + " off " + std::to_string(off) +
+                       (alias ? " alias" : "") + (scratch_bytes ? " split" : "");
+    for (extra_kind kd : kinds) what += " " + std::to_string(int(kd));
+    expect_fused(run_with_extras(run, a, b, ab, ex, od, {}, off, alias, scratch_bytes), ex, acc, what);
+}
+} // namespace
+
+// The same through the products' out functors: dot_out (batched, N = 45: a partial run per
+// row), dot_out_strided (b shared along the batches: rows across batches), column, row and
+// scalar broadcasts, a general (reversed) and a strided extra input, unaligned and aliased
+// outputs, and the split-K reduce.
+TEST(HipGemmForms, MatrixUnitEpilogueRunsThroughProducts) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using mxc::hip::gemm_mma_large;
+    using mxc::hip::gemm_mma_small;
+    const mxc_desc plain[2] = {packed({2, 20, 37}), packed({2, 37, 45})}, plain_o = packed({2, 20, 45});
+    const mxc_desc fold[2] = {packed({7, 3, 13}), strided({7, 13, 24}, {0, 24, 1})}, fold_o = packed({7, 3, 24});
+    ASSERT_TRUE(mxc_dot_fold_of(fold[0], fold[1], fold_o).ok);
+    const std::vector<extra_kind> common = {ex_same, ex_channel, ex_row}, odd = {ex_reversed, ex_scalar, ex_stride2};
+    for (int64_t off : {0, 1}) {
+        for (bool alias : {false, true}) {
+            expect_fused_dot_runs<gemm_mma_small>(plain, plain_o, common, off, alias);
+            expect_fused_dot_runs<gemm_mma_large>(plain, plain_o, common, off, alias);
+            expect_fused_dot_runs<gemm_mma_small>(fold, fold_o, common, off, alias);
+        }
+        expect_fused_dot_runs<gemm_mma_small>(plain, plain_o, odd, off, false);
+        expect_fused_dot_runs<gemm_mma_large>(fold, fold_o, odd, off, false);
+        expect_fused_dot_runs<gemm_mma_small>(plain, plain_o, {}, off, false); // the plain store
+        // split-K, K = 37 at BK 32: slices of 32 and 5
+        using split2 = mxc::hip::gemm_split<gemm_mma_small, 2>;
+        expect_fused_dot_runs<split2>(plain, plain_o, common, off, true, mxc::hip::gemm_split_scratch_bytes<mxc_half>(20, 45, 37, 2, 2, 32));
+        expect_fused_dot_runs<split2>(fold, fold_o, odd, off, false, mxc::hip::gemm_split_scratch_bytes<mxc_half>(21, 24, 13, 1, 2, 32));
+    }
+}
+
+// epi_load_run (a fused epilogue's loads of a run of extra-input elements) against the
+// per-element offsets, for every start and count: runs inside and across run 0 (a [1, 1, 1, W]
+// row wraps every W elements), broadcasts, a strided run, the general kind, one element.
+TEST(HipGemmForms, EpilogueRunLoadsMatchTheOffsets) {
+    const mxc_desc od = packed({2, 3, 5, 7});
+    std::vector<mxc_desc> views;
+    for (extra_kind kd : {ex_same, ex_channel, ex_scalar, ex_reversed, ex_stride2, ex_width}) views.push_back(make_extra(kd, od, true, 1.0f).d);
+    views.push_back(strided({2, 3, 5, 7}, {0, 0, 1, 5})); // a transposed [H, W] plane, broadcast: run 0 of stride 5
+    mxc_desc one = packed({1, 1, 1});                      // every dim 1: no runs
+    views.push_back(one);
+    for (const mxc_desc& d : views) {
+        const int64_t total = mxc_elements(d);
+        const mxc::hip::epi_offset o = mxc::hip::make_epi_offset(d, total);
+        std::vector<float> p(size_t(mxc_desc_extent(d)) + 8);
+        for (size_t i = 0; i < p.size(); ++i) p[i] = float(i + 1);
+        for (int64_t e0 = 0; e0 < total; ++e0)
+            for (int count = 1; count <= 8 && e0 + count <= total; ++count) {
+                float x[8] = {};
+                mxc::hip::epi_load_run<8>(o, d, p.data(), e0, x, count);
+                for (int i = 0; i < count; ++i)
+                    ASSERT_EQ(x[i], p[size_t(mxc_offset_of(d, e0 + i))]) << "kind " << o.kind << " e0 " << e0 << " count " << count << " i " << i;
+            }
+    }
+}
