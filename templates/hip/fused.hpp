@@ -19,6 +19,18 @@ namespace hip {
 // The body of kernels compiled without a generated expression: the program in ip.
 struct program_body {};
 
+// How many x[] body F reads: a generated expression's `inputs` (codegen/emit_fused.cpp), else
+// all max_inputs. The kernels fill x[j] for j < body_arity only, in unrolled loops, so that x
+// is indexed by constants and stays in registers (filled up to a.n_in in a loop, it was a
+// local-memory array: a 32-byte stack frame in every fused GEMM kernel, ptxas -v), and the
+// run epilogue loads only the extra inputs the body uses.
+template <class F, class = void> struct body_arity {
+    static constexpr int value = max_inputs;
+};
+template <class F> struct body_arity<F, std::void_t<decltype(F::inputs)>> {
+    static constexpr int value = F::inputs < max_inputs ? F::inputs : max_inputs;
+};
+
 // The offset of an extra input at output element e, its dims collapsed on the host: dims that
 // step through the input evenly merge into runs (stride-0 broadcasts merge too), and an
 // element's index in run r is (e / inner[r]) % len[r] by fast division (e < 2^31). A conv's
@@ -136,9 +148,12 @@ template <class T, class F> struct fused_store {
         if constexpr (std::is_same<F, program_body>::value) {
             fused_program_put<T>(a, offs, skip, e, acc);
         } else {
+            constexpr int n = body_arity<F>::value; // x[0] the accumulator, x[j - 1] extra input j
             C x[max_inputs];
             x[0] = acc;
-            for (int j = 2; j < a.n_in; ++j) x[j - 1] = C(in_ptr<T>(a, j)[offs[j](a.in_desc[j], e)]);
+#pragma unroll
+            for (int j = 2; j < n + 1; ++j)
+                if (j < a.n_in) x[j - 1] = C(in_ptr<T>(a, j)[offs[j](a.in_desc[j], e)]);
             out_ptr<T>(a)[e] = T(f(x));
         }
     }
@@ -153,9 +168,10 @@ template <class T, class F> struct fused_store {
             for (int i = 0; i < N; ++i)
                 if (i < count) fused_program_put<T>(a, offs, skip, e0 + i, C(v[i]));
         } else {
-            T in[max_inputs - 2][N]; // in[j - 2]: extra input j's run
+            constexpr int n = body_arity<F>::value; // extra inputs 2 .. n
+            T in[n > 1 ? n - 1 : 1][N];             // in[j - 2]: extra input j's run
 #pragma unroll
-            for (int j = 2; j < max_inputs; ++j)
+            for (int j = 2; j < n + 1; ++j)
                 if (j < a.n_in) epi_load_run<N>(offs[j], a.in_desc[j], in_ptr<T>(a, j), e0, in[j - 2], count);
             C y[N];
 #pragma unroll
@@ -163,7 +179,7 @@ template <class T, class F> struct fused_store {
                 C x[max_inputs];
                 x[0] = C(v[i]);
 #pragma unroll
-                for (int j = 2; j < max_inputs; ++j)
+                for (int j = 2; j < n + 1; ++j)
                     if (j < a.n_in) x[j - 1] = C(in[j - 2][i]);
                 y[i] = f(x);
             }
@@ -184,7 +200,9 @@ template <class T, class F> struct fused_elem {
     __device__ void operator()(const dev_args& a, int64_t i) const {
         using C = mxc_compute_t<T>;
         C x[max_inputs];
-        for (int j = 0; j < a.n_in; ++j) x[j] = C(in_ptr<T>(a, j)[mxc_offset_of(a.in_desc[j], i)]);
+#pragma unroll
+        for (int j = 0; j < body_arity<F>::value; ++j)
+            if (j < a.n_in) x[j] = C(in_ptr<T>(a, j)[mxc_offset_of(a.in_desc[j], i)]);
         if constexpr (std::is_same<F, program_body>::value) out_ptr<T>(a)[i] = T(mxc_pw_run(a.ip, a.n_ip, x));
         else out_ptr<T>(a)[i] = T(f(x));
     }
