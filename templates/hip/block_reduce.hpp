@@ -55,21 +55,21 @@ template <class S> struct block_team { // S: the type of the shared slots (the c
 };
 
 // f(a, row, team) for every row in [0, rows): one block per row (grid-stride over rows)...
-template <class S, class F> __global__ void MXC_LAUNCH_BOUNDS(team_block) rows_per_block(dev_args a, int64_t rows, F f) {
+template <class S, class F> __global__ void MXC_LAUNCH_BOUNDS_AMD(team_block) rows_per_block(dev_args a, int64_t rows, F f) {
     grid_dependency_sync();
     __shared__ S slots[max_warps];
     const block_team<S> t{static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x), slots};
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) f(a, r, t);
 }
 // ... one warp per row ...
-template <class F> __global__ void MXC_LAUNCH_BOUNDS(team_block) rows_per_warp(dev_args a, int64_t rows, F f) {
+template <class F> __global__ void MXC_LAUNCH_BOUNDS_AMD(team_block) rows_per_warp(dev_args a, int64_t rows, F f) {
     grid_dependency_sync();
     const int64_t per_block = blockDim.x / warpSize;
     const warp_team t{static_cast<int>(threadIdx.x % warpSize), warpSize};
     for (int64_t r = blockIdx.x * per_block + threadIdx.x / warpSize; r < rows; r += gridDim.x * per_block) f(a, r, t);
 }
 // ... or one thread per row.
-template <class F> __global__ void MXC_LAUNCH_BOUNDS(team_block) rows_per_thread(dev_args a, int64_t rows, F f) {
+template <class F> __global__ void MXC_LAUNCH_BOUNDS_AMD(team_block) rows_per_thread(dev_args a, int64_t rows, F f) {
     grid_dependency_sync();
     const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;
     for (int64_t r = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += step)

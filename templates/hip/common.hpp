@@ -17,6 +17,14 @@
 #else
 #define MXC_LAUNCH_BOUNDS(n)
 #endif
+// The bound on AMD only: there it raises the VGPR budget above the 1024-thread default; on
+// NVIDIA ptxas takes a bound as licence to cap registers for occupancy (the team kernels got
+// 64 registers and the fallback layer norm 240 bytes of spills; without it, 134 and none).
+#if defined(__launch_bounds__) && !defined(__CUDACC__)
+#define MXC_LAUNCH_BOUNDS_AMD(n) __launch_bounds__(n)
+#else
+#define MXC_LAUNCH_BOUNDS_AMD(n)
+#endif
 // With a minimum of b resident blocks per SM on NVIDIA (caps the registers at 64K / (n b));
 // HIP's second argument means something else (waves per EU): n alone there.
 #if defined(__launch_bounds__) && defined(__CUDACC__)

@@ -473,14 +473,19 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
     // epilogue
     using OM = gemm_own<C, Cfg::TM, Cfg::ty_count>;
     using ON = gemm_own<C, Cfg::TN, Cfg::tx_count>;
+    // (a thread's columns come in runs of ON::W consecutive ones: one gemm_store_run each)
 #pragma unroll
     for (int i = 0; i < Cfg::TM; ++i) {
         const int64_t r = m0 + OM::at(ty, i);
         if (r >= m) continue;
 #pragma unroll
-        for (int j = 0; j < Cfg::TN; ++j) {
-            const int64_t c = n0 + ON::at(tx, j);
-            if (c < n) out.store(zz, r, c, acc[i][j]);
+        for (int g = 0; g < ON::runs; ++g) {
+            const int64_t c = n0 + ON::at(tx, g * ON::W);
+            if (c >= n) continue;
+            C v[ON::W];
+#pragma unroll
+            for (int e = 0; e < ON::W; ++e) v[e] = acc[i][g * ON::W + e];
+            gemm_store_run(out, zz, r, c, v, n - c < ON::W ? int(n - c) : ON::W);
         }
     }
 }
