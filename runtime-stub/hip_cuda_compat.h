@@ -140,24 +140,33 @@ inline bool mxc_pdl_allowed() {
     }
     return major >= 9;
 }
-// A launch error is left for cudaGetLastError, as with <<<...>>>.
+// A launch error is left for cudaGetLastError, as with <<<...>>>. Should the driver refuse the
+// attribute (not supported, invalid value) where nothing failed before, the error is cleared
+// and this and every later launch go without it: the attribute is an optimisation.
+inline std::atomic<bool>& mxc_pdl_refused() {
+    static std::atomic<bool> refused{false};
+    return refused;
+}
 template <class... P, class... A>
-inline void mxc_cuda_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t shared, cudaStream_t stream, A&&... args) {
-    if (!mxc_pdl_allowed()) {
-        kernel<<<grid, block, shared, stream>>>(std::forward<A>(args)...);
-        return;
+inline void mxc_cuda_launch(void (*kernel)(P...), dim3 grid, dim3 block, size_t shared, cudaStream_t stream, const A&... args) {
+    if (mxc_pdl_allowed() && !mxc_pdl_refused().load(std::memory_order_relaxed)) {
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[0].val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = grid;
+        cfg.blockDim = block;
+        cfg.dynamicSmemBytes = shared;
+        cfg.stream = stream;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        const cudaError_t before = cudaPeekAtLastError();
+        const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, args...);
+        if (e == cudaSuccess || before != cudaSuccess || (e != cudaErrorNotSupported && e != cudaErrorInvalidValue)) return;
+        (void)cudaGetLastError();
+        mxc_pdl_refused().store(true, std::memory_order_relaxed);
     }
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = block;
-    cfg.dynamicSmemBytes = shared;
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    (void)cudaLaunchKernelEx(&cfg, kernel, std::forward<A>(args)...);
+    kernel<<<grid, block, shared, stream>>>(args...);
 }
 
 // hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, args...)
