@@ -88,36 +88,33 @@ template <class C> inline team_kind choose_team(int64_t rows, int64_t len, bool 
     return len <= 256 ? team_kind::warp : team_kind::block;
 }
 
-// Launches f over rows with the chosen team; S is the compute type the team reduces.
-template <class S, class F> inline void launch_rows(const dev_args& a, int64_t rows, team_kind kind, hipStream_t stream, F f) {
+// Launches f over rows with team Kind (only that kernel is instantiated); S is the compute
+// type the team reduces (warp and block teams: a type that shuffles).
+template <team_kind Kind, class S, class F> inline void launch_rows_as(const dev_args& a, int64_t rows, hipStream_t stream, F f) {
     if (rows <= 0) return;
     const int64_t cap = 65535 * 16;
-    int64_t grid = kind == team_kind::block ? rows
-                 : kind == team_kind::warp  ? (rows + team_block / 32 - 1) / (team_block / 32) // at most 8 warps a block
+    int64_t grid = Kind == team_kind::block ? rows
+                 : Kind == team_kind::warp  ? (rows + team_block / 32 - 1) / (team_block / 32) // at most 8 warps a block
                                             : (rows + team_block - 1) / team_block;
     if (grid > cap) grid = cap;
     const dim3 g(static_cast<unsigned>(grid)), b(team_block);
-    if constexpr (shuffles<S>()) {
-        if (kind == team_kind::block) {
-            const auto kernel = rows_per_block<S, F>; // (a template-id with a comma is no macro argument)
-            hipLaunchKernelGGL(kernel, g, b, 0, stream, a, rows, f);
-            return;
-        }
-        if (kind == team_kind::warp) {
-            hipLaunchKernelGGL(rows_per_warp<F>, g, b, 0, stream, a, rows, f);
-            return;
-        }
+    if constexpr (Kind == team_kind::block) {
+        const auto kernel = rows_per_block<S, F>; // (a template-id with a comma is no macro argument)
+        hipLaunchKernelGGL(kernel, g, b, 0, stream, a, rows, f);
+    } else if constexpr (Kind == team_kind::warp) {
+        hipLaunchKernelGGL(rows_per_warp<F>, g, b, 0, stream, a, rows, f);
+    } else {
+        hipLaunchKernelGGL(rows_per_thread<F>, g, b, 0, stream, a, rows, f);
     }
-    hipLaunchKernelGGL(rows_per_thread<F>, g, b, 0, stream, a, rows, f);
 }
 
-// One warp per row (launch_rows with team_kind::warp, without instantiating the thread and
-// block kernels as well).
-template <class F> inline void launch_warp_rows(const dev_args& a, int64_t rows, hipStream_t s, F f) {
-    if (rows <= 0) return;
-    const int64_t per_block = team_block / 32, grid = (rows + per_block - 1) / per_block, cap = 65535 * 16;
-    const auto kernel = rows_per_warp<F>;
-    hipLaunchKernelGGL(kernel, dim3(static_cast<unsigned>(grid < cap ? grid : cap)), dim3(team_block), 0, s, a, rows, f);
+// Launches f over rows with the chosen team (a type that does not shuffle: one thread a row).
+template <class S, class F> inline void launch_rows(const dev_args& a, int64_t rows, team_kind kind, hipStream_t stream, F f) {
+    if constexpr (shuffles<S>()) {
+        if (kind == team_kind::block) return launch_rows_as<team_kind::block, S>(a, rows, stream, f);
+        if (kind == team_kind::warp) return launch_rows_as<team_kind::warp, S>(a, rows, stream, f);
+    }
+    launch_rows_as<team_kind::thread, S>(a, rows, stream, f);
 }
 
 } // namespace hip

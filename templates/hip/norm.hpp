@@ -105,15 +105,12 @@ template <class T, bool Rms> void norm_rows(const mxc_kargs& k, hipStream_t s) {
     using C = mxc_compute_t<T>;
     const int64_t rows = mxc_norm_rows(*k.out_desc, k.ip[0]), len = mxc_norm_row_len(*k.out_desc, k.ip[0]);
     if (shuffles<C>() && len >= 8 && len <= 32 * 32 && norm_rows_stepped(k)) {
-        if (len <= 32 * 8) launch_warp_rows(pack(k), rows, s, norm_row_cached_fn<T, Rms, 8>{});
-        else launch_warp_rows(pack(k), rows, s, norm_row_cached_fn<T, Rms, 32>{});
+        if (len <= 32 * 8) launch_rows_as<team_kind::warp, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, 8>{});
+        else launch_rows_as<team_kind::warp, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, 32>{});
         return;
     }
     if (shuffles<C>() && len <= team_block * 16 && norm_rows_stepped(k)) { // a block per row, 16 a thread
-        const auto kernel = rows_per_block<C, norm_row_cached_fn<T, Rms, 16>>;
-        const int64_t cap = 65535 * 16;
-        hipLaunchKernelGGL(kernel, dim3(static_cast<unsigned>(rows < cap ? rows : cap)), dim3(team_block), 0, s, pack(k), rows,
-                           norm_row_cached_fn<T, Rms, 16>{});
+        launch_rows_as<team_kind::block, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, 16>{});
         return;
     }
     const team_kind team = choose_team<C>(rows, len, false);

@@ -70,8 +70,8 @@ template <class T, bool Log> void softmax_rows(const mxc_kargs& k, hipStream_t s
     const int64_t axis = k.ip[0], rows = mxc_softmax_rows(*k.out_desc, axis), len = k.out_desc->lens[axis];
     const bool strided = mxc_softmax_inner(*k.out_desc, axis) != 1 || k.in_desc[0].strides[axis] != 1;
     if (shuffles<C>() && !strided && len >= 8 && len <= 32 * 32) { // rows in registers (8 or 32 a lane)
-        if (len <= 32 * 8) launch_warp_rows(pack(k), rows, s, softmax_row_cached_fn<T, Log, 8>{});
-        else launch_warp_rows(pack(k), rows, s, softmax_row_cached_fn<T, Log, 32>{});
+        if (len <= 32 * 8) launch_rows_as<team_kind::warp, C>(pack(k), rows, s, softmax_row_cached_fn<T, Log, 8>{});
+        else launch_rows_as<team_kind::warp, C>(pack(k), rows, s, softmax_row_cached_fn<T, Log, 32>{});
         return;
     }
     const team_kind team = choose_team<C>(rows, len, strided);
