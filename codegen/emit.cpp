@@ -2,6 +2,7 @@
 #include "codegen/emit.hpp"
 #include "codegen/embedded.hpp"
 #include "codegen/gemm_choice.hpp"
+#include "templates/common/gemm_choice.hpp"
 #include "ir/error.hpp"
 
 #include <algorithm>
@@ -319,6 +320,14 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
       << st.run_extra_param << ") {\n";
     o << "    (void)arena; (void)w; (void)in; (void)out; (void)h;\n";
     std::string extra = st.call_suffix; // ", stream"
+    // hip: split-K's tile counters at the start of the GEMM scratch (reserve_gemm_scratch), zero
+    // when the run starts (the arena may be a caller's workspace that held anything since)
+    for (const kernel_call& k : l.kernels)
+        if (k.scratch_bytes > 0) {
+            o << "    (void)hipMemsetAsync(" << pointer(k.scratch, true) << ", 0, " << mxc_gemm_split_counter_bytes
+              << ", stream); // split-K's tile counters (templates/hip/gemm.hpp: gemm_fixup_out)\n";
+            break;
+        }
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
         o << "    MXC_KERNEL_BEGIN(" << i << ");\n";
         o << "    kernel_" << i << "(arena, w, in, out" << extra << ");\n";

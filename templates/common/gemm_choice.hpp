@@ -53,11 +53,12 @@ MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
 
 // Split-K: a product with too few output tiles to fill a device (batch 1: a deep convolution
 // on a 7x7 or 14x14 image, a transformer's output projection) runs its K loop in S slices on
-// S times the blocks. Each block writes its partial tile to a scratch buffer; a second kernel
-// adds the S partials in a fixed order and applies the epilogue (no atomics: the result does
-// not depend on the schedule). The rule aims at about two blocks per SM of a 132-SM device
-// (sm_90; an MI250X GCD has 110 CUs), keeps every slice at least 8 K steps deep and takes at
-// most 32 slices. 1: no split.
+// S times the blocks. Each block writes its partial tile to a scratch buffer; the last block of
+// an output tile to finish adds the S partials in a fixed order and applies the epilogue (no
+// atomics on the data: the result does not depend on the schedule; templates/hip/gemm.hpp,
+// gemm_fixup_out). The rule aims at about two blocks per SM of a 132-SM device (sm_90; an
+// MI250X GCD has 110 CUs), keeps every slice at least 8 K steps deep and takes at most 32
+// slices. 1: no split.
 MXC_HD constexpr int mxc_gemm_splits(mxc_gemm_tile_dims t, int64_t m, int64_t n, int64_t k, int64_t z) {
     const int64_t tiles = ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn) * z;
     if (tiles <= 0 || tiles >= 132) return 1;
@@ -77,11 +78,15 @@ MXC_HD constexpr int64_t mxc_gemm_slice_depth(int64_t k, int splits, int bk) {
 MXC_HD constexpr int64_t mxc_gemm_slices(int64_t k, int splits, int bk) {
     return k <= 0 ? 1 : (k + mxc_gemm_slice_depth(k, splits, bk) - 1) / mxc_gemm_slice_depth(k, splits, bk);
 }
-// The scratch bytes of a split product: every slice's partial M x N tiles of the Z batches, in
+// The scratch of a split product: one counter (4 bytes) per output tile for the fix-up, room
+// for mxc_gemm_split_tiles of them (the rule splits only products of fewer than 132 tiles; a
+// product with more runs unsplit), then every slice's partial M x N tiles of the Z batches in
 // the compute type (elem_bytes: 8 for double, else 4); what the compiler reserves in the arena.
+constexpr int64_t mxc_gemm_split_tiles = 256;
+constexpr int64_t mxc_gemm_split_counter_bytes = mxc_gemm_split_tiles * 4;
 MXC_HD constexpr int64_t mxc_gemm_split_scratch_bytes(int64_t m, int64_t n, int64_t k, int64_t z, int splits, int bk,
                                                       int64_t elem_bytes) {
-    return mxc_gemm_slices(k, splits, bk) * z * m * n * elem_bytes;
+    return mxc_gemm_split_counter_bytes + mxc_gemm_slices(k, splits, bk) * z * m * n * elem_bytes;
 }
 
 // The forms of a convolution (x [N, C, spatial...], packed w [M, C/group, kernel...], ip =

@@ -431,6 +431,64 @@ __device__ inline void gemm_fma_step(const C (*as)[Cfg::BM + gemm_pad<C>], const
     }
 }
 
+// The out of a split product. The blocks of slice s store their partial tile (compute type)
+// to part[s][z][i][j]; then each block counts itself done on its output tile's counter
+// (gemm_tile_done), and the block that counts last adds the tile's partials, slice 0 first,
+// then 1, 2, ... (each sum is the unsplit one's order of slices, whatever order the blocks ran
+// in), hands them to the product's own out (its epilogue) and sets the counter back to zero.
+// The fix-up needs no second kernel (no launch, no gap between the two) and no atomics on the
+// data. The counters (mxc_gemm_split_tiles of them at the start of the scratch) must be zero
+// when the launch starts: the library clears them once per run (codegen/emit.cpp), and each
+// launch leaves them zero for the next split product of the run.
+template <class C, class Out> struct gemm_fixup_out {
+    C* part;
+    unsigned* tiles_done; // per output tile [z][tile row][tile column]
+    int64_t m, n, zc, slices;
+    Out out;
+    __device__ void store(int64_t zz, int64_t i, int64_t j, C v) const { part[(zz * m + i) * n + j] = v; }
+    template <int N, class V> __device__ void store_run(int64_t zz, int64_t i, int64_t j, const V* v, int count) const {
+        gemm_write_run<N>(part + (zz * m + i) * n + j, v, count);
+    }
+};
+
+// Called by every thread of a block after its epilogue, for its output tile (tile row tm,
+// tile column tn; grid z index zz): nothing, except for a split product's out (above).
+template <int BM, int BN, int Threads, class Out>
+__device__ __forceinline__ void gemm_tile_done(const Out&, int64_t, int64_t, int64_t) {}
+template <int BM, int BN, int Threads, class C, class Out>
+__device__ void gemm_tile_done(const gemm_fixup_out<C, Out>& f, int64_t zz, int64_t tm, int64_t tn) {
+    constexpr int RW = 8, runs = BN / RW; // runs of 8 columns of one row, consecutive threads on consecutive runs
+    static_assert(BN % RW == 0, "gemm_tile_done: the tile's rows must split into runs of 8");
+    __shared__ int last;
+    const int64_t z = zz % f.zc, tiles_m = (f.m + BM - 1) / BM, tiles_n = (f.n + BN - 1) / BN;
+    unsigned* const done = f.tiles_done + (z * tiles_m + tm) * tiles_n + tn;
+    __threadfence(); // release: this thread's partial stores, before its block counts
+    block_sync();
+    if (threadIdx.x == 0) {
+        last = atomicAdd(done, 1u) == unsigned(f.slices - 1);
+        if (last) atomicExch(done, 0u); // every slice has counted: zero for the next launch
+    }
+    block_sync();
+    if (!last) return;
+    __threadfence(); // acquire: the other slices' partial stores
+    const int64_t total = f.zc * f.m * f.n, m0 = tm * BM, n0 = tn * BN;
+    for (int e = int(threadIdx.x); e < BM * runs; e += Threads) {
+        const int64_t r = m0 + e / runs, c = n0 + e % runs * RW;
+        if (r >= f.m || c >= f.n) continue;
+        const int count = f.n - c < RW ? int(f.n - c) : RW;
+        const C* p = f.part + (z * f.m + r) * f.n + c;
+        C acc[RW] = {};
+        gemm_read_run<RW>(p, acc, count);
+        for (int64_t s = 1; s < f.slices; ++s) {
+            C x[RW] = {};
+            gemm_read_run<RW>(p + s * total, x, count);
+#pragma unroll
+            for (int i = 0; i < RW; ++i) acc[i] += x[i];
+        }
+        gemm_store_run(f.out, z, r, c, acc, count);
+    }
+}
+
 // Two shared stages, one barrier per k-tile: the next k-tile's vector loads go to registers
 // before the current tile is multiplied and to the other stage after it, so that their global
 // latency hides behind the multiply (element-wise views are loaded after the multiply).
@@ -488,6 +546,7 @@ __global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
             gemm_store_run(out, zz, r, c, v, n - c < ON::W ? int(n - c) : ON::W);
         }
     }
+    gemm_tile_done<Cfg::BM, Cfg::BN, Cfg::threads>(out, zz, mb0 + blockIdx.y, blockIdx.x);
 }
 
 // Launches one configuration over zs = z x slices grid z (slice depth ks; ks = k: no split);
@@ -795,6 +854,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
             }
         }
     }
+    gemm_tile_done<G::BM, G::BN, G::threads>(out, zz, mb0 + blockIdx.y, blockIdx.x);
 }
 
 struct gemm_auto;
@@ -840,9 +900,7 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
 struct gemm_auto {};
 
 // Split-K (mxc_gemm_splits, templates/common/gemm_choice.hpp): configuration Cfg with K cut
-// into Splits slices of mxc_gemm_slice_depth. The blocks of slice s store their partial tiles
-// through gemm_partial_out to scratch[s][z][i][j] (compute type), then gemm_split_reduce adds
-// the slices in order and hands each sum to the product's own out.store (its epilogue).
+// into Splits slices of mxc_gemm_slice_depth, one launch (gemm_fixup_out, below).
 template <class Cfg, int Splits> struct gemm_split {
     static_assert(Splits >= 2, "gemm_split: at least two slices");
 };
@@ -855,47 +913,14 @@ template <class Cfg, int Splits> struct gemm_split_of<gemm_split<Cfg, Splits>> {
     static constexpr int splits = Splits;
 };
 
-template <class C> struct gemm_partial_out {
-    C* p;
-    int64_t m, n;
-    __device__ void store(int64_t zz, int64_t i, int64_t j, C v) const { p[(zz * m + i) * n + j] = v; }
-    template <int N, class V> __device__ void store_run(int64_t zz, int64_t i, int64_t j, const V* v, int count) const {
-        gemm_write_run<N>(p + (zz * m + i) * n + j, v, count);
-    }
-};
-
-// A thread adds runs of gemm_reduce_run consecutive elements of one row (shorter at the row's
-// end), slice 0 first, then 1, 2, ...: each element's sum is the unsplit reduce's, bit for bit.
-constexpr int gemm_reduce_run = 8;
-inline int64_t gemm_reduce_runs(int64_t m, int64_t n, int64_t z) { return z * m * ((n + gemm_reduce_run - 1) / gemm_reduce_run); }
-template <class C, class Out>
-__global__ void MXC_LAUNCH_BOUNDS(256)
-    gemm_split_reduce(const C* p, int64_t m, int64_t n, int64_t z, int64_t slices, Out out) {
-    grid_dependency_sync();
-    constexpr int RW = gemm_reduce_run;
-    const int64_t total = z * m * n, row_runs = (n + RW - 1) / RW, runs = z * m * row_runs;
-    for (int64_t q = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < runs; q += int64_t(gridDim.x) * blockDim.x) {
-        const int64_t row = q / row_runs, c = (q - row * row_runs) * RW, e = row * n + c, zi = row / m;
-        const int count = n - c < RW ? int(n - c) : RW;
-        C acc[RW] = {};
-        gemm_read_run<RW>(p + e, acc, count);
-        for (int64_t s = 1; s < slices; ++s) {
-            C x[RW] = {};
-            gemm_read_run<RW>(p + s * total + e, x, count);
-#pragma unroll
-            for (int i = 0; i < RW; ++i) acc[i] += x[i];
-        }
-        gemm_store_run(out, zi, row - zi * m, c, acc, count);
-    }
-}
-
 // The scratch bytes of a split product (what the compiler reserves in the arena).
 template <class T> constexpr int64_t gemm_split_scratch_bytes(int64_t m, int64_t n, int64_t k, int64_t z, int splits, int bk) {
     return mxc_gemm_split_scratch_bytes(m, n, k, z, splits, bk, int64_t(sizeof(mxc_compute_t<T>)));
 }
 
 // Runs the product with configuration Cfg (see above); a gemm_split<Cfg, S> needs `scratch`
-// (gemm_split_scratch_bytes; without it the product runs unsplit).
+// (gemm_split_scratch_bytes, its first mxc_gemm_split_counter_bytes zero; without it, or with
+// more output tiles than counters, the product runs unsplit).
 template <class T, class Cfg = gemm_auto, class SA, class SB, class Out>
 inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
                      hipStream_t stream, void* scratch = nullptr) {
@@ -909,12 +934,15 @@ inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, c
             return;
         }
         const int64_t ks = mxc_gemm_slice_depth(k, S, G::BK), slices = mxc_gemm_slices(k, S, G::BK);
-        const gemm_partial_out<C> part{static_cast<C*>(scratch), m, n};
-        if constexpr (gemm_is_mma<G>::value) gemm_mma_launch_slices<G>(m, n, k, z, z * slices, ks, sa, sb, part, stream);
-        else gemm_launch_slices<G, T>(m, n, k, z, z * slices, ks, sa, sb, part, stream);
-        const int64_t blocks = (gemm_reduce_runs(m, n, z) + 255) / 256;
-        hipLaunchKernelGGL((gemm_split_reduce<C, Out>), dim3(unsigned(blocks < 65535 ? blocks : 65535)), dim3(256), 0, stream,
-                           static_cast<const C*>(scratch), m, n, z, slices, out);
+        const int64_t tiles = z * ((m + G::BM - 1) / G::BM) * ((n + G::BN - 1) / G::BN);
+        if (slices < 2 || tiles > mxc_gemm_split_tiles) { // one slice: the same sums; more tiles than counters
+            gemm_run<T, G>(m, n, k, z, sa, sb, out, stream);
+            return;
+        }
+        const gemm_fixup_out<C, Out> f{reinterpret_cast<C*>(static_cast<char*>(scratch) + mxc_gemm_split_counter_bytes),
+                                       static_cast<unsigned*>(scratch), m, n, z, slices, out};
+        if constexpr (gemm_is_mma<G>::value) gemm_mma_launch_slices<G>(m, n, k, z, z * slices, ks, sa, sb, f, stream);
+        else gemm_launch_slices<G, T>(m, n, k, z, z * slices, ks, sa, sb, f, stream);
     } else if constexpr (gemm_is_mma<Cfg>::value) {
         static_assert(std::is_same<T, mxc_half>::value, "gemm_mma: the matrix-unit kernel takes half only");
         gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, out, stream);

@@ -14,8 +14,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 using namespace mxc;
@@ -220,4 +223,78 @@ TEST(e2e_hip_runtime, run_async_on_a_callers_stream) {
     }
     hipStreamDestroy(s);
     hipStreamDestroy(own);
+}
+
+// Split-K products (two, one after the other, sharing the fix-up counters at the start of the
+// GEMM scratch: templates/hip/gemm.hpp, gemm_fixup_out) in a caller's workspace that holds
+// garbage before every run: each run clears the counters first, and each product leaves them
+// zero for the next. y = (x . w1) . w2, x {4, 512}, w1 {512, 256}, w2 {256, 32}: few tiles,
+// deep K, so the rule splits both (the build's comments say so).
+namespace {
+std::vector<float> split_values(size_t n, int seed) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = float(int((i * 7 + size_t(seed) * 5) % 13) - 6) / 8.0f;
+    return v;
+}
+std::vector<float> matmul(const std::vector<float>& a, const std::vector<float>& b, int64_t m, int64_t k, int64_t n) {
+    std::vector<float> c(size_t(m * n));
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (int64_t q = 0; q < k; ++q) s += double(a[size_t(i * k + q)]) * double(b[size_t(q * n + j)]);
+            c[size_t(i * n + j)] = float(s);
+        }
+    return c;
+}
+size_t occurrences(const std::string& path, const std::string& what) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    const std::string s = ss.str();
+    size_t n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+}
+} // namespace
+
+TEST(e2e_hip_runtime, split_k_counters_are_cleared_by_every_run) {
+    const auto w1 = split_values(512 * 256, 1), w2 = split_values(256 * 32, 2);
+    module m;
+    auto* x = m.add_param("x", shape(dtype::float_type, {4, 512}));
+    auto* h = m.add("dot", {x, m.add_literal(literal::from(dtype::float_type, {512, 256}, w1))});
+    m.add_return({m.add("dot", {h, m.add_literal(literal::from(dtype::float_type, {256, 32}, w2))})});
+    mxc_test::tmp_dir dir("hipsplit");
+    build_options o;
+    o.target = "hip";
+    o.offload_arch = "emu";
+    o.emit_src = dir.path + "/src";
+    compile_module(m, dir.path + "/libs.so", o);
+    const std::string src = dir.path + "/src/model.hip";
+    ASSERT_EQ(occurrences(src, "split-K: "), 2u) << "both products split";
+    ASSERT_EQ(occurrences(src, "hipMemsetAsync("), 1u) << "one clear of the counters per run";
+
+    library_api L(dir.path + "/libs.so", "s");
+    size_t (*workspace_bytes)() = nullptr;
+    L.get(workspace_bytes, "workspace_bytes");
+    const size_t need = workspace_bytes();
+    void* ws = nullptr;
+    ASSERT_EQ(hipMalloc(&ws, need), hipSuccess);
+    options opt{};
+    opt.workspace = ws;
+    opt.workspace_bytes = need;
+    void* inst = nullptr;
+    ASSERT_EQ(L.create(&inst, &opt), 0) << L.last_error(inst);
+    for (int run = 0; run < 3; ++run) {
+        SCOPED_TRACE("run " + std::to_string(run));
+        ASSERT_EQ(hipMemset(ws, 0xff, need), hipSuccess); // what another model sharing it left behind
+        const auto xv = split_values(4 * 512, 3 + run);
+        const auto want = matmul(matmul(xv, w1, 4, 512, 256), w2, 4, 256, 32);
+        std::vector<float> y(4 * 32, -99.0f);
+        const void* in[] = {xv.data()};
+        void* out[] = {y.data()};
+        ASSERT_EQ(L.run(inst, in, out), 0) << L.last_error(inst);
+        for (size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want[i], 1e-3f * (1.0f + std::fabs(want[i]))) << "element " << i;
+    }
+    L.destroy(inst);
+    (void)hipFree(ws);
 }

@@ -33,8 +33,9 @@ mxc_desc packed(std::vector<int64_t> lens) {
 }
 
 // Runs launcher `run` on a, b (host vectors of T copied to the device) into an output of od.
-// scratch_bytes > 0: the kernel gets that much scratch (split-K), filled with NaN first (a
-// partial sum the reduction reads before a block wrote it shows).
+// scratch_bytes > 0: the kernel gets that much scratch (split-K): its fix-up counters zero (as a
+// library clears them once per run), the partial sums filled with NaN first (a partial sum the
+// fix-up reads before a block wrote it shows).
 template <class T, class Run>
 std::vector<T> run_kernel(Run run, const std::vector<T>& a, const std::vector<T>& b, const mxc_desc ins[2],
                           const mxc_desc& od, const std::vector<int64_t>& ip, int64_t scratch_bytes = 0) {
@@ -43,6 +44,7 @@ std::vector<T> run_kernel(Run run, const std::vector<T>& a, const std::vector<T>
     if (scratch_bytes > 0) {
         EXPECT_EQ(hipMalloc(&scratch, size_t(scratch_bytes)), hipSuccess);
         EXPECT_EQ(hipMemset(scratch, 0xff, size_t(scratch_bytes)), hipSuccess);
+        EXPECT_EQ(hipMemset(scratch, 0, size_t(mxc_gemm_split_counter_bytes)), hipSuccess); // the counters (as the library's run)
     }
     const int64_t n = mxc_elements(od);
     const size_t e = sizeof(T);
@@ -82,7 +84,7 @@ TEST(HipGemmForms, DotRuleAtRunTimeAndNamedPreset) {
 }
 
 // Split-K (gemm_split): K cut into slices whose partial tiles go through the scratch and are
-// added by a second kernel; against the reference math, with slices that do not divide K (the
+// added by the last block of each output tile; against the reference math, with slices that do not divide K (the
 // last one shorter), more slices than K steps allow, batches, and without scratch (unsplit).
 TEST(HipGemmForms, SplitKDotMatchesTheReference) {
     ASSERT_EQ(hipDeviceReset(), hipSuccess);
@@ -95,7 +97,7 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
         for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
         const int64_t bytes3 = mxc::hip::gemm_split_scratch_bytes<float>(20, 9, kd, 3, 3, mxc::hip::gemm_medium::BK);
         const int64_t bytes5 = mxc::hip::gemm_split_scratch_bytes<float>(20, 9, kd, 3, 5, mxc::hip::gemm_small_m::BK);
-        EXPECT_EQ(bytes3, mxc_gemm_slices(kd, 3, 8) * 3 * 20 * 9 * 4);
+        EXPECT_EQ(bytes3, mxc_gemm_split_counter_bytes + mxc_gemm_slices(kd, 3, 8) * 3 * 20 * 9 * 4);
         SCOPED_TRACE("k = " + std::to_string(kd));
         expect_near_all(run_kernel(mxc::hip::dot<float, medium3>, a, b, ins, od, {}, bytes3), want);
         expect_near_all(run_kernel(mxc::hip::dot<float, small_m5>, a, b, ins, od, {}, bytes5), want);
@@ -111,6 +113,62 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 512, 49, 4608, 1), 32); // 8 tiles: 33, at most 32
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 256, 196, 2304, 1), 17); // 16 tiles
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64, 64, 64, 1), 1); // one K step
+}
+
+// Split-K's fix-up counters: a launch leaves them zero, so that the next split product of a
+// run (here: the same one, three times on one scratch that nobody clears in between) finds
+// them ready; and a product with more output tiles than counters runs unsplit, leaving the
+// scratch untouched.
+TEST(HipGemmForms, SplitKCountersReturnToZeroAndManyTilesRunUnsplit) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using medium2 = mxc::hip::gemm_split<mxc::hip::gemm_medium, 2>;
+    auto launch = [](int64_t z, int64_t m, int64_t n, int64_t kd, void* scratch, int64_t scratch_bytes) {
+        const mxc_desc ins[2] = {packed({z, m, kd}), packed({z, kd, n})}, od = packed({z, m, n});
+        const auto a = ramp(size_t(z * m * kd), 0.25f), b = ramp(size_t(z * kd * n), 0.5f);
+        std::vector<float> want(size_t(z * m * n));
+        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
+        float *da = nullptr, *db = nullptr, *dy = nullptr;
+        EXPECT_EQ(hipMalloc(&da, a.size() * 4), hipSuccess);
+        EXPECT_EQ(hipMalloc(&db, b.size() * 4), hipSuccess);
+        EXPECT_EQ(hipMalloc(&dy, want.size() * 4), hipSuccess);
+        EXPECT_EQ(hipMemcpy(da, a.data(), a.size() * 4, hipMemcpyHostToDevice), hipSuccess);
+        EXPECT_EQ(hipMemcpy(db, b.data(), b.size() * 4, hipMemcpyHostToDevice), hipSuccess);
+        EXPECT_EQ(hipMemset(dy, 0xff, want.size() * 4), hipSuccess); // NaN: an unwritten output shows
+        const void* p[] = {da, db};
+        const mxc_kargs k = {2, p, ins, dy, &od, nullptr, 0, nullptr, 0, scratch};
+        mxc::hip::dot<float, medium2>(k, hipStream_t{});
+        EXPECT_EQ(hipDeviceSynchronize(), hipSuccess);
+        std::vector<float> y(want.size());
+        EXPECT_EQ(hipMemcpy(y.data(), dy, y.size() * 4, hipMemcpyDeviceToHost), hipSuccess);
+        expect_near_all(y, want);
+        std::vector<unsigned char> s(static_cast<size_t>(scratch_bytes));
+        EXPECT_EQ(hipMemcpy(s.data(), scratch, s.size(), hipMemcpyDeviceToHost), hipSuccess);
+        (void)hipFree(da);
+        (void)hipFree(db);
+        (void)hipFree(dy);
+        return s;
+    };
+    // 3 batches of 70 x 90 (2 x 2 tiles of 64: 12 counters), K = 64 in 2 slices of 32
+    int64_t bytes = mxc::hip::gemm_split_scratch_bytes<float>(70, 90, 64, 3, 2, mxc::hip::gemm_medium::BK);
+    void* scratch = nullptr;
+    ASSERT_EQ(hipMalloc(&scratch, size_t(bytes)), hipSuccess);
+    ASSERT_EQ(hipMemset(scratch, 0xff, size_t(bytes)), hipSuccess);
+    ASSERT_EQ(hipMemset(scratch, 0, size_t(mxc_gemm_split_counter_bytes)), hipSuccess);
+    for (int run = 0; run < 3; ++run) {
+        SCOPED_TRACE("launch " + std::to_string(run));
+        const auto s = launch(3, 70, 90, 64, scratch, bytes);
+        for (int64_t i = 0; i < mxc_gemm_split_counter_bytes; ++i) ASSERT_EQ(s[size_t(i)], 0) << "counter byte " << i;
+        // the partials were written (not NaN any more): the product did run split
+        EXPECT_NE(s[size_t(mxc_gemm_split_counter_bytes) + 3], 0xff);
+    }
+    (void)hipFree(scratch);
+    // 257 batches of one 2 x 3 tile: more tiles than counters, so unsplit, the scratch as it was
+    bytes = mxc::hip::gemm_split_scratch_bytes<float>(2, 3, 16, 257, 2, mxc::hip::gemm_medium::BK);
+    ASSERT_EQ(hipMalloc(&scratch, size_t(bytes)), hipSuccess);
+    ASSERT_EQ(hipMemset(scratch, 0xff, size_t(bytes)), hipSuccess);
+    const auto s = launch(257, 2, 3, 16, scratch, bytes);
+    for (size_t i = 0; i < s.size(); ++i) ASSERT_EQ(s[i], 0xff) << "scratch byte " << i;
+    (void)hipFree(scratch);
 }
 
 // A product whose b is the same matrix along some batch dims runs those batches as rows
@@ -578,6 +636,7 @@ std::vector<mxc_half> run_with_extras(Run run, const std::vector<mxc_half>& a, c
     if (scratch_bytes > 0) {
         EXPECT_EQ(hipMalloc(&scratch, size_t(scratch_bytes)), hipSuccess);
         EXPECT_EQ(hipMemset(scratch, 0xff, size_t(scratch_bytes)), hipSuccess);
+        EXPECT_EQ(hipMemset(scratch, 0, size_t(mxc_gemm_split_counter_bytes)), hipSuccess); // the counters (as the library's run)
         allocs.push_back(scratch);
     }
     const mxc_kargs k = {int32_t(ins.size()), ins.data(), descs.data(), dy, &od, ip.empty() ? nullptr : ip.data(), int32_t(ip.size()),
