@@ -607,14 +607,18 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     kernels spill 112 / 124 bytes (stores / loads; per-element epilogue: 60 / 72), the plain
 //     1x1 8 / 12 (28 / 36), the im2col none; the epilogue's static PTX grew from ~1.2k to ~15k
 //     instructions (every extra input's run paths, up to max_inputs, unrolled).
-//   gemm_mma_small 64x64x32, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32 (wavefront 64: 2x2).
-//     2 x (64x40 + 32x72) halves = 19 KiB, float tile 64 x 68 in one pass; 4 mma per barrier
+//   gemm_mma_small 64x64x64, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32 (wavefront 64: 2x2).
+//     2 x (64x72 + 64x72) halves = 36 KiB, float tile 64 x 68 in one pass; 8 mma per barrier
 //     (warp 32). For problems with few large tiles (batch 1, small M or N): four times the
-//     blocks of the large one. sm_90: 84-92 registers (im2col 92: 8 loads in flight), no spills.
+//     blocks of the large one. Its K step is 64 deep, not 32: at batch 1 (BERT, ViT; the
+//     H200 profiles of 2026-11-23) these kernels spent about 1 us per K step, the latency of one
+//     round of global loads with only the next step in flight, so a step twice as deep halves
+//     the rounds. sm_90: 98-102 registers (BK 32: 86-92), 126-128 with a strided output, no
+//     spills; gfx90a: 151 VGPRs + 16 AGPRs, 3 waves per SIMD.
 // gemm_mma_pick_large chooses between them by the number of large tiles; gemm_mma_launch<G>
 // runs one (G = gemm_auto: the choice at run time).
-template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
-    static constexpr int BM = BM_, BN = BN_, BK = 32, threads = 256, FM = FM_, min_blocks = MinBlocks;
+template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32> struct gemm_mma_config {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, threads = 256, FM = FM_, min_blocks = MinBlocks;
     static constexpr int lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
     static constexpr int warps_m = BM / (16 * FM);
     static constexpr int fn_max = BN / 16 / (threads / 64 / warps_m); // fragments along N, wavefronts of 64
@@ -631,7 +635,7 @@ template <int BM_, int BN_, int FM_, int MinBlocks> struct gemm_mma_config {
     static_assert(BN % 8 == 0 && ldc % 4 == 0, "gemm_mma_config: the epilogue reads runs of 8 floats, rows 16-byte aligned");
 };
 using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
-using gemm_mma_small = gemm_mma_config<64, 64, 2, 1>;
+using gemm_mma_small = gemm_mma_config<64, 64, 2, 1, 64>;
 static_assert(mxc_gemm_preset_tile(MXC_GEMM_MMA).bm == gemm_mma_large::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA).bn == gemm_mma_large::BN &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA).bk == gemm_mma_large::BK && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bm == gemm_mma_small::BM &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bn == gemm_mma_small::BN && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bk == gemm_mma_small::BK,
@@ -861,8 +865,8 @@ struct gemm_auto;
 
 // Whether Cfg is a matrix-unit configuration (gemm_run then launches gemm_mma_kernel with it).
 template <class Cfg> struct gemm_is_mma : std::false_type {};
-template <int BM, int BN, int FM, int MinBlocks>
-struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks>> : std::true_type {};
+template <int BM, int BN, int FM, int MinBlocks, int BK>
+struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks, BK>> : std::true_type {};
 
 // Launches configuration G (gemm_mma_large or gemm_mma_small), or the one gemm_mma_pick_large
 // chooses (G = gemm_auto); grids beyond the y / z limits (65535) go in several launches.

@@ -232,14 +232,15 @@ TEST(HipGemmForms, SplitKConvolutionAndHalfMatchTheReference) {
     using split4 = mxc::hip::gemm_split<mxc::hip::gemm_medium, 4>;
     const int64_t bytes = mxc::hip::gemm_split_scratch_bytes<float>(2, 2 * 35, 27, 2, 4, 8);
     expect_near_all(run_kernel(mxc::hip::convolution<float, split4, MXC_CONV_GEMM_IM2COL>, x, w, ins, od, ip, bytes), want);
-    // the matrix-unit kernel of half, split in 3 (K = 100: slices of 64 and 36 at BK = 32)
+    // the matrix-unit kernel of half, split in 3 (K = 100: slices of 64 and 36 at BK = 64)
     const mxc_desc hins[2] = {packed({40, 100}), packed({100, 24})}, hod = packed({40, 24});
     std::vector<mxc_half> ha, hb;
     for (float v : ramp(40 * 100, 0.125f)) ha.push_back(mxc_half(v));
     for (float v : ramp(100 * 24, 0.125f)) hb.push_back(mxc_half(v));
     using mma3 = mxc::hip::gemm_split<mxc::hip::gemm_mma_small, 3>;
     const auto got = run_kernel(mxc::hip::dot<mxc_half, mma3>, ha, hb, hins, hod, {},
-                                mxc::hip::gemm_split_scratch_bytes<mxc_half>(40, 24, 100, 1, 3, 32));
+                                mxc::hip::gemm_split_scratch_bytes<mxc_half>(40, 24, 100, 1, 3, mxc::hip::gemm_mma_small::BK));
+    ASSERT_EQ(mxc_gemm_slices(100, 3, mxc::hip::gemm_mma_small::BK), 2);
     ASSERT_EQ(got.size(), size_t(40 * 24));
     for (int64_t i = 0; i < 40 * 24; ++i) {
         const float ref = mxc_dot_at(ha.data(), hins[0], hb.data(), hins[1], hod, i);
@@ -710,7 +711,7 @@ template <class Cfg, mxc_conv_form Form> void expect_fused_conv_runs(const fused
     // split-K: the reduce kernel's runs into the same epilogue
     using split3 = mxc::hip::gemm_split<Cfg, 3>;
     const mxc::hip::conv_geom g = mxc::hip::make_conv_geom(mxc_kargs{2, nullptr, ab, nullptr, &od, cc.ip.data(), int32_t(cc.ip.size()), nullptr, 0});
-    const int64_t kdim = g.cg * g.kn, bytes = mxc::hip::gemm_split_scratch_bytes<mxc_half>(g.mg, od.lens[0] * g.plane, kdim, cc.ip[0], 3, 32);
+    const int64_t kdim = g.cg * g.kn, bytes = mxc::hip::gemm_split_scratch_bytes<mxc_half>(g.mg, od.lens[0] * g.plane, kdim, cc.ip[0], 3, Cfg::BK);
     const auto split = [](const mxc_kargs& k, hipStream_t s) { mxc::hip::fused_convolution_expr<mxc_half, split3, Form>(k, s, run_body{}); };
     expect_fused(run_with_extras(split, xh, wh, ab, ex, od, cc.ip, off, alias, bytes), ex, acc, what + " split 3");
 }
@@ -797,8 +798,8 @@ TEST(HipGemmForms, MatrixUnitEpilogueRunsThroughProducts) {
         expect_fused_dot_runs<gemm_mma_small>(plain, plain_o, odd, off, false);
         expect_fused_dot_runs<gemm_mma_large>(fold, fold_o, odd, off, false);
         expect_fused_dot_runs<gemm_mma_small>(plain, plain_o, {}, off, false); // the plain store
-        // split-K, K = 37 at BK 32: slices of 32 and 5
-        using split2 = mxc::hip::gemm_split<gemm_mma_small, 2>;
+        // split-K, K = 37 at the large tile's BK 32: slices of 32 and 5
+        using split2 = mxc::hip::gemm_split<gemm_mma_large, 2>;
         expect_fused_dot_runs<split2>(plain, plain_o, common, off, true, mxc::hip::gemm_split_scratch_bytes<mxc_half>(20, 45, 37, 2, 2, 32));
         expect_fused_dot_runs<split2>(fold, fold_o, odd, off, false, mxc::hip::gemm_split_scratch_bytes<mxc_half>(21, 24, 13, 1, 2, 32));
     }
