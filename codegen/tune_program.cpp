@@ -55,7 +55,7 @@ std::vector<gemm_tile> tuning_candidates(const gemm_problem& p) {
         r.push_back(t);
     };
     // the presets of templates/hip/gemm.hpp: the launcher's own choices
-    for (const gemm_tile& t : {gemm_tile{128, 128, 8, 8, 8}, gemm_tile{64, 64, 8, 4, 4}, gemm_tile{16, 128, 16, 2, 4},
+    for (const gemm_tile& t : {gemm_tile{128, 128, 8, 8, 8}, gemm_tile{64, 64, 16, 4, 4}, gemm_tile{16, 128, 16, 2, 4},
                                gemm_tile{128, 16, 16, 4, 2}})
         add(t);
     // the grid, each block's thread tiles best first: 256 threads, then square

@@ -44,7 +44,7 @@ struct mxc_gemm_tile_dims {
 };
 MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
     return p == MXC_GEMM_LARGE     ? mxc_gemm_tile_dims{128, 128, 8}
-           : p == MXC_GEMM_MEDIUM  ? mxc_gemm_tile_dims{64, 64, 8}
+           : p == MXC_GEMM_MEDIUM  ? mxc_gemm_tile_dims{64, 64, 16}
            : p == MXC_GEMM_SMALL_M ? mxc_gemm_tile_dims{16, 128, 16}
            : p == MXC_GEMM_SMALL_N ? mxc_gemm_tile_dims{128, 16, 16}
            : p == MXC_GEMM_MMA     ? mxc_gemm_tile_dims{128, 128, 32}

@@ -70,9 +70,15 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
 //   large   128x128x8, 8x8 per thread, 256 threads: 17 KiB (float). sm_90: 126 registers, no
 //           spills: 2 blocks (16 warps) per SM. gfx90a: 256 VGPRs + 30-38 AGPRs (spill
 //           room), 1 wave per SIMD. For big M and N: 64 FMAs per 16 shared loads.
-//   medium  64x64x8, 4x4 per thread, 256 threads: 8.5 KiB. sm_90: 64 registers (4 blocks per
-//           SM); gfx90a: 140-152 VGPRs, 3 waves per SIMD. For mid sizes (more blocks to fill
-//           132 SMs / 110 CUs) and for double (8x8 doubles would need ~160 registers).
+//   medium  64x64x16, 4x4 per thread, 256 threads: 17 KiB. sm_90: 87-105 registers, no spills
+//           (at least 2 blocks per SM: the bound caps them at 128; with no minimum ptxas
+//           capped them at 64-80 and spilled up to 64 bytes); gfx90a: 191-199 VGPRs, 2 waves
+//           per SIMD. For mid sizes (more blocks to fill 132 SMs / 110 CUs) and for double
+//           (8x8 doubles would need ~160 registers). K steps of 16, not 8: the fp32 GEMMs of
+//           ViT and BERT at batch 1 (1.5 blocks per SM) spent ~1.4 us per 8-deep step on the
+//           H200 (2026-11-23 profiles), the latency of one round of loads with one step in
+//           flight, against ~0.3 us of math; deeper steps halve the rounds (8x8 steps of 8:
+//           64 registers, 4 blocks per SM; gfx90a 132-136 VGPRs, 3 waves).
 //   small_m 16x128x16, 2x4 per thread, 256 threads: 19 KiB. sm_90: 60-64 registers; gfx90a:
 //           202 VGPRs, 2 waves per SIMD. Batch-1 matvec and few-row products (M <= 16): the B
 //           panel is read once, coalesced, in wide tiles.
@@ -81,7 +87,7 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
 // Double doubles the shared memory and the accumulator registers of each configuration.
 // A tuning database entry (codegen/tuning.hpp) replaces the rule for its problem.
 using gemm_large = gemm_config<128, 128, 8, 8, 8>;
-using gemm_medium = gemm_config<64, 64, 8, 4, 4>;
+using gemm_medium = gemm_config<64, 64, 16, 4, 4>;
 using gemm_small_m = gemm_config<16, 128, 16, 2, 4>;
 using gemm_small_n = gemm_config<128, 16, 16, 4, 2>;
 // the rule's table of tiles (split-K) must match
@@ -456,7 +462,7 @@ template <class C, class Out> struct gemm_fixup_out {
 template <int BM, int BN, int Threads, class Out>
 __device__ __forceinline__ void gemm_tile_done(const Out&, int64_t, int64_t, int64_t) {}
 template <int BM, int BN, int Threads, class C, class Out>
-__device__ void gemm_tile_done(const gemm_fixup_out<C, Out>& f, int64_t zz, int64_t tm, int64_t tn) {
+__device__ __forceinline__ void gemm_tile_done(const gemm_fixup_out<C, Out>& f, int64_t zz, int64_t tm, int64_t tn) {
     constexpr int RW = 8, runs = BN / RW; // runs of 8 columns of one row, consecutive threads on consecutive runs
     static_assert(BN % RW == 0, "gemm_tile_done: the tile's rows must split into runs of 8");
     __shared__ int last;
@@ -492,8 +498,11 @@ __device__ void gemm_tile_done(const gemm_fixup_out<C, Out>& f, int64_t zz, int6
 // Two shared stages, one barrier per k-tile: the next k-tile's vector loads go to registers
 // before the current tile is multiplied and to the other stage after it, so that their global
 // latency hides behind the multiply (element-wise views are loaded after the multiply).
+// At least 2 blocks per SM on NVIDIA (registers up to 64K / (2 x threads)): with the thread
+// count alone as the bound, ptxas capped the medium tile's kernels at 64-80 registers and
+// spilled (see the presets above).
 template <class Cfg, class T, class SA, class SB, class Out>
-__global__ void MXC_LAUNCH_BOUNDS(Cfg::threads)
+__global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
     gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     grid_dependency_sync();
     using C = mxc_compute_t<T>;

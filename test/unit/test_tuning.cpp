@@ -72,7 +72,7 @@ TEST(Tuning, Candidates) {
     auto c = tuning_candidates(big);
     ASSERT_EQ(c.size(), max_tuning_candidates);
     EXPECT_EQ(c[0].text(), "128x128x8/8x8");
-    EXPECT_EQ(c[1].text(), "64x64x8/4x4");
+    EXPECT_EQ(c[1].text(), "64x64x16/4x4");
     EXPECT_EQ(c[2].text(), "16x128x16/2x4");
     EXPECT_EQ(c[3].text(), "128x16x16/4x2");
     std::set<std::string> seen;
