@@ -75,10 +75,11 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
 //           capped them at 64-80 and spilled up to 64 bytes); gfx90a: 191-199 VGPRs, 2 waves
 //           per SIMD. For mid sizes (more blocks to fill 132 SMs / 110 CUs) and for double
 //           (8x8 doubles would need ~160 registers). K steps of 16, not 8: the fp32 GEMMs of
-//           ViT and BERT at batch 1 (1.5 blocks per SM) spent ~1.4 us per 8-deep step on the
-//           H200 (2026-11-23 profiles), the latency of one round of loads with one step in
-//           flight, against ~0.3 us of math; deeper steps halve the rounds (8x8 steps of 8:
-//           64 registers, 4 blocks per SM; gfx90a 132-136 VGPRs, 3 waves).
+//           ViT and BERT at batch 1 (1.5 blocks per SM) took ~1.4 us per 8-deep step on the
+//           H200 (2026-11-23 profiles: ViT's 197x3072x768, 132 us for 96 steps) against
+//           ~0.3 us of math: one round of loads in flight per step, so deeper steps should
+//           halve the rounds (not yet measured; steps of 8: 64 registers, 4 blocks per SM;
+//           gfx90a 132-136 VGPRs, 3 waves).
 //   small_m 16x128x16, 2x4 per thread, 256 threads: 19 KiB. sm_90: 60-64 registers; gfx90a:
 //           202 VGPRs, 2 waves per SIMD. Batch-1 matvec and few-row products (M <= 16): the B
 //           panel is read once, coalesced, in wide tiles.
@@ -620,10 +621,13 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     2 x (64x72 + 64x72) halves = 36 KiB, float tile 64 x 68 in one pass; 8 mma per barrier
 //     (warp 32). For problems with few large tiles (batch 1, small M or N): four times the
 //     blocks of the large one. Its K step is 64 deep, not 32: at batch 1 (BERT, ViT; the
-//     H200 profiles of 2026-11-23) these kernels spent about 1 us per K step, the latency of one
-//     round of global loads with only the next step in flight, so a step twice as deep halves
-//     the rounds. sm_90: 98-102 registers (BK 32: 86-92), 126-128 with a strided output, no
-//     spills; gfx90a: 151 VGPRs + 16 AGPRs, 3 waves per SIMD.
+//     H200 profiles of 2026-11-23) these kernels took about 2.3 us per 32-deep step (ViT's
+//     197x3072x768: 55 us for 24 steps) with ~1.5 blocks per SM, far more than their math and
+//     their share of memory bandwidth: each step waits for one round of global loads (only the
+//     next step is in flight) and a barrier, so a step twice as deep should halve the rounds
+//     (a reading of the profiles, not yet a measurement). sm_90: 98-102 registers (BK 32:
+//     86-92), 126-128 with a strided output, no spills; gfx90a: 151 VGPRs + 16 AGPRs, 3 waves
+//     per SIMD.
 // gemm_mma_pick_large chooses between them by the number of large tiles; gemm_mma_launch<G>
 // runs one (G = gemm_auto: the choice at run time).
 template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32> struct gemm_mma_config {
