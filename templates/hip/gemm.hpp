@@ -917,7 +917,7 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
 struct gemm_auto {};
 
 // Split-K (mxc_gemm_splits, templates/common/gemm_choice.hpp): configuration Cfg with K cut
-// into Splits slices of mxc_gemm_slice_depth, one launch (gemm_fixup_out, below).
+// into Splits slices of mxc_gemm_slice_depth, in one launch (gemm_fixup_out, above).
 template <class Cfg, int Splits> struct gemm_split {
     static_assert(Splits >= 2, "gemm_split: at least two slices");
 };
