@@ -57,13 +57,14 @@ MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
 // an output tile to finish adds the S partials in a fixed order and applies the epilogue (no
 // atomics on the data: the result does not depend on the schedule; templates/hip/gemm.hpp,
 // gemm_fixup_out). The rule aims at about two blocks per SM of a 132-SM device (sm_90; an
-// MI250X GCD has 110 CUs), keeps every slice at least 8 K steps deep (4 of gemm_mma_small's
-// 64-deep steps: 256, as 8 of the large tile's 32) and takes at most 32 slices. 1: no split.
+// MI250X GCD has 110 CUs), keeps every slice at least 8 K steps deep, or 256 where 8 steps
+// are deeper (gemm_mma_small's steps of 64: 4), and takes at most 32 slices. 1: no split.
 MXC_HD constexpr int mxc_gemm_splits(mxc_gemm_tile_dims t, int64_t m, int64_t n, int64_t k, int64_t z) {
     const int64_t tiles = ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn) * z;
     if (tiles <= 0 || tiles >= 132) return 1;
     int64_t s = (264 + tiles - 1) / tiles;
-    const int64_t by_depth = ((k + t.bk - 1) / t.bk) / (t.bk >= 64 ? 4 : 8);
+    const int64_t min_steps = 8 * t.bk <= 256 ? 8 : t.bk >= 256 ? 1 : 256 / t.bk; // 8 steps, at most 256 deep
+    const int64_t by_depth = ((k + t.bk - 1) / t.bk) / min_steps;
     if (s > by_depth) s = by_depth;
     if (s > 32) s = 32;
     return s >= 2 ? int(s) : 1;
