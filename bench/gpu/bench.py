@@ -418,6 +418,8 @@ def versions():
             v["nvcc"] = "? (%s)" % e
     if ARGS.target == "hip":  # programmatic dependent launch (sm_90+), README: MXC_NO_PDL
         v["pdl"] = "off (MXC_NO_PDL=1)" if os.environ.get("MXC_NO_PDL", "0") not in ("", "0") else "on"
+        # bench/gpu/session.sh's -noasync stages: built with -DMXC_NO_ASYNC_COPY (templates/hip/async_copy.hpp)
+        v["async_copy"] = "off (MXC_NO_ASYNC_COPY)" if os.environ.get("MXC_NO_ASYNC_COPY", "0") not in ("", "0") else "on"
     v["cpu"] = platform.processor() or platform.machine()
     return v
 

@@ -9,7 +9,10 @@
 # ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
 # A stage name ending in -nopdl (bench-nopdl:ARGS, profile-nopdl:MODEL) runs with MXC_NO_PDL=1
 # (kernels launched without programmatic dependent launch) into files named with -nopdl: the
-# A/B of host overhead.
+# A/B of host overhead. A stage name ending in -noasync (bench-noasync:ARGS) builds the
+# libraries with -DMXC_NO_ASYNC_COPY (through an nvcc wrapper as mxc's --hip-compiler): the
+# matrix-unit GEMM's register-staged loop instead of the pipelined one of asynchronous copies
+# (templates/hip/async_copy.hpp), into files named with -noasync.
 # --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
 # conformance and bench get it as their --deadline.
 set -u
@@ -20,13 +23,20 @@ until_s=540
 res=/tmp/mxc-session; rm -rf "$res"; mkdir -p "$res"
 out=${OUT:-$PWD/build/session}; mkdir -p "$out"
 source bench/gpu/env.sh
+hip_compiler=${MXC_HIP_COMPILER:-}
 pack() { tar -C "$res" -czf "$out/results.tgz.part" . && mv "$out/results.tgz.part" "$out/results.tgz"; }
 left() { echo $((until_s - SECONDS - 15)); }
 log() { echo "[$SECONDS s] $*" | tee -a "$res/progress.log"; }
 for st in "$@"; do
   name=${st%%:*}; args=; [[ $st == *:* ]] && args=${st#*:}; args=${args//+/ }
-  sfx=; unset MXC_NO_PDL
+  sfx=; unset MXC_NO_PDL MXC_NO_ASYNC_COPY; MXC_HIP_COMPILER=$hip_compiler
   [[ $name == *-nopdl ]] && { name=${name%-nopdl}; sfx=-nopdl; export MXC_NO_PDL=1; }
+  if [[ $name == *-noasync ]]; then
+    name=${name%-noasync}; sfx=-noasync; export MXC_NO_ASYNC_COPY=1 # (a label for bench.py)
+    printf '#!/bin/sh\nexec "%s" -DMXC_NO_ASYNC_COPY "$@"\n' "${hip_compiler:-${NVCC:-/usr/local/cuda/bin/nvcc}}" > /tmp/nvcc-noasync
+    chmod +x /tmp/nvcc-noasync; MXC_HIP_COMPILER=/tmp/nvcc-noasync
+  fi
+  export MXC_HIP_COMPILER
   l=$(left)
   [ "$l" -gt 20 ] || { log "$st: not started, $l s left"; continue; }
   log "== $st (limit $l s)"

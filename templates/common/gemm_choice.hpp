@@ -48,7 +48,7 @@ MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
            : p == MXC_GEMM_SMALL_M ? mxc_gemm_tile_dims{16, 128, 16}
            : p == MXC_GEMM_SMALL_N ? mxc_gemm_tile_dims{128, 16, 16}
            : p == MXC_GEMM_MMA     ? mxc_gemm_tile_dims{128, 128, 32}
-                                   : mxc_gemm_tile_dims{64, 64, 64};
+                                   : mxc_gemm_tile_dims{64, 64, 32};
 }
 
 // Split-K: a product with too few output tiles to fill a device (batch 1: a deep convolution
@@ -58,7 +58,7 @@ MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
 // atomics on the data: the result does not depend on the schedule; templates/hip/gemm.hpp,
 // gemm_fixup_out). The rule aims at about two blocks per SM of a 132-SM device (sm_90; an
 // MI250X GCD has 110 CUs), keeps every slice at least 8 K steps deep, or 256 where 8 steps
-// are deeper (gemm_mma_small's steps of 64: 4), and takes at most 32 slices. 1: no split.
+// are deeper (steps of 64: 4), and takes at most 32 slices. 1: no split.
 MXC_HD constexpr int mxc_gemm_splits(mxc_gemm_tile_dims t, int64_t m, int64_t n, int64_t k, int64_t z) {
     const int64_t tiles = ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn) * z;
     if (tiles <= 0 || tiles >= 132) return 1;

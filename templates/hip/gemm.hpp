@@ -43,6 +43,7 @@
 // stores spread over the banks).
 #pragma once
 #include "templates/hip/common.hpp" // first: the hip runtime, for MXC_HD's __host__ __device__
+#include "templates/hip/async_copy.hpp"
 #include "templates/hip/mma.hpp"
 
 #include "templates/common/gemm_choice.hpp"
@@ -587,7 +588,8 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //    its FN B fragments once, then each of its FM A fragments once, and issues FM * FN mma;
 //    the warps split the block tile warps_m (rows) x warps_n (cols), warps_m = BM / (16 FM)
 //    fixed, warps_n and FN following from warpSize (8 warps of 32 or 4 wavefronts of 64);
-//  - two shared stages and one barrier per k-tile: the next k-tile's global loads go to
+//  - the pipelined loop (gemm_mma_small on sm_80+, vector views; see below), or two shared
+//    stages and one barrier per k-tile: the next k-tile's global loads go to
 //    registers (gemm_fetch, 16-byte vectors, where the view allows them) before the current
 //    tile is multiplied, and are written to the other stage (gemm_put) after it; element-wise
 //    views (the implicit im2col matrix) are loaded into the other stage after the multiply
@@ -617,30 +619,36 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     kernels spill 112 / 124 bytes (stores / loads; per-element epilogue: 60 / 72), the plain
 //     1x1 8 / 12 (28 / 36), the im2col none; the epilogue's static PTX grew from ~1.2k to ~15k
 //     instructions (every extra input's run paths, up to max_inputs, unrolled).
-//   gemm_mma_small 64x64x64, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32 (wavefront 64: 2x2).
-//     2 x (64x72 + 64x72) halves = 36 KiB, float tile 64 x 68 in one pass; 8 mma per barrier
-//     (warp 32). For problems with few large tiles (batch 1, small M or N): four times the
-//     blocks of the large one. Its K step is 64 deep, not 32: at batch 1 (BERT, ViT; the
-//     H200 profiles of 2026-11-23) these kernels took about 2.3 us per 32-deep step (ViT's
-//     197x3072x768: 55 us for 24 steps) with ~1.5 blocks per SM, far more than their math and
-//     their share of memory bandwidth: each step waits for one round of global loads (only the
-//     next step is in flight) and a barrier, so a step twice as deep should halve the rounds
-//     (a reading of the profiles, not yet a measurement). sm_90: 98-102 registers (BK 32:
-//     86-92), 126-128 with a strided output, no spills; gfx90a: 151 VGPRs + 16 AGPRs, 3 waves
-//     per SIMD.
+//   gemm_mma_small 64x64x32 with 4 stages, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32
+//     (wavefront 64: 2x2). 4 x (64x40 + 32x72) halves = 38 KiB (the register-staged loop uses
+//     two of the stages), float tile 64 x 68 in one pass; 4 mma per barrier (warp 32). For
+//     problems with few large tiles (batch 1, small M or N): four times the blocks of the
+//     large one. Where both views are 16-byte vectors along their rows (A along K, B along N:
+//     plain and batched products, 1x1 convolutions over planes of a multiple of 8) and there
+//     are asynchronous copies (sm_80+; templates/hip/async_copy.hpp), its main loop is
+//     pipelined (gemm_mma_pipelined): three k-tiles in flight while one is multiplied. Why: at
+//     batch 1 (BERT, ViT; the H200 profiles of 2026-11-23) the register-staged loop took about
+//     2.3 us per 32-deep step (ViT's 197x3072x768: 55 us for 24 steps) with ~1.5 blocks per
+//     SM, far more than the step's math and its share of memory bandwidth: each step waited
+//     for one round of global loads (only the next step in flight) and a barrier. A 64-deep
+//     step (the ninth session's try, never timed) halves the rounds; the ring of stages hides
+//     three of them (a reading of the profiles, not yet a measurement). sm_90: 92-96
+//     registers, no spills (ResNet-50 fp16 kernels, either loop in one kernel).
 // gemm_mma_pick_large chooses between them by the number of large tiles; gemm_mma_launch<G>
 // runs one (G = gemm_auto: the choice at run time).
-template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32> struct gemm_mma_config {
+template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 2> struct gemm_mma_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, threads = 256, FM = FM_, min_blocks = MinBlocks;
+    static constexpr int stages = Stages_; // of the pipelined loop (MXC_ASYNC_COPY); the register-staged one uses 2
     static constexpr int lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
     static constexpr int warps_m = BM / (16 * FM);
     static constexpr int fn_max = BN / 16 / (threads / 64 / warps_m); // fragments along N, wavefronts of 64
     static constexpr int a_elems = BM * lda, b_elems = BK * ldb;     // halves per stage
-    static constexpr int ab_bytes = 2 * (a_elems + b_elems) * 2;
+    static constexpr int ab_bytes = stages * (a_elems + b_elems) * 2; // A's stages, then B's
     // the float tile in `passes` parts of c_rows rows, each fitting in the stage memory
     static constexpr int passes = BM * ldc * 4 <= ab_bytes ? 1 : (BM / 2) * ldc * 4 <= ab_bytes ? 2 : 4;
     static constexpr int c_rows = BM / passes;
     static constexpr int smem_bytes = ab_bytes;
+    static_assert(stages >= 2 && (stages & (stages - 1)) == 0, "gemm_mma_config: 2, 4, 8 ... stages");
     static_assert(BM % (16 * FM) == 0 && threads / 64 % warps_m == 0, "gemm_mma_config: warps must tile the rows");
     static_assert(FM % passes == 0 && c_rows * ldc * 4 <= ab_bytes, "gemm_mma_config: the float tile must fit");
     static_assert(smem_bytes <= 48 * 1024, "gemm_mma_config: static shared memory is limited to 48 KiB");
@@ -648,7 +656,7 @@ template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32> struct gemm_mm
     static_assert(BN % 8 == 0 && ldc % 4 == 0, "gemm_mma_config: the epilogue reads runs of 8 floats, rows 16-byte aligned");
 };
 using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
-using gemm_mma_small = gemm_mma_config<64, 64, 2, 1, 64>;
+using gemm_mma_small = gemm_mma_config<64, 64, 2, 1, 32, 4>;
 static_assert(mxc_gemm_preset_tile(MXC_GEMM_MMA).bm == gemm_mma_large::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA).bn == gemm_mma_large::BN &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA).bk == gemm_mma_large::BK && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bm == gemm_mma_small::BM &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bn == gemm_mma_small::BN && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bk == gemm_mma_small::BK,
@@ -771,16 +779,102 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
     else gemm_put<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, bs, G::ldb, tid, cb);
 }
 
+// One k-tile of the block: this warp's FM x fn fragments += its rows of stage A x its columns
+// of stage B, 16 deep at a time.
+template <class G, class Acc>
+__device__ __forceinline__ void gemm_mma_step(const mxc_half* as, const mxc_half* bs, Acc (&acc)[G::FM][G::fn_max], int row0,
+                                              int col0, int fn) {
+    using mt = mma_tile<mxc_half>;
+    constexpr int FM = G::FM, FNX = G::fn_max;
+#pragma unroll
+    for (int kk = 0; kk < G::BK; kk += 16) {
+        typename mt::frag_b fb[FNX];
+#pragma unroll
+        for (int j = 0; j < FNX; ++j)
+            if (j < fn) mt::load_b(fb[j], bs + kk * G::ldb + col0 + j * 16, G::ldb);
+#pragma unroll
+        for (int i = 0; i < FM; ++i) {
+            typename mt::frag_a fa;
+            mt::load_a(fa, as + (row0 + i * 16) * G::lda + kk, G::lda);
+#pragma unroll
+            for (int j = 0; j < FNX; ++j)
+                if (j < fn) mt::mma(acc[i][j], fa, fb[j]);
+        }
+    }
+}
+
+#if defined(MXC_ASYNC_COPY)
+// Thread tid's 16-byte chunks of the R x CC tile at (r0, c0) of a vector view whose fast dim
+// is c (chunk s = tid + i * Threads, consecutive threads on consecutive chunks of a row),
+// copied asynchronously to dst (row-major, leading dim ld): a chunk that starts outside
+// rn x cn is zeros (nothing read), one that crosses the c edge is read up to it (the rest
+// zeros; the vector views' rule: it lies in one aligned 16-byte chunk).
+template <int Threads, int R, int CC, class View>
+__device__ __forceinline__ void gemm_async_tile(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, mxc_half* dst, int ld,
+                                                int tid) {
+    constexpr int V = 8, chunks = R * CC / V;
+    static_assert(CC % V == 0, "gemm_async_tile: rows of whole 16-byte chunks");
+#pragma unroll
+    for (int i = 0; i < (chunks + Threads - 1) / Threads; ++i) {
+        const int s = tid + i * Threads;
+        if (chunks % Threads != 0 && s >= chunks) break;
+        const int o = s / (CC / V), f = s % (CC / V) * V;
+        const int64_t go = r0 + o, gf = c0 + f;
+        const bool in = go < rn && gf < cn;
+        const int bytes = in ? int(cn - gf < V ? cn - gf : V) * int(sizeof(mxc_half)) : 0;
+        async_copy16(dst + o * ld + f, in ? v.ptr(go, gf) : v.ptr(0, 0), bytes);
+    }
+}
+
+// The pipelined main loop (sm_80+; both views 16-byte vectors along their rows: A along K, B
+// along N): G::stages shared stages in a ring, the k-tiles t + 1 .. t + stages - 1 in flight
+// as asynchronous copies while tile t is multiplied (no registers hold them), one barrier
+// per k-tile. Iteration t waits for tile t's copies (its group), passes the barrier (every
+// thread's copies of tile t have landed, and every warp is done with tile t - 1), refills
+// tile t - 1's stage with tile t + stages - 1, then multiplies tile t. One group is committed
+// per tile, empty past the end, so that "all but the stages - 2 newest groups" is always
+// "up to tile t".
+template <class G, class VA, class VB, class Acc>
+__device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t kb, int64_t ke,
+                                                   int64_t m, int64_t n, mxc_half* stage_a, mxc_half* stage_b, int tid,
+                                                   Acc (&acc)[G::FM][G::fn_max], int row0, int col0, int fn) {
+    constexpr int S = G::stages;
+    const int64_t tiles = (ke - kb + G::BK - 1) / G::BK;
+    auto issue = [&](int64_t t) {
+        const int64_t k0 = kb + t * G::BK;
+        const int st = int(t & (S - 1));
+        gemm_async_tile<G::threads, G::BM, G::BK>(va, m0, k0, m, ke, stage_a + st * G::a_elems, G::lda, tid);
+        gemm_async_tile<G::threads, G::BK, G::BN>(vb, k0, n0, ke, n, stage_b + st * G::b_elems, G::ldb, tid);
+    };
+#pragma unroll
+    for (int t = 0; t < S - 1; ++t) {
+        if (t < tiles) issue(t);
+        async_commit();
+    }
+    for (int64_t t = 0; t < tiles; ++t) {
+        async_wait<S - 2>();
+        block_sync();
+        if (t + S - 1 < tiles) issue(t + S - 1);
+        async_commit();
+        const int st = int(t & (S - 1));
+        gemm_mma_step<G>(stage_a + st * G::a_elems, stage_b + st * G::b_elems, acc, row0, col0, fn);
+    }
+    async_wait<0>();
+    block_sync(); // every warp is done with the stages: the epilogue reuses them
+}
+#endif
+
 template <class G, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     grid_dependency_sync();
     using mt = mma_tile<mxc_half>;
     constexpr int FM = G::FM, FNX = G::fn_max;
-    // stages: a[0], a[1], b[0], b[1]; after the main loop, the float tile
+    // stages: A's (G::stages of them; the register-staged loop uses the first two), then B's;
+    // after the main loop, the float tile
     alignas(32) __shared__ float smem[G::smem_bytes / 4];
     mxc_half* const stage_a = reinterpret_cast<mxc_half*>(smem);
-    mxc_half* const stage_b = stage_a + 2 * G::a_elems;
+    mxc_half* const stage_b = stage_a + G::stages * G::a_elems;
     float* const cs = smem;
 
     // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
@@ -800,44 +894,39 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
         for (int j = 0; j < FNX; ++j)
             if (j < fn) mt::zero(acc[i][j]);
 
-    mxc_half ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
-    // B's column states, if any, in shared memory (held in registers across the multiply they
-    // spill the large configuration): column c's at cols_b[c], read by its threads in each put
-    using CB = decltype(gemm_col_of<G::threads, G::BN>(vb, n0, n, tid));
-    __shared__ CB cols_b[gemm_col_state<CB> ? G::BN : 1];
-    if constexpr (gemm_col_state<CB>) {
-        if (tid < G::BN) cols_b[tid] = gemm_col_of<G::threads, G::BN>(vb, n0, n, tid);
-        block_sync();
-    }
-    const CB& cb = cols_b[gemm_col_state<CB> ? tid % G::BN : 0];
-    gemm_mma_fetch<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
-    gemm_mma_put<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, stage_a, stage_b, tid, cb);
-    block_sync();
-    int cur = 0;
-    for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
-        const bool next = k0 + G::BK < ke;
-        // the next k-tile (zeros past ke: unconditional, fewer live registers), in flight during the mma
-        gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, tid);
-        const mxc_half* as = stage_a + cur * G::a_elems;
-        const mxc_half* bs = stage_b + cur * G::b_elems;
-#pragma unroll
-        for (int kk = 0; kk < G::BK; kk += 16) {
-            typename mt::frag_b fb[FNX];
-#pragma unroll
-            for (int j = 0; j < FNX; ++j)
-                if (j < fn) mt::load_b(fb[j], bs + kk * G::ldb + col0 + j * 16, G::ldb);
-#pragma unroll
-            for (int i = 0; i < FM; ++i) {
-                typename mt::frag_a fa;
-                mt::load_a(fa, as + (row0 + i * 16) * G::lda + kk, G::lda);
-#pragma unroll
-                for (int j = 0; j < FNX; ++j)
-                    if (j < fn) mt::mma(acc[i][j], fa, fb[j]);
-            }
+    bool pipelined = false;
+#if defined(MXC_ASYNC_COPY)
+    if constexpr (G::stages > 2) {
+        if (va.vec && va.fast && vb.vec && vb.fast) {
+            gemm_mma_pipelined<G>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
+            pipelined = true;
         }
-        if (next) gemm_mma_put<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid, cb);
-        block_sync(); // the other stage is written, and every warp is done with this one
-        cur ^= 1;
+    }
+#endif
+    if (!pipelined) {
+        mxc_half ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
+        // B's column states, if any, in shared memory (held in registers across the multiply they
+        // spill the large configuration): column c's at cols_b[c], read by its threads in each put
+        using CB = decltype(gemm_col_of<G::threads, G::BN>(vb, n0, n, tid));
+        __shared__ CB cols_b[gemm_col_state<CB> ? G::BN : 1];
+        if constexpr (gemm_col_state<CB>) {
+            if (tid < G::BN) cols_b[tid] = gemm_col_of<G::threads, G::BN>(vb, n0, n, tid);
+            block_sync();
+        }
+        const CB& cb = cols_b[gemm_col_state<CB> ? tid % G::BN : 0];
+        gemm_mma_fetch<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
+        gemm_mma_put<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, stage_a, stage_b, tid, cb);
+        block_sync();
+        int cur = 0;
+        for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
+            const bool next = k0 + G::BK < ke;
+            // the next k-tile (zeros past ke: unconditional, fewer live registers), in flight during the mma
+            gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, tid);
+            gemm_mma_step<G>(stage_a + cur * G::a_elems, stage_b + cur * G::b_elems, acc, row0, col0, fn);
+            if (next) gemm_mma_put<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid, cb);
+            block_sync(); // the other stage is written, and every warp is done with this one
+            cur ^= 1;
+        }
     }
 
     // epilogue, through the float tile: pass p stages fragment rows [p * FMP, (p + 1) * FMP) of
@@ -878,8 +967,8 @@ struct gemm_auto;
 
 // Whether Cfg is a matrix-unit configuration (gemm_run then launches gemm_mma_kernel with it).
 template <class Cfg> struct gemm_is_mma : std::false_type {};
-template <int BM, int BN, int FM, int MinBlocks, int BK>
-struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks, BK>> : std::true_type {};
+template <int BM, int BN, int FM, int MinBlocks, int BK, int Stages>
+struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks, BK, Stages>> : std::true_type {};
 
 // Launches configuration G (gemm_mma_large or gemm_mma_small), or the one gemm_mma_pick_large
 // chooses (G = gemm_auto); grids beyond the y / z limits (65535) go in several launches.

@@ -1,7 +1,8 @@
 // Test of the fp16 matrix-unit GEMM of templates/hip/gemm.hpp (gemm_mma_kernel, both
 // configurations): batched products of odd sizes (M, N not multiples of the block tile, K not
 // a multiple of BK), operands row-major or transposed (the view's fast dim), with 16-byte
-// vector loads or without (odd strides, a misaligned base), through the out.store contract.
+// vector loads or without (odd strides, a misaligned base), through the out.store contract;
+// deep products through the pipelined loop of asynchronous copies (emulated but for MFMA).
 // Compared with a double-precision host product (tolerance: fp32 accumulation of exact fp16
 // products). Built for the host emulator by test/unit/test_mma.cpp (generic, emulated wmma,
 // emulated MFMA, warps of 32 and 64) and compiled for sm_90 and gfx90a there.
@@ -37,7 +38,7 @@ static mxc_half random_half() {
 
 // One product: A (m x k) row-major or transposed (k x m in memory), likewise B; `shift`
 // elements of offset in both buffers (1: no 16-byte vectors); with `padded`, the rows in
-// memory are rounded up to a multiple of 8 elements and the padding holds 1000 (vectors that
+// memory are rounded up to a multiple of 8 elements and the padding holds infinity (vectors that
 // reach past the matrix edge must not count it).
 template <class Cfg>
 static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb, int shift, bool padded = false) {
@@ -48,9 +49,9 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
     for (auto& x : a) x = random_half();
     for (auto& x : b) x = random_half();
     for (int64_t e = 0; e < int64_t(a.size()) - shift; ++e)
-        if (e % lda >= (ta ? m : k)) a[shift + e] = mxc_half(1000.0f);
+        if (e % lda >= (ta ? m : k)) a[shift + e] = mxc_half(INFINITY);
     for (int64_t e = 0; e < int64_t(b.size()) - shift; ++e)
-        if (e % ldb >= (tb ? k : n)) b[shift + e] = mxc_half(1000.0f);
+        if (e % ldb >= (tb ? k : n)) b[shift + e] = mxc_half(INFINITY);
     std::vector<float> c(size_t(z) * m * n, -12345.0f);
     mxc_half *da = nullptr, *db = nullptr;
     float* dc = nullptr;
@@ -106,6 +107,13 @@ int main() {
     bad += check<gemm_mma_small>("small", 70, 33, 45, 3, false, true, 0);
     bad += check<gemm_mma_small>("small", 17, 130, 96, 1, true, false, 0);
     bad += check<gemm_mma_small>("small", 100, 72, 40, 1, false, false, 1);
+    // both operands 16-byte vectors along their rows: the pipelined loop where there are
+    // asynchronous copies (many k-tiles through the ring of stages; fewer tiles than stages;
+    // vectors over the M, N and K edges)
+    bad += check<gemm_mma_small>("small", 96, 136, 1000, 1, false, false, 0);
+    bad += check<gemm_mma_small>("small", 70, 72, 75, 2, false, false, 0, true);
+    bad += check<gemm_mma_small>("small", 64, 64, 8, 1, false, false, 0, true);
+    bad += check<gemm_mma_small>("small", 33, 40, 203, 3, false, false, 0, true);
     bad += check<mxc::hip::gemm_auto>("auto", 65, 70, 50, 2, false, false, 0);
     printf(bad ? "FAILED\n" : "PASSED\n");
     return bad ? 1 : 0;

@@ -103,7 +103,8 @@ TEST(mma_emu, emulated_apis_report_misuse) {
     EXPECT_NE(r.output.find("needs 64-lane wavefronts"), std::string::npos) << r.output;
 }
 
-// The vendor paths compile, and the matrix instructions are in the device code.
+// The vendor paths compile, and the matrix instructions (and on sm_90 the asynchronous copies)
+// are in the device code.
 TEST(mma_compile, sm_90_uses_wmma) {
     const std::string nvcc = "/usr/local/cuda/bin/nvcc";
     if (!installed(nvcc)) GTEST_SKIP() << nvcc << " is not installed";
@@ -117,6 +118,10 @@ TEST(mma_compile, sm_90_uses_wmma) {
         ptx << f.rdbuf();
         EXPECT_NE(ptx.str().find("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32"), std::string::npos) << name;
         EXPECT_NE(ptx.str().find("wmma.load.a.sync.aligned.row.m16n16k16"), std::string::npos) << name;
+        if (name == "gemm_mma_test") { // the pipelined loop of gemm_mma_small (templates/hip/async_copy.hpp)
+            EXPECT_NE(ptx.str().find("cp.async.cg.shared.global"), std::string::npos);
+            EXPECT_NE(ptx.str().find("cp.async.wait_group 2;"), std::string::npos);
+        }
     }
 }
 

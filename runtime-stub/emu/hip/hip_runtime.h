@@ -300,6 +300,37 @@ inline void park() {
 
 inline void thread_exit(scheduler& s, unsigned t);
 
+// ---- Asynchronous copies (templates/hip/async_copy.hpp; NVIDIA's cp.async): per GPU thread, a
+// queue of 16-byte copies in commit groups. A copy reads its source when it is issued and
+// lands in shared memory only when its thread waits for its group (async_wait, below), the
+// latest moment the hardware allows: a kernel that reads a stage before waiting for it, or
+// without the barrier after the other threads' waits, reads stale data here. Copies still in
+// flight when the thread exits land then.
+struct async_record {
+    void* dst;
+    unsigned group; // the number of groups committed before it was issued
+    unsigned char data[16];
+};
+enum { max_async = 64 }; // copies in flight per thread
+struct async_state {
+    unsigned count, committed;
+    async_record q[max_async];
+};
+inline async_state*& async_states() {
+    thread_local async_state* a = nullptr; // max_threads of them, made on the first copy
+    return a;
+}
+inline void async_start(unsigned t) {
+    if (async_state* a = async_states()) a[t].count = a[t].committed = 0;
+}
+// Lands every copy of thread t still in flight (at its exit).
+inline void async_land(unsigned t) {
+    async_state* a = async_states();
+    if (!a) return;
+    for (unsigned i = 0; i < a[t].count; ++i) memcpy(a[t].q[i].dst, a[t].q[i].data, 16);
+    a[t].count = 0;
+}
+
 // Each fiber runs GPU threads one after another until one parks: a block without barriers
 // runs on one fiber (cheap); a parked thread keeps its fiber and the next thread gets another.
 inline void fiber_main() {
@@ -311,7 +342,9 @@ inline void fiber_main() {
             self->tid = t;
             s.status[t] = ts_running;
             threadIdx = thread_index(s, t);
+            async_start(t);
             s.body.call(s.body.closure);
+            async_land(t); // copies never waited for still land (when is unspecified on a GPU)
             thread_exit(s, t);
         }
         s.idle.push(self);
@@ -1105,3 +1138,47 @@ inline hipError_t hipGraphDestroy(hipGraph_t g) {
 
 // ---- The matrix-unit APIs of templates/hip/mma.hpp (emulated wmma and MFMA).
 #include "runtime-stub/emu/mma.hpp"
+
+// ---- Asynchronous copies for templates/hip/async_copy.hpp (see async_record above): on,
+// as on NVIDIA sm_80+, unless the emulator stands for an AMD GPU (-DMXC_EMU_MMA=mfma) or
+// -DMXC_EMU_NO_ASYNC_COPY.
+#if !defined(MXC_EMU_MMA_MFMA) && !defined(MXC_EMU_NO_ASYNC_COPY)
+#define MXC_EMU_ASYNC_COPY 1
+#endif
+namespace mxc_emu {
+inline void async_copy16(void* dst, const void* src, int bytes) {
+    scheduler& s = sched();
+    async_state*& a = async_states();
+    if (!a) {
+        a = new (std::nothrow) async_state[max_threads];
+        if (!a) fail_block("cannot allocate the asynchronous copy queues");
+        for (unsigned t = 0; t < max_threads; ++t) a[t].count = a[t].committed = 0;
+    }
+    async_state& st = a[s.cur->tid];
+    if (bytes < 0 || bytes > 16) fail_block("asynchronous copy of %d bytes (0 to 16)", bytes);
+    if (st.count == max_async) fail_block("more than %d asynchronous copies in flight in one thread", int(max_async));
+    async_record& r = st.q[st.count++];
+    r.dst = dst;
+    r.group = st.committed;
+    memset(r.data, 0, 16);
+    if (bytes) memcpy(r.data, src, size_t(bytes));
+}
+inline void async_commit() {
+    if (async_state* a = async_states()) ++a[sched().cur->tid].committed;
+}
+// Lands this thread's copies until at most n committed groups are in flight; copies not yet
+// committed stay in flight, as with cp.async.wait_group.
+inline void async_wait(int n) {
+    async_state* a = async_states();
+    if (!a) return;
+    async_state& st = a[sched().cur->tid];
+    const unsigned limit = st.committed > unsigned(n) ? st.committed - unsigned(n) : 0; // groups below it land
+    unsigned kept = 0;
+    for (unsigned i = 0; i < st.count; ++i) {
+        async_record& r = st.q[i];
+        if (r.group < limit) memcpy(r.dst, r.data, 16);
+        else st.q[kept++] = r;
+    }
+    st.count = kept;
+}
+} // namespace mxc_emu
