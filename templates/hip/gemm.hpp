@@ -9,6 +9,9 @@
 //   view.vec        vectors of gemm_vec_width<T> elements along the fast dim, starting at a
 //                   multiple of the width, are contiguous and 16-byte aligned
 //   view.ptr(r, c)  the address of (r, c) (used only when vec)
+// and optionally, for a vector view some of whose vectors are all zeros without being in
+// memory (the padding of a channels-last convolution's im2col matrix):
+//   view.src(r, c)  the address of the vector at (r, c), or null where it is zeros
 // and optionally, for an element-wise view whose index math splits into a column part and a
 // row part (the implicit im2col matrix), a per-column state (gemm_has_col):
 //   view.cols()         whether col / at_col apply (uniform over the grid; else at is used)
@@ -162,6 +165,24 @@ MXC_HD inline int64_t gemm_batch_offset(const mxc_desc& d, int64_t z) {
         z /= d.lens[i];
     }
     return off;
+}
+
+// The optional vector source (see the view contract above): v.src where the view has one,
+// else v.ptr (never null).
+template <class View, class = void> struct gemm_has_src : std::false_type {};
+template <class View>
+struct gemm_has_src<View, std::void_t<decltype(std::declval<const View&>().src(int64_t(0), int64_t(0)))>> : std::true_type {};
+// The vector at (o, f) along the other / fast dim of v (FastC: (r, c) = (o, f), else (f, o)),
+// inside the matrix where `in`: whether it is in memory (src its address) rather than zeros.
+template <bool FastC, class View, class T>
+__device__ __forceinline__ bool gemm_vec_src(const View& v, int64_t o, int64_t f, bool in, const T*& src) {
+    if constexpr (gemm_has_src<View>::value) {
+        if (in) src = FastC ? v.src(o, f) : v.src(f, o);
+        return src != nullptr;
+    } else {
+        if (in) src = FastC ? v.ptr(o, f) : v.ptr(f, o);
+        return in;
+    }
 }
 
 // The optional per-column state (see the view contract above).
@@ -318,8 +339,9 @@ __device__ __forceinline__ void gemm_simt_fetch(const View& v, int64_t r0, int64
         const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
         const int64_t go = o0 + o, gf = f0 + f;
         gemm_vec<T, V> x;
-        if ((B::vectors % Threads == 0 || s < B::vectors) && go < on && gf < fn) {
-            x = vector_load<gemm_vec<T, V>>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+        const T* src = nullptr;
+        if (gemm_vec_src<FastC>(v, go, gf, (B::vectors % Threads == 0 || s < B::vectors) && go < on && gf < fn, src)) {
+            x = vector_load<gemm_vec<T, V>>(src);
         } else {
 #pragma unroll
             for (int e = 0; e < V; ++e) x.v[e] = T(0.0f);
@@ -642,7 +664,9 @@ template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 
     static constexpr int lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
     static constexpr int warps_m = BM / (16 * FM);
     static constexpr int fn_max = BN / 16 / (threads / 64 / warps_m); // fragments along N, wavefronts of 64
-    static constexpr int a_elems = BM * lda, b_elems = BK * ldb;     // halves per stage
+    // halves per stage; the pipelined loop stages a B whose rows run along K transposed
+    // (n-major, leading dim lda: gemm_mma_step's BT), so its B stages hold either layout
+    static constexpr int a_elems = BM * lda, b_elems = stages > 2 && BN * lda > BK * ldb ? BN * lda : BK * ldb;
     static constexpr int ab_bytes = stages * (a_elems + b_elems) * 2; // A's stages, then B's
     // the float tile in `passes` parts of c_rows rows, each fitting in the stage memory
     static constexpr int passes = BM * ldc * 4 <= ab_bytes ? 1 : (BM / 2) * ldc * 4 <= ab_bytes ? 2 : 4;
@@ -707,8 +731,9 @@ __device__ __forceinline__ void gemm_fetch(const View& v, int64_t r0, int64_t c0
         const int s = tid + i * Threads, o = s / (F / V), f = s % (F / V) * V;
         const int64_t go = o0 + o, gf = f0 + f;
         gemm_vec<T, V> x;
-        if (go < on && gf < fn) {
-            x = vector_load<gemm_vec<T, V>>(FastC ? v.ptr(go, gf) : v.ptr(gf, go));
+        const T* src = nullptr;
+        if (gemm_vec_src<FastC>(v, go, gf, go < on && gf < fn, src)) {
+            x = vector_load<gemm_vec<T, V>>(src);
         } else {
 #pragma unroll
             for (int e = 0; e < V; ++e) x.v[e] = T(0.0f);
@@ -780,18 +805,22 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
 }
 
 // One k-tile of the block: this warp's FM x fn fragments += its rows of stage A x its columns
-// of stage B, 16 deep at a time.
-template <class G, class Acc>
+// of stage B, 16 deep at a time. BT: stage B is transposed (bs[n * lda + k], the pipelined
+// loop's layout for a B whose rows run along K), else bs[k * ldb + n].
+template <class G, bool BT = false, class Acc>
 __device__ __forceinline__ void gemm_mma_step(const mxc_half* as, const mxc_half* bs, Acc (&acc)[G::FM][G::fn_max], int row0,
                                               int col0, int fn) {
     using mt = mma_tile<mxc_half>;
     constexpr int FM = G::FM, FNX = G::fn_max;
 #pragma unroll
     for (int kk = 0; kk < G::BK; kk += 16) {
-        typename mt::frag_b fb[FNX];
+        std::conditional_t<BT, typename mt::frag_bt, typename mt::frag_b> fb[FNX];
 #pragma unroll
-        for (int j = 0; j < FNX; ++j)
-            if (j < fn) mt::load_b(fb[j], bs + kk * G::ldb + col0 + j * 16, G::ldb);
+        for (int j = 0; j < FNX; ++j) {
+            if (j >= fn) continue;
+            if constexpr (BT) mt::load_bt(fb[j], bs + (col0 + j * 16) * G::lda + kk, G::lda);
+            else mt::load_b(fb[j], bs + kk * G::ldb + col0 + j * 16, G::ldb);
+        }
 #pragma unroll
         for (int i = 0; i < FM; ++i) {
             typename mt::frag_a fa;
@@ -820,21 +849,33 @@ __device__ __forceinline__ void gemm_async_tile(const View& v, int64_t r0, int64
         if (chunks % Threads != 0 && s >= chunks) break;
         const int o = s / (CC / V), f = s % (CC / V) * V;
         const int64_t go = r0 + o, gf = c0 + f;
-        const bool in = go < rn && gf < cn;
+        const mxc_half* src = nullptr;
+        const bool in = gemm_vec_src<true>(v, go, gf, go < rn && gf < cn, src);
         const int bytes = in ? int(cn - gf < V ? cn - gf : V) * int(sizeof(mxc_half)) : 0;
-        async_copy16(dst + o * ld + f, in ? v.ptr(go, gf) : v.ptr(0, 0), bytes);
+        async_copy16(dst + o * ld + f, in ? src : v.ptr(0, 0), bytes);
     }
 }
 
-// The pipelined main loop (sm_80+; both views 16-byte vectors along their rows: A along K, B
-// along N): G::stages shared stages in a ring, the k-tiles t + 1 .. t + stages - 1 in flight
+// View v with rows and columns swapped (a B whose rows run along K, copied as its transpose).
+template <class View> struct gemm_transposed {
+    const View& v;
+    __device__ const mxc_half* ptr(int64_t r, int64_t c) const { return v.ptr(c, r); }
+    __device__ const mxc_half* src(int64_t r, int64_t c) const {
+        const mxc_half* p = nullptr;
+        gemm_vec_src<true>(v, c, r, true, p);
+        return p;
+    }
+};
+
+// The pipelined main loop (sm_80+; both views 16-byte vectors: A along K, B along N or, BT,
+// along K, staged transposed): G::stages shared stages in a ring, the k-tiles t + 1 .. t + stages - 1 in flight
 // as asynchronous copies while tile t is multiplied (no registers hold them), one barrier
 // per k-tile. Iteration t waits for tile t's copies (its group), passes the barrier (every
 // thread's copies of tile t have landed, and every warp is done with tile t - 1), refills
 // tile t - 1's stage with tile t + stages - 1, then multiplies tile t. One group is committed
 // per tile, empty past the end, so that "all but the stages - 2 newest groups" is always
 // "up to tile t".
-template <class G, class VA, class VB, class Acc>
+template <class G, bool BT, class VA, class VB, class Acc>
 __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t kb, int64_t ke,
                                                    int64_t m, int64_t n, mxc_half* stage_a, mxc_half* stage_b, int tid,
                                                    Acc (&acc)[G::FM][G::fn_max], int row0, int col0, int fn) {
@@ -844,7 +885,8 @@ __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, i
         const int64_t k0 = kb + t * G::BK;
         const int st = int(t & (S - 1));
         gemm_async_tile<G::threads, G::BM, G::BK>(va, m0, k0, m, ke, stage_a + st * G::a_elems, G::lda, tid);
-        gemm_async_tile<G::threads, G::BK, G::BN>(vb, k0, n0, ke, n, stage_b + st * G::b_elems, G::ldb, tid);
+        if constexpr (BT) gemm_async_tile<G::threads, G::BN, G::BK>(gemm_transposed<VB>{vb}, n0, k0, n, ke, stage_b + st * G::b_elems, G::lda, tid);
+        else gemm_async_tile<G::threads, G::BK, G::BN>(vb, k0, n0, ke, n, stage_b + st * G::b_elems, G::ldb, tid);
     };
 #pragma unroll
     for (int t = 0; t < S - 1; ++t) {
@@ -857,7 +899,7 @@ __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, i
         if (t + S - 1 < tiles) issue(t + S - 1);
         async_commit();
         const int st = int(t & (S - 1));
-        gemm_mma_step<G>(stage_a + st * G::a_elems, stage_b + st * G::b_elems, acc, row0, col0, fn);
+        gemm_mma_step<G, BT>(stage_a + st * G::a_elems, stage_b + st * G::b_elems, acc, row0, col0, fn);
     }
     async_wait<0>();
     block_sync(); // every warp is done with the stages: the epilogue reuses them
@@ -897,8 +939,9 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     bool pipelined = false;
 #if defined(MXC_ASYNC_COPY)
     if constexpr (G::stages > 2) {
-        if (va.vec && va.fast && vb.vec && vb.fast) {
-            gemm_mma_pipelined<G>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
+        if (va.vec && va.fast && vb.vec) {
+            if (vb.fast) gemm_mma_pipelined<G, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
+            else gemm_mma_pipelined<G, true>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
             pipelined = true;
         }
     }

@@ -9,7 +9,9 @@
 //   mt::store(Cs, ldc, acc);                        // fp32, row-major: epilogues do not see the layout
 //
 // A is row-major (A[m][k] = pa[m * lda + k]), B is row-major (B[k][n] = pb[k * ldb + n]), the
-// stored tile is row-major (D[m][n] = pd[m * ldd + n]); shared or global memory. Fragments are
+// stored tile is row-major (D[m][n] = pd[m * ldd + n]); shared or global memory. B may also be
+// stored transposed, k fastest (B[k][n] = pb[n * ldb + k]): mt::frag_bt, mt::load_bt, and mma
+// takes it in place of a frag_b (a B operand whose rows in memory run along K). Fragments are
 // opaque: every function is warp-collective (all lanes of a full warp call it together, with
 // the same pointers and strides), and mma computes acc += A * B. Portable preconditions (what
 // wmma requires): the tile pointers 32-byte aligned, lda and ldb multiples of 8, ldd a multiple
@@ -69,6 +71,7 @@ template <> struct mma_tile<mxc_half> {
 #endif
     using frag_a = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, vendor_half, nvcuda::wmma::row_major>;
     using frag_b = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, vendor_half, nvcuda::wmma::row_major>;
+    using frag_bt = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, vendor_half, nvcuda::wmma::col_major>;
     using frag_acc = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
 
     __device__ static void load_a(frag_a& a, const mxc_half* p, int ld) {
@@ -77,8 +80,12 @@ template <> struct mma_tile<mxc_half> {
     __device__ static void load_b(frag_b& b, const mxc_half* p, int ld) {
         nvcuda::wmma::load_matrix_sync(b, reinterpret_cast<const vendor_half*>(p), static_cast<unsigned>(ld));
     }
+    __device__ static void load_bt(frag_bt& b, const mxc_half* p, int ld) {
+        nvcuda::wmma::load_matrix_sync(b, reinterpret_cast<const vendor_half*>(p), static_cast<unsigned>(ld));
+    }
     __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
+    __device__ static void mma(frag_acc& c, const frag_a& a, const frag_bt& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void store(float* p, int ld, const frag_acc& c) {
         nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
     }
@@ -93,6 +100,7 @@ template <> struct mma_tile<mxc_half> {
     static constexpr int M = 16, N = 16, K = 16;
     struct frag_a { mfma_half4 v; };
     struct frag_b { mfma_half4 v; };
+    using frag_bt = frag_b; // the same lanes, loaded from the transposed layout
     struct frag_acc { mfma_float4 v; };
 
     __device__ static _Float16 f16(mxc_half h) { return __builtin_bit_cast(_Float16, h.bits); }
@@ -103,6 +111,10 @@ template <> struct mma_tile<mxc_half> {
     __device__ static void load_b(frag_b& b, const mxc_half* p, int ld) {
         const int l = mma_lane();
         for (int i = 0; i < 4; ++i) b.v[i] = f16(p[(4 * (l / 16) + i) * ld + l % 16]);
+    }
+    __device__ static void load_bt(frag_bt& b, const mxc_half* p, int ld) {
+        const int l = mma_lane();
+        for (int i = 0; i < 4; ++i) b.v[i] = f16(p[(l % 16) * ld + 4 * (l / 16) + i]);
     }
     __device__ static void zero(frag_acc& c) {
         for (int i = 0; i < 4; ++i) c.v[i] = 0.0f;
@@ -123,6 +135,7 @@ template <> struct mma_tile<mxc_half> {
     static constexpr int max_rows = 8; // 256 / warpSize for warps of 32 or 64 lanes
     struct frag_a { mxc_half v[max_rows][16]; };
     struct frag_b { mxc_half v[16]; };
+    using frag_bt = frag_b;
     struct frag_acc { float v[max_rows]; };
 
     __device__ static int rows() { return 256 / warpSize; }
@@ -134,6 +147,10 @@ template <> struct mma_tile<mxc_half> {
     __device__ static void load_b(frag_b& b, const mxc_half* p, int ld) {
         const int col = mma_lane() % 16;
         for (int k = 0; k < 16; ++k) b.v[k] = p[k * ld + col];
+    }
+    __device__ static void load_bt(frag_bt& b, const mxc_half* p, int ld) {
+        const int col = mma_lane() % 16;
+        for (int k = 0; k < 16; ++k) b.v[k] = p[col * ld + k];
     }
     __device__ static void zero(frag_acc& c) {
         for (int j = 0; j < max_rows; ++j) c.v[j] = 0.0f;

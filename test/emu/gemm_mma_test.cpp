@@ -2,7 +2,8 @@
 // configurations): batched products of odd sizes (M, N not multiples of the block tile, K not
 // a multiple of BK), operands row-major or transposed (the view's fast dim), with 16-byte
 // vector loads or without (odd strides, a misaligned base), through the out.store contract;
-// deep products through the pipelined loop of asynchronous copies (emulated but for MFMA).
+// deep products through the pipelined loop of asynchronous copies (emulated but for MFMA), B
+// along N or along K.
 // Compared with a double-precision host product (tolerance: fp32 accumulation of exact fp16
 // products). Built for the host emulator by test/unit/test_mma.cpp (generic, emulated wmma,
 // emulated MFMA, warps of 32 and 64) and compiled for sm_90 and gfx90a there.
@@ -114,6 +115,12 @@ int main() {
     bad += check<gemm_mma_small>("small", 70, 72, 75, 2, false, false, 0, true);
     bad += check<gemm_mma_small>("small", 64, 64, 8, 1, false, false, 0, true);
     bad += check<gemm_mma_small>("small", 33, 40, 203, 3, false, false, 0, true);
+    // B's rows along K (B^T in memory, 16-byte vectors along K): the pipelined loop stages B
+    // transposed (n-major) and loads its fragments as such
+    bad += check<gemm_mma_small>("small", 96, 136, 1000, 1, false, true, 0);
+    bad += check<gemm_mma_small>("small", 70, 72, 75, 2, false, true, 0, true);
+    bad += check<gemm_mma_small>("small", 64, 64, 8, 1, false, true, 0, true);
+    bad += check<gemm_mma_small>("small", 33, 130, 203, 3, false, true, 0, true);
     bad += check<mxc::hip::gemm_auto>("auto", 65, 70, 50, 2, false, false, 0);
     printf(bad ? "FAILED\n" : "PASSED\n");
     return bad ? 1 : 0;

@@ -32,6 +32,20 @@ __global__ void mma_warp_kernel(const mxc_half* a, const mxc_half* b, float* c, 
     mt::store(c, 16, acc);
 }
 
+// The same with B stored transposed (bt[n][k] = b[k][n], 16 x k, k fastest): mt::load_bt.
+__global__ void mma_warp_bt_kernel(const mxc_half* a, const mxc_half* bt, float* c, int k) {
+    mt::frag_a fa;
+    mt::frag_bt fb;
+    mt::frag_acc acc;
+    mt::zero(acc);
+    for (int k0 = 0; k0 < k; k0 += mt::K) {
+        mt::load_a(fa, a + k0, k);
+        mt::load_bt(fb, bt + k0, k);
+        mt::mma(acc, fa, fb);
+    }
+    mt::store(c, 16, acc);
+}
+
 // c[m x n] = a[m x k] * b[k x n], all row-major; blocks of 4 warps, each block a 64x64 tile.
 __global__ void mma_block_kernel(const mxc_half* a, const mxc_half* b, float* c, int m, int n, int k) {
     constexpr int bt = 64, lda = 16 + 8, ldb = bt + 8, ldc = bt + 4; // padded rows, 32-byte aligned tiles
@@ -138,6 +152,13 @@ int main(int argc, char** argv) {
         }
         CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
         bad += compare("warp", a, b, c, 16, 16, k);
+        std::vector<mxc_half> bt(16 * k); // b transposed
+        for (int q = 0; q < k; ++q)
+            for (int j = 0; j < 16; ++j) bt[j * k + q] = b[q * 16 + j];
+        mxc_half* dbt = to_device(bt);
+        hipLaunchKernelGGL(mma_warp_bt_kernel, dim3(1), dim3(warp), 0, 0, da, dbt, dc, k);
+        CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
+        bad += compare("warp B^T", a, b, c, 16, 16, k);
     }
     const int sizes[][3] = {{64, 64, 40}, {100, 72, 40}, {17, 130, 9}};
     for (auto& s : sizes) { // blocks of four warps; edges in m, n and k
