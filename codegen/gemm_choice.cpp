@@ -5,6 +5,7 @@
 #include "templates/common/gemm_choice.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace mxc {
@@ -41,21 +42,27 @@ const char* form_name(mxc_conv_form f) {
     case MXC_CONV_GEMM_IM2COL: return "MXC_CONV_GEMM_IM2COL";
     case MXC_CONV_GEMM_1X1_WIDE: return "MXC_CONV_GEMM_1X1_WIDE";
     case MXC_CONV_GEMM_IM2COL_WIDE: return "MXC_CONV_GEMM_IM2COL_WIDE";
+    case MXC_CONV_GEMM_NHWC: return "MXC_CONV_GEMM_NHWC";
     }
     return "";
 }
 
 // The GEMM configuration of problem p: the tuned tile, else the rule's preset, split-K where
 // the rule wants it (c.splits, c.scratch_bytes) and the kernel has its scratch; sets c.comment.
+// ring: the matrix-unit kernel with the ring of asynchronous copies (gemm_mma_small) where the
+// rule picks a matrix-unit tile (the channels-last convolutions: their operands are vectors so
+// that they can be copied so; gemm_mma_large has two stages in its 48 KiB).
 std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_elem e, hip_launch_choice& c,
-                        bool can_split) {
+                        bool can_split, bool ring = false) {
     if (!k.tuning.config.empty()) {
         c.comment = "tuned: " + k.tuning.cpp;
         return k.tuning.cpp;
     }
-    const mxc_gemm_preset preset = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
+    mxc_gemm_preset preset = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
+    const bool to_ring = ring && preset == MXC_GEMM_MMA;
+    if (to_ring) preset = MXC_GEMM_MMA_SMALL;
     std::string cfg = preset_type(preset);
-    c.comment = "gemm " + p.text() + ": " + cfg + " (rule: mxc_gemm_pick)";
+    c.comment = "gemm " + p.text() + ": " + cfg + (to_ring ? " (rule: mxc_gemm_pick's matrix-unit tile with the ring of stages)" : " (rule: mxc_gemm_pick)");
     if (!can_split) return cfg;
     const mxc_gemm_tile_dims tile = mxc_gemm_preset_tile(preset);
     c.splits = mxc_gemm_splits(tile, p.m, p.n, p.k, p.z);
@@ -104,8 +111,32 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     const shape &x = k.in_shapes[0], &w = k.in_shapes[1], &out = k.out_shape;
     const std::size_t s = out.lens.size() < 3 ? 0 : out.lens.size() - 2;
     if (s == 0 || x.lens.size() != s + 2 || w.lens.size() != s + 2 || k.params.ip.size() < 1 + 3 * s) return c;
-    const mxc_conv_form form = mxc_conv_pick(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data());
+    mxc_conv_form form = mxc_conv_pick(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data());
     std::string cfg;
+    if (*e == MXC_GEMM_F16 && mxc_conv_channels_last(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data())) {
+        // channels-last (MXC_CONV_GEMM_NHWC): x and the weights transposed into the kernel's
+        // scratch after split-K's part; the scratch wanted whether or not the kernel has it yet
+        // (reserve_gemm_scratch asks first), the form only where it has
+        auto p = gemm_problem_of(k);
+        if (!p) return c;
+        kernel_call with_split = k;
+        with_split.scratch_bytes = INT64_MAX; // the split the rule wants, if any
+        hip_launch_choice split;
+        const std::string split_cfg = gemm_config(with_split, *p, *e, split, true, true);
+        const int64_t need = mxc_conv_nhwc_bytes(make_desc(x), make_desc(w), split.splits > 1 ? split.scratch_bytes : 0, 2);
+        if (k.scratch_bytes >= need) {
+            c = split;
+            c.scratch_bytes = need;
+            c.comment += ", channels-last (x and the weights transposed in the scratch: mxc_conv_channels_last)";
+            c.args = ", " + split_cfg + ", " + form_name(MXC_CONV_GEMM_NHWC);
+            return c;
+        }
+        c.scratch_bytes = need; // (the form below runs until the kernel has it)
+        cfg = gemm_config(k, *p, *e, c, false);
+        c.scratch_bytes = need;
+        c.args = ", " + cfg + ", " + form_name(form);
+        return c;
+    }
     if (form == MXC_CONV_DEPTHWISE) {
         cfg = mxc_conv_dw_wide(out.lens[3]) ? "mxc::hip::dw_wide" : "mxc::hip::dw_narrow";
         c.comment = std::string("depthwise: ") + cfg + " (rule: mxc_conv_dw_wide)";

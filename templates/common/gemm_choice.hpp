@@ -108,7 +108,8 @@ enum mxc_conv_form {
     MXC_CONV_GEMM_1X1,
     MXC_CONV_GEMM_IM2COL,
     MXC_CONV_GEMM_1X1_WIDE,
-    MXC_CONV_GEMM_IM2COL_WIDE
+    MXC_CONV_GEMM_IM2COL_WIDE,
+    MXC_CONV_GEMM_NHWC
 };
 
 // 1 + the largest element offset of d (0 when it is empty or has a negative stride).
@@ -159,6 +160,30 @@ MXC_HD inline mxc_conv_form mxc_conv_pick(const mxc_desc& xd, const mxc_desc& wd
         packed *= xlen;
     }
     return mxc_conv_index_32(xd, wd, od, ip) ? MXC_CONV_GEMM_1X1 : MXC_CONV_GEMM_1X1_WIDE;
+}
+
+// GEMM_NHWC (half, chosen by the compiler, never by mxc_conv_pick): a GEMM_IM2COL or GEMM_1X1
+// convolution run channels-last. The launcher copies x to NHWC and the weights to
+// [M, kernel..., C] in the kernel's scratch, so that both GEMM operands are 16-byte vectors
+// along K (channels innermost: 8 halves at one input position, or zeros in the padding), which
+// the matrix-unit kernel copies asynchronously; the NCHW im2col matrix is gathered 2 bytes at a
+// time. For 2-d, ungrouped convolutions of packed x with channels a multiple of 8, in 32-bit
+// index math, whose B is not vectors already (a 1x1 over a plane of a multiple of 8).
+MXC_HD inline bool mxc_conv_channels_last(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    const mxc_conv_form f = mxc_conv_pick(xd, wd, od, ip);
+    if (f != MXC_CONV_GEMM_IM2COL && f != MXC_CONV_GEMM_1X1) return false;
+    if (od.rank != 4 || ip[0] != 1 || wd.lens[1] % 8 != 0 || !mxc_is_packed(xd)) return false;
+    return !(f == MXC_CONV_GEMM_1X1 && od.lens[2] * od.lens[3] % 8 == 0);
+}
+// Its scratch: split-K's (the counters, and the partial sums of a split configuration:
+// split_bytes, 0 for none) first, then x in NHWC at mxc_conv_nhwc_offset, then the weights at
+// 256-byte boundaries; mxc_conv_nhwc_bytes in all (elem_bytes: 2).
+MXC_HD constexpr int64_t mxc_round_256(int64_t b) { return (b + 255) / 256 * 256; }
+MXC_HD constexpr int64_t mxc_conv_nhwc_offset(int64_t split_bytes) {
+    return mxc_round_256(split_bytes > mxc_gemm_split_counter_bytes ? split_bytes : mxc_gemm_split_counter_bytes);
+}
+MXC_HD inline int64_t mxc_conv_nhwc_bytes(const mxc_desc& xd, const mxc_desc& wd, int64_t split_bytes, int64_t elem_bytes) {
+    return mxc_conv_nhwc_offset(split_bytes) + mxc_round_256(mxc_elements(xd) * elem_bytes) + mxc_elements(wd) * elem_bytes;
 }
 
 // The depthwise tile for an output row of ow elements: wide (dw_wide, 8x64) or narrow

@@ -303,7 +303,7 @@ template <class E, int Index> struct conv_out {
     }
     // Columns j .. j + count - 1: consecutive output elements while they stay in one image's
     // plane (the base computed once), else element by element (a run across images).
-    template <int N, class C> __device__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
+    template <int N, class C> __device__ __forceinline__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
         if (conv_small<Index>(small)) {
             const uint32_t n = plane_d.div(uint32_t(j)), pos = uint32_t(j) - n * uint32_t(plane);
             if (pos + uint32_t(count) <= uint32_t(plane)) {
@@ -326,6 +326,63 @@ template <class E, int Index> struct conv_out {
 #pragma unroll 1
         for (int q = 0; q < count; ++q) store(z, i, j + q, w[q]);
     }
+};
+
+// The channels-last form (MXC_CONV_GEMM_NHWC, templates/common/gemm_choice.hpp).
+// transpose_kernel: out[b][c][r] = in[b][r][c] for the matrices b of a batch, in 32 x 32 tiles
+// through shared memory (both sides coalesced; a padded row keeps the column reads off one
+// bank). x [N, C, H*W] -> [N, H*W, C]; w [M, C, kernel] -> [M, kernel, C].
+template <class T> __global__ void __launch_bounds__(256) transpose_kernel(const T* in, T* out, int64_t rows, int64_t cols, int64_t b0) {
+    __shared__ T tile[32][33];
+    const int64_t b = b0 + blockIdx.z, r0 = int64_t(blockIdx.y) * 32, c0 = int64_t(blockIdx.x) * 32;
+    in += b * rows * cols;
+    out += b * rows * cols;
+    const int tx = int(threadIdx.x), ty = int(threadIdx.y);
+    for (int i = ty; i < 32; i += 8)
+        if (r0 + i < rows && c0 + tx < cols) tile[i][tx] = in[(r0 + i) * cols + c0 + tx];
+    block_sync();
+    for (int i = ty; i < 32; i += 8)
+        if (c0 + i < cols && r0 + tx < rows) out[(c0 + i) * rows + r0 + tx] = tile[tx][i];
+}
+template <class T> inline void transpose_launch(const T* in, T* out, int64_t batch, int64_t rows, int64_t cols, hipStream_t stream) {
+    constexpr int64_t lim = 65535;
+    const int64_t gx = (cols + 31) / 32, gy = (rows + 31) / 32;
+    for (int64_t b0 = 0; b0 < batch; b0 += lim)
+        hipLaunchKernelGGL(transpose_kernel<T>, dim3(unsigned(gx), unsigned(gy), unsigned(batch - b0 < lim ? batch - b0 : lim)),
+                           dim3(32, 8), 0, stream, in, out, rows, cols, b0);
+}
+
+// B of the channels-last form: B(kk, j) with kk = (ky * kw + kx) * C + channel (channels
+// fastest, as the packed weights' columns) and j = (image, oy, ox), read from x in NHWC: a
+// vector view along K (fast 0) whose 8-channel vectors are whole input positions, or zeros
+// in the padding (src null). 32-bit index math (the form requires it).
+template <class T> struct conv_nhwc_view {
+    const T* x; // [N, H, W, C]
+    int32_t c, h, w, ow, kw, plane, sh, sw, ph, pw, dh, dw;
+    mxc_fastdiv c_d, kw_d, ow_d, plane_d;
+    bool vec;
+    static constexpr int fast = 0; // (a constant: the kernels compile only the K-fast paths)
+    __device__ __forceinline__ const T* src(int64_t kk, int64_t j) const {
+        const uint32_t q = c_d.div(uint32_t(kk)), ch = uint32_t(kk) - q * uint32_t(c);
+        const uint32_t ky = kw_d.div(q), kx = q - ky * uint32_t(kw);
+        const uint32_t n = plane_d.div(uint32_t(j)), pos = uint32_t(j) - n * uint32_t(plane);
+        const uint32_t oy = ow_d.div(pos), ox = pos - oy * uint32_t(ow);
+        const int32_t iy = int32_t(oy) * sh - ph + int32_t(ky) * dh, ix = int32_t(ox) * sw - pw + int32_t(kx) * dw;
+        if (uint32_t(iy) >= uint32_t(h) || uint32_t(ix) >= uint32_t(w)) return nullptr;
+        return x + int32_t(((n * uint32_t(h) + uint32_t(iy)) * uint32_t(w) + uint32_t(ix)) * uint32_t(c) + ch);
+    }
+    __device__ const T* ptr(int64_t kk, int64_t j) const {
+        const T* p = src(kk, j);
+        return p ? p : x;
+    }
+    __device__ T at(int64_t kk, int64_t j) const {
+        const T* p = src(kk, j);
+        return p ? *p : T(0.0f);
+    }
+};
+template <class T> struct conv_nhwc_source {
+    conv_nhwc_view<T> v;
+    __device__ conv_nhwc_view<T> view(int64_t) const { return v; }
 };
 
 // The depthwise kernel: block tiles of TH x TW outputs of one (image, channel) plane, PW per
@@ -452,12 +509,37 @@ template <class T, class Cfg, bool Pointwise, int Index, class E> void conv_gemm
         gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T, Index>{x, g}, out, s, k.scratch);
 }
 
+// The channels-last form: x and w transposed into the scratch (after split-K's part), then the
+// GEMM over them with the NCHW output of the other forms.
+template <class T, class Cfg, class E> void conv_gemm_nhwc(const mxc_kargs& k, hipStream_t s, const E& epi) {
+    const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
+    const conv_geom g = make_conv_geom(k);
+    const int64_t images = od.lens[0], cols = images * g.plane, kdim = g.cg * g.kn;
+    int64_t split = 0;
+    if constexpr (gemm_split_of<Cfg>::splits > 1)
+        split = gemm_split_scratch_bytes<T>(g.mg, cols, kdim, 1, gemm_split_of<Cfg>::splits, gemm_split_of<Cfg>::config::BK);
+    char* const scratch = static_cast<char*>(k.scratch);
+    T* const xt = reinterpret_cast<T*>(scratch + mxc_conv_nhwc_offset(split));
+    T* const wt = reinterpret_cast<T*>(reinterpret_cast<char*>(xt) + mxc_round_256(mxc_elements(xd) * int64_t(sizeof(T))));
+    transpose_launch(static_cast<const T*>(k.in[0]), xt, images, g.cg, g.xlen[0] * g.xlen[1], s);
+    transpose_launch(static_cast<const T*>(k.in[1]), wt, wd.lens[0], g.cg, g.kn, s);
+    conv_nhwc_view<T> v{xt, int32_t(g.cg), int32_t(g.xlen[0]), int32_t(g.xlen[1]), int32_t(g.olen[1]), int32_t(g.klen[1]),
+                        int32_t(g.plane), int32_t(g.stride[0]), int32_t(g.stride[1]), int32_t(g.pad[0]), int32_t(g.pad[1]),
+                        int32_t(g.dil[0]), int32_t(g.dil[1]), mxc_fastdiv(uint32_t(g.cg)), mxc_fastdiv(uint32_t(g.klen[1])),
+                        mxc_fastdiv(uint32_t(g.olen[1])), mxc_fastdiv(uint32_t(g.plane)), g.cg % gemm_vec_width<T> == 0};
+    const conv_w_source<T> a{wt, g.mg, kdim};
+    const conv_out<E, conv_index_32> out{epi, g.mg, g.mtot, g.plane, g.plane_d, g.small};
+    gemm_run<T, Cfg>(g.mg, cols, kdim, 1, a, conv_nhwc_source<T>{v}, out, s, split > 0 ? k.scratch : nullptr);
+}
+
 // The convolution with epilogue epi (plain_store, or a fused body: templates/hip/fused.hpp),
 // in form Form with configuration Cfg, as mxc names them (codegen/gemm_choice.cpp, the rule of
 // templates/common/gemm_choice.hpp):
 //   MXC_CONV_DEPTHWISE             Cfg = dw_wide or dw_narrow
 //   MXC_CONV_GEMM_1X1, _IM2COL     Cfg = a gemm_config or a gemm_mma_config (see gemm_run);
 //   and their _WIDE forms          32-bit index math, or int64 (_WIDE) past 31 bits
+//   MXC_CONV_GEMM_NHWC             Cfg as the GEMM forms: half, k.scratch as
+//                                  mxc_conv_nhwc_bytes (see conv_gemm_nhwc)
 //   MXC_CONV_PER_OUTPUT            Cfg unused (mxc writes void)
 //   MXC_CONV_AUTO (the default)    the form mxc_conv_pick gives at run time, every form and
 //                                  (with gemm_auto) every preset instantiated: hand-written
@@ -473,7 +555,10 @@ void convolution_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
     if (mxc_elements(od) == 0) return;
     if constexpr (gemm_supported<T> && Form != MXC_CONV_PER_OUTPUT) {
         const mxc_conv_form form = mxc_conv_pick(xd, wd, od, k.ip);
-        if constexpr (Form == MXC_CONV_AUTO) {
+        if constexpr (Form == MXC_CONV_GEMM_NHWC) {
+            if constexpr (std::is_same<T, mxc_half>::value)
+                if (k.scratch != nullptr && mxc_conv_channels_last(xd, wd, od, k.ip)) return conv_gemm_nhwc<T, Cfg>(k, s, epi);
+        } else if constexpr (Form == MXC_CONV_AUTO) {
             switch (form) {
             case MXC_CONV_DEPTHWISE: return conv_depthwise<T, Cfg>(k, s, epi);
             case MXC_CONV_GEMM_1X1: return conv_gemm<T, Cfg, true, conv_index_32>(k, s, epi);

@@ -33,7 +33,7 @@ template <class E> struct dot_out_strided {
     E epi;
     int64_t zs, rs;
     template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const { epi.put(z * zs + i * rs + j, acc); }
-    template <int N, class C> __device__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
+    template <int N, class C> __device__ __forceinline__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
         epi_put_run<N>(epi, z * zs + i * rs + j, v, count);
     }
 };
@@ -45,7 +45,7 @@ template <class E> struct dot_out {
     template <class C> __device__ void store(int64_t z, int64_t i, int64_t j, C acc) const {
         epi.put((z * m + i) * n + j, acc);
     }
-    template <int N, class C> __device__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
+    template <int N, class C> __device__ __forceinline__ void store_run(int64_t z, int64_t i, int64_t j, const C* v, int count) const {
         epi_put_run<N>(epi, (z * m + i) * n + j, v, count);
     }
 };

@@ -143,7 +143,7 @@ template <class T, class F> struct fused_store {
     dev_args a;
     int64_t skip;
     epi_offset offs[max_inputs]; // offs[j]: extra input j's (j >= 2)
-    __device__ void put(int64_t e, mxc_compute_t<T> acc) const {
+    __device__ __forceinline__ void put(int64_t e, mxc_compute_t<T> acc) const {
         using C = mxc_compute_t<T>;
         if constexpr (std::is_same<F, program_body>::value) {
             fused_program_put<T>(a, offs, skip, e, acc);
@@ -161,7 +161,7 @@ template <class T, class F> struct fused_store {
     // element is stored (an input may share the output's storage), the body applied per
     // element, the results stored as one run (vectors where aligned). The program body, an
     // out-of-line interpreter, keeps put per element.
-    template <int N, class V> __device__ void put_run(int64_t e0, const V* v, int count) const {
+    template <int N, class V> __device__ __forceinline__ void put_run(int64_t e0, const V* v, int count) const {
         using C = mxc_compute_t<T>;
         if constexpr (std::is_same<F, program_body>::value) {
 #pragma unroll

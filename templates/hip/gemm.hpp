@@ -476,7 +476,7 @@ template <class C, class Out> struct gemm_fixup_out {
     int64_t m, n, zc, slices;
     Out out;
     __device__ void store(int64_t zz, int64_t i, int64_t j, C v) const { part[(zz * m + i) * n + j] = v; }
-    template <int N, class V> __device__ void store_run(int64_t zz, int64_t i, int64_t j, const V* v, int count) const {
+    template <int N, class V> __device__ __forceinline__ void store_run(int64_t zz, int64_t i, int64_t j, const V* v, int count) const {
         gemm_write_run<N>(part + (zz * m + i) * n + j, v, count);
     }
 };
@@ -664,9 +664,12 @@ template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 
     static constexpr int lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
     static constexpr int warps_m = BM / (16 * FM);
     static constexpr int fn_max = BN / 16 / (threads / 64 / warps_m); // fragments along N, wavefronts of 64
-    // halves per stage; the pipelined loop stages a B whose rows run along K transposed
-    // (n-major, leading dim lda: gemm_mma_step's BT), so its B stages hold either layout
+    // halves per stage; the ring's configurations stage a B of 16-byte vectors along K
+    // transposed (n-major, leading dim lda: gemm_mma_step's BT), so their B stages hold either
+    // layout. (Sized so, gemm_mma_large's fused 1x1 kernels spilled 144 bytes where they spill
+    // 112, ResNet-50 batch 32 on sm_90: it keeps the k-major stage and transposes such a B.)
     static constexpr int a_elems = BM * lda, b_elems = stages > 2 && BN * lda > BK * ldb ? BN * lda : BK * ldb;
+    static constexpr bool b_transposed = b_elems >= BN * lda; // a stage can hold B n-major
     static constexpr int ab_bytes = stages * (a_elems + b_elems) * 2; // A's stages, then B's
     // the float tile in `passes` parts of c_rows rows, each fitting in the stage memory
     static constexpr int passes = BM * ldc * 4 <= ab_bytes ? 1 : (BM / 2) * ldc * 4 <= ab_bytes ? 2 : 4;
@@ -793,15 +796,29 @@ __device__ __forceinline__ void gemm_mma_fetch(const VA& va, const VB& vb, int64
         else gemm_fetch<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, tid);
     }
 }
-template <class G, class VA, class VB, class CB>
+// BT: B is 16-byte vectors along K (vb.vec, !vb.fast), staged transposed: each of gemm_fetch's
+// vectors (k .. k + 7 of column n) is one 16-byte store at bs[n * lda + k].
+template <class G, bool BT = false, class VA, class VB, class CB>
 __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
                                     int64_t k, const mxc_half (&ra)[G::BM * G::BK / G::threads],
                                     const mxc_half (&rb)[G::BK * G::BN / G::threads], mxc_half* as, mxc_half* bs, int tid,
                                     const CB& cb) {
     if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_col{});
     else gemm_put<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_col{});
-    if (vb.fast) gemm_put<G::threads, G::BK, G::BN, true>(vb, k0, n0, k, n, rb, bs, G::ldb, tid, cb);
-    else gemm_put<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, bs, G::ldb, tid, cb);
+    if constexpr (BT) {
+        constexpr int V = 8, E = G::BK * G::BN / G::threads;
+#pragma unroll
+        for (int i = 0; i < E / V; ++i) {
+            const int s = tid + i * G::threads, o = s / (G::BK / V), f = s % (G::BK / V) * V;
+            gemm_vec<mxc_half, V> x;
+#pragma unroll
+            for (int e = 0; e < V; ++e) x.v[e] = rb[i * V + e];
+            vector_store(bs + o * G::lda + f, x);
+        }
+    } else {
+        if (vb.fast) gemm_put<G::threads, G::BK, G::BN, true>(vb, k0, n0, k, n, rb, bs, G::ldb, tid, cb);
+        else gemm_put<G::threads, G::BK, G::BN, false>(vb, k0, n0, k, n, rb, bs, G::ldb, tid, cb);
+    }
 }
 
 // One k-tile of the block: this warp's FM x fn fragments += its rows of stage A x its columns
@@ -957,18 +974,31 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
             block_sync();
         }
         const CB& cb = cols_b[gemm_col_state<CB> ? tid % G::BN : 0];
-        gemm_mma_fetch<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
-        gemm_mma_put<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, stage_a, stage_b, tid, cb);
-        block_sync();
-        int cur = 0;
-        for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
-            const bool next = k0 + G::BK < ke;
-            // the next k-tile (zeros past ke: unconditional, fewer live registers), in flight during the mma
-            gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, tid);
-            gemm_mma_step<G>(stage_a + cur * G::a_elems, stage_b + cur * G::b_elems, acc, row0, col0, fn);
-            if (next) gemm_mma_put<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, stage_a + (cur ^ 1) * G::a_elems, stage_b + (cur ^ 1) * G::b_elems, tid, cb);
-            block_sync(); // the other stage is written, and every warp is done with this one
-            cur ^= 1;
+        // BT: B of vectors along K, staged transposed (as the pipelined loop does) where the
+        // configuration's stages can hold it so
+        auto staged = [&](auto bt) {
+            constexpr bool BT = decltype(bt)::value;
+            gemm_mma_fetch<G>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
+            gemm_mma_put<G, BT>(va, vb, m0, n0, kb, m, n, ke, ra, rb, stage_a, stage_b, tid, cb);
+            block_sync();
+            int cur = 0;
+            for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
+                const bool next = k0 + G::BK < ke;
+                // the next k-tile (zeros past ke: unconditional, fewer live registers), in flight during the mma
+                gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, tid);
+                gemm_mma_step<G, BT>(stage_a + cur * G::a_elems, stage_b + cur * G::b_elems, acc, row0, col0, fn);
+                if (next)
+                    gemm_mma_put<G, BT>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, stage_a + (cur ^ 1) * G::a_elems,
+                                        stage_b + (cur ^ 1) * G::b_elems, tid, cb);
+                block_sync(); // the other stage is written, and every warp is done with this one
+                cur ^= 1;
+            }
+        };
+        if constexpr (G::b_transposed) {
+            if (vb.vec && !vb.fast) staged(std::true_type{});
+            else staged(std::false_type{});
+        } else {
+            staged(std::false_type{});
         }
     }
 

@@ -114,3 +114,38 @@ TEST(GemmChoice, ConvolutionForms) {
                   .comment,
               "gemm 8x196x64x1: mxc::hip::gemm_small_m (rule: mxc_gemm_pick)");
 }
+
+// Half convolutions that mxc_conv_channels_last takes: the channels-last form once the kernel
+// has its scratch (x and the weights transposed, after split-K's part), the NCHW form and the
+// scratch wanted before (reserve_gemm_scratch's first question); the ring tile where the rule
+// picks the large matrix-unit one.
+TEST(GemmChoice, ChannelsLastConvolutions) {
+    const std::vector<int64_t> padded = {1, 1, 1, 1, 1, 1, 1};
+    kernel_call k = call("fused_convolution", f16, {sh(f16, {32, 64, 56, 56}), sh(f16, {64, 64, 3, 3}), sh(f16, {64})},
+                         {32, 64, 56, 56}, padded);
+    const int64_t need = mxc_conv_nhwc_bytes(make_desc(k.in_shapes[0]), make_desc(k.in_shapes[1]), 0, 2);
+    EXPECT_EQ(need, 1024 + 32 * 64 * 56 * 56 * 2 + 64 * 64 * 9 * 2);
+    auto c = hip_launch_choice_of(k);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL"); // no scratch yet
+    EXPECT_EQ(c.scratch_bytes, need);
+    k.scratch_bytes = need;
+    c = hip_launch_choice_of(k);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_small, MXC_CONV_GEMM_NHWC");
+    EXPECT_EQ(c.scratch_bytes, need);
+    // few tiles: split-K's partial sums first (M 32, N 36, K 576: 2 slices of 288)
+    kernel_call s = call("convolution", f16, {sh(f16, {1, 64, 6, 6}), sh(f16, {32, 64, 3, 3})}, {1, 32, 6, 6}, padded);
+    const int64_t split = mxc_gemm_split_scratch_bytes(32, 36, 576, 1, 2, 32, 4);
+    s.scratch_bytes = mxc_conv_nhwc_bytes(make_desc(s.in_shapes[0]), make_desc(s.in_shapes[1]), split, 2);
+    EXPECT_EQ(mxc_conv_nhwc_offset(split), 1024 + 2 * 32 * 36 * 4); // (a multiple of 256)
+    c = hip_launch_choice_of(s);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_split<mxc::hip::gemm_mma_small, 2>, MXC_CONV_GEMM_NHWC");
+    EXPECT_EQ(c.scratch_bytes, s.scratch_bytes);
+    // few rows: the SIMT tile also reads the channels-last operands (M 8: gemm_small_m)
+    kernel_call r = call("convolution", f16, {sh(f16, {1, 64, 6, 6}), sh(f16, {8, 64, 3, 3})}, {1, 8, 6, 6}, padded);
+    r.scratch_bytes = INT64_MAX;
+    const std::string ra = hip_launch_choice_of(r).args;
+    EXPECT_EQ(ra.substr(0, 47), ", mxc::hip::gemm_split<mxc::hip::gemm_small_m, ") << ra;
+    EXPECT_EQ(ra.substr(ra.size() - 20), ", MXC_CONV_GEMM_NHWC") << ra;
+    // float keeps the NCHW forms
+    EXPECT_EQ(form_of(f32, {32, 64, 56, 56}, {64, 64, 3, 3}, padded), "MXC_CONV_GEMM_IM2COL");
+}

@@ -829,3 +829,64 @@ TEST(HipGemmForms, EpilogueRunLoadsMatchTheOffsets) {
             }
     }
 }
+
+namespace {
+
+// A half convolution in the channels-last form (MXC_CONV_GEMM_NHWC) with configuration Cfg:
+// x and w transposed into the scratch (mxc_conv_nhwc_bytes, filled with NaN first by
+// run_kernel), the GEMM over 16-byte vectors along K, zeros in the padding; against mxc_conv_at.
+// Without scratch the launcher must fall back to the per-output kernel (same values).
+template <class Cfg>
+void expect_nhwc_conv(const std::vector<int64_t>& xl, const std::vector<int64_t>& wl, const std::vector<int64_t>& yl,
+                      const std::vector<int64_t>& ip, mxc_conv_form base) {
+    const mxc_desc ins[2] = {packed(xl), packed(wl)}, od = packed(yl);
+    ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, ip.data()), base);
+    ASSERT_TRUE(mxc_conv_channels_last(ins[0], ins[1], od, ip.data()));
+    const auto xf = ramp(size_t(mxc_elements(ins[0])), 0.25f), wf = ramp(size_t(mxc_elements(ins[1])), 0.125f);
+    const std::vector<mxc_half> xh(xf.begin(), xf.end()), wh(wf.begin(), wf.end());
+    int64_t split = 0;
+    if constexpr (mxc::hip::gemm_split_of<Cfg>::splits > 1) {
+        using G = typename mxc::hip::gemm_split_of<Cfg>::config;
+        split = mxc::hip::gemm_split_scratch_bytes<mxc_half>(wl[0], yl[0] * yl[2] * yl[3], wl[1] * wl[2] * wl[3], 1,
+                                                             mxc::hip::gemm_split_of<Cfg>::splits, G::BK);
+    }
+    const int64_t bytes = mxc_conv_nhwc_bytes(ins[0], ins[1], split, 2);
+    for (int64_t scratch : {bytes, int64_t(0)}) {
+        const auto y = run_kernel(mxc::hip::convolution<mxc_half, Cfg, MXC_CONV_GEMM_NHWC>, xh, wh, ins, od, ip, scratch);
+        for (int64_t i = 0; i < mxc_elements(od); ++i) {
+            const float want = mxc_conv_at(xf.data(), ins[0], wf.data(), ins[1], od, ip.data(), i);
+            ASSERT_NEAR(float(y[size_t(i)]), want, 0.01f * std::fabs(want) + 0.01f) << "output " << i << ", scratch " << scratch;
+        }
+    }
+}
+
+} // namespace
+
+// The channels-last form on both matrix-unit tiles (the small one's pipelined loop stages B
+// transposed where there are asynchronous copies, the emulator's default), split-K, the SIMT
+// kernel: padding, stride, dilation, edges of M, N and K, a 1x1 over a plane of 35.
+TEST(HipGemmForms, HalfConvolutionChannelsLast) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using namespace mxc::hip;
+    const std::vector<int64_t> same = {1, 1, 1, 1, 1, 1, 1}, odd = {1, 1, 0, 2, 1, 1, 2}, one = {1, 0, 0, 1, 1, 1, 1};
+    expect_nhwc_conv<gemm_mma_small>({2, 16, 9, 7}, {24, 16, 3, 3}, {2, 24, 9, 7}, same, MXC_CONV_GEMM_IM2COL);
+    expect_nhwc_conv<gemm_mma_large>({2, 16, 9, 7}, {24, 16, 3, 3}, {2, 24, 9, 7}, same, MXC_CONV_GEMM_IM2COL);
+    expect_nhwc_conv<gemm_mma_small>({3, 8, 11, 10}, {70, 8, 3, 3}, {3, 70, 6, 6}, odd, MXC_CONV_GEMM_IM2COL);
+    expect_nhwc_conv<gemm_mma_small>({2, 16, 7, 5}, {40, 16, 1, 1}, {2, 40, 7, 5}, one, MXC_CONV_GEMM_1X1);
+    expect_nhwc_conv<gemm_split<gemm_mma_small, 4>>({1, 64, 6, 6}, {8, 64, 3, 3}, {1, 8, 6, 6}, same, MXC_CONV_GEMM_IM2COL);
+    expect_nhwc_conv<gemm_medium>({2, 16, 9, 7}, {24, 16, 3, 3}, {2, 24, 9, 7}, same, MXC_CONV_GEMM_IM2COL);
+}
+
+// Which convolutions may run channels-last (templates/common/gemm_choice.hpp).
+TEST(HipGemmForms, ChannelsLastRule) {
+    const std::vector<int64_t> same = {1, 1, 1, 1, 1, 1, 1}, one = {1, 0, 0, 1, 1, 1, 1}, grouped = {2, 1, 1, 1, 1, 1, 1};
+    auto ok = [](std::vector<int64_t> xl, std::vector<int64_t> wl, std::vector<int64_t> yl, const std::vector<int64_t>& ip) {
+        return mxc_conv_channels_last(packed(xl), packed(wl), packed(yl), ip.data());
+    };
+    EXPECT_TRUE(ok({1, 64, 56, 56}, {64, 64, 3, 3}, {1, 64, 56, 56}, same));
+    EXPECT_FALSE(ok({1, 3, 224, 224}, {64, 3, 3, 3}, {1, 64, 224, 224}, same)); // 3 channels: no whole vectors
+    EXPECT_FALSE(ok({1, 64, 56, 56}, {64, 32, 3, 3}, {1, 64, 56, 56}, grouped)); // groups
+    EXPECT_TRUE(ok({1, 1024, 14, 14}, {256, 1024, 1, 1}, {1, 256, 14, 14}, one)); // 1x1 over 196 positions
+    EXPECT_FALSE(ok({1, 256, 56, 56}, {64, 256, 1, 1}, {1, 64, 56, 56}, one)); // 1x1 over 3136: vectors already
+    EXPECT_FALSE(ok({1, 16, 9, 9, 9}, {8, 16, 3, 3, 3}, {1, 8, 9, 9, 9}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1})); // 3-d
+}
