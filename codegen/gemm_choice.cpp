@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <vector>
 
 namespace mxc {
@@ -45,6 +48,16 @@ const char* form_name(mxc_conv_form f) {
     case MXC_CONV_GEMM_NHWC: return "MXC_CONV_GEMM_NHWC";
     }
     return "";
+}
+
+// Whether a half convolution that can run channels-last should: the rule
+// (mxc_conv_channels_last_pays), unless MXC_CHANNELS_LAST is set in the environment: 0 never,
+// 1 wherever mxc_conv_channels_last allows it (for A/B runs on a device).
+bool channels_last_wanted(const gemm_problem& p) {
+    const char* env = std::getenv("MXC_CHANNELS_LAST");
+    if (env != nullptr && std::strcmp(env, "0") == 0) return false;
+    if (env != nullptr && std::strcmp(env, "1") == 0) return true;
+    return mxc_conv_channels_last_pays(p.m, p.n, p.k, p.z);
 }
 
 // The GEMM configuration of problem p: the tuned tile, else the rule's preset, split-K where
@@ -113,26 +126,26 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     if (s == 0 || x.lens.size() != s + 2 || w.lens.size() != s + 2 || k.params.ip.size() < 1 + 3 * s) return c;
     mxc_conv_form form = mxc_conv_pick(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data());
     std::string cfg;
-    if (*e == MXC_GEMM_F16 && mxc_conv_channels_last(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data())) {
+    const auto hp = *e == MXC_GEMM_F16 ? gemm_problem_of(k) : std::nullopt;
+    if (hp && channels_last_wanted(*hp) &&
+        mxc_conv_channels_last(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data())) {
         // channels-last (MXC_CONV_GEMM_NHWC): x and the weights transposed into the kernel's
         // scratch after split-K's part; the scratch wanted whether or not the kernel has it yet
         // (reserve_gemm_scratch asks first), the form only where it has
-        auto p = gemm_problem_of(k);
-        if (!p) return c;
         kernel_call with_split = k;
         with_split.scratch_bytes = INT64_MAX; // the split the rule wants, if any
         hip_launch_choice split;
-        const std::string split_cfg = gemm_config(with_split, *p, *e, split, true, true);
+        const std::string split_cfg = gemm_config(with_split, *hp, *e, split, true, true);
         const int64_t need = mxc_conv_nhwc_bytes(make_desc(x), make_desc(w), split.splits > 1 ? split.scratch_bytes : 0, 2);
         if (k.scratch_bytes >= need) {
             c = split;
             c.scratch_bytes = need;
-            c.comment += ", channels-last (x and the weights transposed in the scratch: mxc_conv_channels_last)";
+            c.comment += ", channels-last (x and the weights transposed in the scratch; rule: mxc_conv_channels_last_pays)";
             c.args = ", " + split_cfg + ", " + form_name(MXC_CONV_GEMM_NHWC);
             return c;
         }
         c.scratch_bytes = need; // (the form below runs until the kernel has it)
-        cfg = gemm_config(k, *p, *e, c, false);
+        cfg = gemm_config(k, *hp, *e, c, false);
         c.scratch_bytes = need;
         c.args = ", " + cfg + ", " + form_name(form);
         return c;

@@ -420,6 +420,9 @@ def versions():
         v["pdl"] = "off (MXC_NO_PDL=1)" if os.environ.get("MXC_NO_PDL", "0") not in ("", "0") else "on"
         # bench/gpu/session.sh's -noasync stages: built with -DMXC_NO_ASYNC_COPY (templates/hip/async_copy.hpp)
         v["async_copy"] = "off (MXC_NO_ASYNC_COPY)" if os.environ.get("MXC_NO_ASYNC_COPY", "0") not in ("", "0") else "on"
+        # the -nchw / -nhwc stages: mxc built the libraries with MXC_CHANNELS_LAST=0 / 1 (docs/tuning.md)
+        v["channels_last"] = {"0": "never (MXC_CHANNELS_LAST=0)", "1": "wherever allowed (MXC_CHANNELS_LAST=1)"}.get(
+            os.environ.get("MXC_CHANNELS_LAST", ""), "rule")
     v["cpu"] = platform.processor() or platform.machine()
     return v
 

@@ -175,6 +175,14 @@ MXC_HD inline bool mxc_conv_channels_last(const mxc_desc& xd, const mxc_desc& wd
     if (od.rank != 4 || ip[0] != 1 || wd.lens[1] % 8 != 0 || !mxc_is_packed(xd)) return false;
     return !(f == MXC_CONV_GEMM_1X1 && od.lens[2] * od.lens[3] % 8 == 0);
 }
+// Whether the channels-last form pays for its two transposes (a read and a write of x and of
+// the weights, and two launches, every run): products of at least 2^28 multiply-adds
+// (m x n x k x z; ResNet-50's convolutions at batch 1 have 2^26 - 2^27, at batch 32 32 times
+// that). Not yet measured on a device: codegen/gemm_choice.cpp lets MXC_CHANNELS_LAST=0 / 1
+// (in mxc's environment) turn the form off, or on wherever mxc_conv_channels_last allows it.
+MXC_HD constexpr bool mxc_conv_channels_last_pays(int64_t m, int64_t n, int64_t k, int64_t z) {
+    return m * n * k * z >= (int64_t(1) << 28);
+}
 // Its scratch: split-K's (the counters, and the partial sums of a split configuration:
 // split_bytes, 0 for none) first, then x in NHWC at mxc_conv_nhwc_offset, then the weights at
 // 256-byte boundaries; mxc_conv_nhwc_bytes in all (elem_bytes: 2).

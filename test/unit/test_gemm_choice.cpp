@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 using namespace mxc;
 
 namespace {
@@ -115,10 +118,11 @@ TEST(GemmChoice, ConvolutionForms) {
               "gemm 8x196x64x1: mxc::hip::gemm_small_m (rule: mxc_gemm_pick)");
 }
 
-// Half convolutions that mxc_conv_channels_last takes: the channels-last form once the kernel
-// has its scratch (x and the weights transposed, after split-K's part), the NCHW form and the
-// scratch wanted before (reserve_gemm_scratch's first question); the ring tile where the rule
-// picks the large matrix-unit one.
+// Half convolutions that mxc_conv_channels_last takes and whose product is large enough
+// (mxc_conv_channels_last_pays): the channels-last form once the kernel has its scratch (x and
+// the weights transposed, after split-K's part), the NCHW form and the scratch wanted before
+// (reserve_gemm_scratch's first question); the ring tile where the rule picks the large
+// matrix-unit one; MXC_CHANNELS_LAST overrides the size rule.
 TEST(GemmChoice, ChannelsLastConvolutions) {
     const std::vector<int64_t> padded = {1, 1, 1, 1, 1, 1, 1};
     kernel_call k = call("fused_convolution", f16, {sh(f16, {32, 64, 56, 56}), sh(f16, {64, 64, 3, 3}), sh(f16, {64})},
@@ -132,20 +136,38 @@ TEST(GemmChoice, ChannelsLastConvolutions) {
     c = hip_launch_choice_of(k);
     EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_small, MXC_CONV_GEMM_NHWC");
     EXPECT_EQ(c.scratch_bytes, need);
-    // few tiles: split-K's partial sums first (M 32, N 36, K 576: 2 slices of 288)
-    kernel_call s = call("convolution", f16, {sh(f16, {1, 64, 6, 6}), sh(f16, {32, 64, 3, 3})}, {1, 32, 6, 6}, padded);
-    const int64_t split = mxc_gemm_split_scratch_bytes(32, 36, 576, 1, 2, 32, 4);
+    EXPECT_NE(c.comment.find("channels-last"), std::string::npos) << c.comment;
+    // few tiles: split-K's partial sums first (M 256, N 256, K 18432: 16 tiles of 64 x 64)
+    kernel_call s = call("convolution", f16, {sh(f16, {1, 2048, 16, 16}), sh(f16, {256, 2048, 3, 3})}, {1, 256, 16, 16}, padded);
+    const int splits = mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL), 256, 256, 18432, 1);
+    ASSERT_GT(splits, 1);
+    const int64_t split = mxc_gemm_split_scratch_bytes(256, 256, 18432, 1, splits, 32, 4);
     s.scratch_bytes = mxc_conv_nhwc_bytes(make_desc(s.in_shapes[0]), make_desc(s.in_shapes[1]), split, 2);
-    EXPECT_EQ(mxc_conv_nhwc_offset(split), 1024 + 2 * 32 * 36 * 4); // (a multiple of 256)
+    EXPECT_EQ(mxc_conv_nhwc_offset(split), mxc_round_256(split));
+    EXPECT_EQ(mxc_conv_nhwc_offset(0), 1024); // the counters at least
     c = hip_launch_choice_of(s);
-    EXPECT_EQ(c.args, ", mxc::hip::gemm_split<mxc::hip::gemm_mma_small, 2>, MXC_CONV_GEMM_NHWC");
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_split<mxc::hip::gemm_mma_small, " + std::to_string(splits) + ">, MXC_CONV_GEMM_NHWC");
     EXPECT_EQ(c.scratch_bytes, s.scratch_bytes);
     // few rows: the SIMT tile also reads the channels-last operands (M 8: gemm_small_m)
-    kernel_call r = call("convolution", f16, {sh(f16, {1, 64, 6, 6}), sh(f16, {8, 64, 3, 3})}, {1, 8, 6, 6}, padded);
+    kernel_call r = call("convolution", f16, {sh(f16, {1, 8192, 32, 32}), sh(f16, {8, 8192, 3, 3})}, {1, 8, 32, 32}, padded);
     r.scratch_bytes = INT64_MAX;
     const std::string ra = hip_launch_choice_of(r).args;
     EXPECT_EQ(ra.substr(0, 47), ", mxc::hip::gemm_split<mxc::hip::gemm_small_m, ") << ra;
     EXPECT_EQ(ra.substr(ra.size() - 20), ", MXC_CONV_GEMM_NHWC") << ra;
+    // a small product (batch 1: 64 x 3136 x 576) stays NCHW, and asks for no transposes
+    kernel_call b1 = call("convolution", f16, {sh(f16, {1, 64, 56, 56}), sh(f16, {64, 64, 3, 3})}, {1, 64, 56, 56}, padded);
+    b1.scratch_bytes = INT64_MAX;
+    EXPECT_FALSE(mxc_conv_channels_last_pays(64, 3136, 576, 1));
+    EXPECT_TRUE(mxc_conv_channels_last_pays(64, 3136 * 32, 576, 1));
+    EXPECT_EQ(hip_launch_choice_of(b1).args.substr(hip_launch_choice_of(b1).args.size() - 22), ", MXC_CONV_GEMM_IM2COL");
+    // MXC_CHANNELS_LAST=1: wherever it can; =0: never
+    ::setenv("MXC_CHANNELS_LAST", "1", 1);
+    const std::string forced = hip_launch_choice_of(b1).args;
+    ::setenv("MXC_CHANNELS_LAST", "0", 1);
+    const std::string off = hip_launch_choice_of(k).args;
+    ::unsetenv("MXC_CHANNELS_LAST");
+    EXPECT_EQ(forced.substr(forced.size() - 20), ", MXC_CONV_GEMM_NHWC") << forced;
+    EXPECT_EQ(off, ", mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL");
     // float keeps the NCHW forms
     EXPECT_EQ(form_of(f32, {32, 64, 56, 56}, {64, 64, 3, 3}, padded), "MXC_CONV_GEMM_IM2COL");
 }
