@@ -124,7 +124,7 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     const shape &x = k.in_shapes[0], &w = k.in_shapes[1], &out = k.out_shape;
     const std::size_t s = out.lens.size() < 3 ? 0 : out.lens.size() - 2;
     if (s == 0 || x.lens.size() != s + 2 || w.lens.size() != s + 2 || k.params.ip.size() < 1 + 3 * s) return c;
-    mxc_conv_form form = mxc_conv_pick(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data());
+    const mxc_conv_form form = mxc_conv_pick(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data());
     std::string cfg;
     const auto hp = *e == MXC_GEMM_F16 ? gemm_problem_of(k) : std::nullopt;
     if (hp && channels_last_wanted(*hp) &&
@@ -144,9 +144,8 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
             c.args = ", " + split_cfg + ", " + form_name(MXC_CONV_GEMM_NHWC);
             return c;
         }
-        c.scratch_bytes = need; // (the form below runs until the kernel has it)
         cfg = gemm_config(k, *hp, *e, c, false);
-        c.scratch_bytes = need;
+        c.scratch_bytes = need; // (the NCHW form runs until the kernel has it)
         c.args = ", " + cfg + ", " + form_name(form);
         return c;
     }

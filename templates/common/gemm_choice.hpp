@@ -181,7 +181,7 @@ MXC_HD inline bool mxc_conv_channels_last(const mxc_desc& xd, const mxc_desc& wd
 // that). Not yet measured on a device: codegen/gemm_choice.cpp lets MXC_CHANNELS_LAST=0 / 1
 // (in mxc's environment) turn the form off, or on wherever mxc_conv_channels_last allows it.
 MXC_HD constexpr bool mxc_conv_channels_last_pays(int64_t m, int64_t n, int64_t k, int64_t z) {
-    return m * n * k * z >= (int64_t(1) << 28);
+    return double(m) * double(n) * double(k) * double(z) >= double(int64_t(1) << 28); // (no int64 overflow)
 }
 // Its scratch: split-K's (the counters, and the partial sums of a split configuration:
 // split_bytes, 0 for none) first, then x in NHWC at mxc_conv_nhwc_offset, then the weights at
