@@ -190,8 +190,11 @@ MXC_HD constexpr int64_t mxc_round_256(int64_t b) { return (b + 255) / 256 * 256
 MXC_HD constexpr int64_t mxc_conv_nhwc_offset(int64_t split_bytes) {
     return mxc_round_256(split_bytes > mxc_gemm_split_counter_bytes ? split_bytes : mxc_gemm_split_counter_bytes);
 }
+MXC_HD inline int64_t mxc_conv_nhwc_w_offset(const mxc_desc& xd, int64_t split_bytes, int64_t elem_bytes) {
+    return mxc_conv_nhwc_offset(split_bytes) + mxc_round_256(mxc_elements(xd) * elem_bytes);
+}
 MXC_HD inline int64_t mxc_conv_nhwc_bytes(const mxc_desc& xd, const mxc_desc& wd, int64_t split_bytes, int64_t elem_bytes) {
-    return mxc_conv_nhwc_offset(split_bytes) + mxc_round_256(mxc_elements(xd) * elem_bytes) + mxc_elements(wd) * elem_bytes;
+    return mxc_conv_nhwc_w_offset(xd, split_bytes, elem_bytes) + mxc_elements(wd) * elem_bytes;
 }
 
 // The depthwise tile for an output row of ow elements: wide (dw_wide, 8x64) or narrow

@@ -520,7 +520,7 @@ template <class T, class Cfg, class E> void conv_gemm_nhwc(const mxc_kargs& k, h
         split = gemm_split_scratch_bytes<T>(g.mg, cols, kdim, 1, gemm_split_of<Cfg>::splits, gemm_split_of<Cfg>::config::BK);
     char* const scratch = static_cast<char*>(k.scratch);
     T* const xt = reinterpret_cast<T*>(scratch + mxc_conv_nhwc_offset(split));
-    T* const wt = reinterpret_cast<T*>(reinterpret_cast<char*>(xt) + mxc_round_256(mxc_elements(xd) * int64_t(sizeof(T))));
+    T* const wt = reinterpret_cast<T*>(scratch + mxc_conv_nhwc_w_offset(xd, split, int64_t(sizeof(T))));
     transpose_launch(static_cast<const T*>(k.in[0]), xt, images, g.cg, g.xlen[0] * g.xlen[1], s);
     transpose_launch(static_cast<const T*>(k.in[1]), wt, wd.lens[0], g.cg, g.kn, s);
     conv_nhwc_view<T> v{xt, int32_t(g.cg), int32_t(g.xlen[0]), int32_t(g.xlen[1]), int32_t(g.olen[1]), int32_t(g.klen[1]),

@@ -14,33 +14,23 @@
 #include "templates/hip/mma.hpp"
 #include "hip_check.hpp"
 
+#include <type_traits>
+
 using mt = mxc::hip::mma_tile<mxc_half>;
 
 __global__ void warp_size_kernel(int* out) { *out = warpSize; }
 
-// c[16x16] = a[16xk] * b[kx16]; k a multiple of 16; one warp.
-__global__ void mma_warp_kernel(const mxc_half* a, const mxc_half* b, float* c, int k) {
+// c[16x16] = a[16xk] * b[kx16]; k a multiple of 16; one warp. BT: b holds B transposed
+// (b[n][k], 16 x k, k fastest), loaded with mt::load_bt.
+template <bool BT> __global__ void mma_warp_kernel(const mxc_half* a, const mxc_half* b, float* c, int k) {
     mt::frag_a fa;
-    mt::frag_b fb;
+    std::conditional_t<BT, mt::frag_bt, mt::frag_b> fb;
     mt::frag_acc acc;
     mt::zero(acc);
     for (int k0 = 0; k0 < k; k0 += mt::K) {
         mt::load_a(fa, a + k0, k);
-        mt::load_b(fb, b + k0 * 16, 16);
-        mt::mma(acc, fa, fb);
-    }
-    mt::store(c, 16, acc);
-}
-
-// The same with B stored transposed (bt[n][k] = b[k][n], 16 x k, k fastest): mt::load_bt.
-__global__ void mma_warp_bt_kernel(const mxc_half* a, const mxc_half* bt, float* c, int k) {
-    mt::frag_a fa;
-    mt::frag_bt fb;
-    mt::frag_acc acc;
-    mt::zero(acc);
-    for (int k0 = 0; k0 < k; k0 += mt::K) {
-        mt::load_a(fa, a + k0, k);
-        mt::load_bt(fb, bt + k0, k);
+        if constexpr (BT) mt::load_bt(fb, b + k0, k);
+        else mt::load_b(fb, b + k0 * 16, 16);
         mt::mma(acc, fa, fb);
     }
     mt::store(c, 16, acc);
@@ -144,7 +134,7 @@ int main(int argc, char** argv) {
         std::vector<float> c(16 * 16, -1.0f);
         mxc_half *da = to_device(a), *db = to_device(b);
         float* dc = to_device(c);
-        hipLaunchKernelGGL(mma_warp_kernel, dim3(1), dim3(warp), 0, 0, da + (misaligned ? 8 : 0), db, dc, k);
+        hipLaunchKernelGGL(mma_warp_kernel<false>, dim3(1), dim3(warp), 0, 0, da + (misaligned ? 8 : 0), db, dc, k);
         if (misaligned) {
             CHECK(hipDeviceSynchronize());
             printf("misaligned tile accepted\n");
@@ -156,7 +146,7 @@ int main(int argc, char** argv) {
         for (int q = 0; q < k; ++q)
             for (int j = 0; j < 16; ++j) bt[j * k + q] = b[q * 16 + j];
         mxc_half* dbt = to_device(bt);
-        hipLaunchKernelGGL(mma_warp_bt_kernel, dim3(1), dim3(warp), 0, 0, da, dbt, dc, k);
+        hipLaunchKernelGGL(mma_warp_kernel<true>, dim3(1), dim3(warp), 0, 0, da, dbt, dc, k);
         CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
         bad += compare("warp B^T", a, b, c, 16, 16, k);
     }
