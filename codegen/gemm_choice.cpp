@@ -91,6 +91,15 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
 std::string strip_fused(const std::string& op) { return op.rfind("fused_", 0) == 0 ? op.substr(6) : op; }
 } // namespace
 
+bool conv_runs_channels_last(const kernel_call& k) {
+    if (strip_fused(k.kernel) != "convolution" || k.type != dtype::half_type || k.in_shapes.size() < 2) return false;
+    const shape &x = k.in_shapes[0], &w = k.in_shapes[1], &out = k.out_shape;
+    if (out.lens.size() != 4 || x.lens.size() != 4 || w.lens.size() != 4 || k.params.ip.size() < 7) return false;
+    const auto p = gemm_problem_of(k);
+    return p && channels_last_wanted(*p) &&
+           mxc_conv_channels_last(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data());
+}
+
 hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     hip_launch_choice c;
     const std::string op = strip_fused(k.kernel);
@@ -126,12 +135,13 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     if (s == 0 || x.lens.size() != s + 2 || w.lens.size() != s + 2 || k.params.ip.size() < 1 + 3 * s) return c;
     const mxc_conv_form form = mxc_conv_pick(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data());
     std::string cfg;
-    const auto hp = *e == MXC_GEMM_F16 ? gemm_problem_of(k) : std::nullopt;
-    if (hp && channels_last_wanted(*hp) &&
-        mxc_conv_channels_last(make_desc(x), make_desc(w), make_desc(out), k.params.ip.data())) {
-        // channels-last (MXC_CONV_GEMM_NHWC): x and the weights transposed into the kernel's
-        // scratch after split-K's part; the scratch wanted whether or not the kernel has it yet
-        // (reserve_gemm_scratch asks first), the form only where it has
+    if (conv_runs_channels_last(k)) {
+        const auto hp = gemm_problem_of(k);
+        // channels-last (MXC_CONV_GEMM_NHWC): x transposed into the kernel's scratch after
+        // split-K's part, and the weights unless they are stored channels-last (constant weights:
+        // pack_channels_last_weights); the scratch wanted whether or not the kernel has it yet
+        // (reserve_gemm_scratch asks first), the form only where it has (until then the NCHW
+        // form, or the per-output kernel for weights stored channels-last)
         kernel_call with_split = k;
         with_split.scratch_bytes = INT64_MAX; // the split the rule wants, if any
         hip_launch_choice split;
@@ -140,7 +150,9 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
         if (k.scratch_bytes >= need) {
             c = split;
             c.scratch_bytes = need;
-            c.comment += ", channels-last (x and the weights transposed in the scratch; rule: mxc_conv_channels_last_pays)";
+            c.comment += mxc_conv_w_channels_last(make_desc(w))
+                             ? ", channels-last (x transposed in the scratch, the weights stored so; rule: mxc_conv_channels_last_pays)"
+                             : ", channels-last (x and the weights transposed in the scratch; rule: mxc_conv_channels_last_pays)";
             c.args = ", " + split_cfg + ", " + form_name(MXC_CONV_GEMM_NHWC);
             return c;
         }

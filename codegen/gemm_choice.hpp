@@ -32,6 +32,11 @@ struct hip_launch_choice {
 // The choice for kernel k (dot, convolution, convolution_transpose and the fused forms).
 hip_launch_choice hip_launch_choice_of(const kernel_call& k);
 
+// Whether convolution k runs channels-last (MXC_CONV_GEMM_NHWC, once its scratch is reserved):
+// half, the form allowed (mxc_conv_channels_last) and wanted (mxc_conv_channels_last_pays, or
+// MXC_CHANNELS_LAST=0 / 1 in mxc's environment).
+bool conv_runs_channels_last(const kernel_call& k);
+
 // Reserves the scratch of every split-K launch of a hip module: one region past the end of the
 // planned arena, as large as the largest need (the kernels of an instance run one after another
 // on its stream), so arena_bytes (the workspace the C API reports) includes it. Returns its bytes.

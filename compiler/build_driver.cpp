@@ -5,6 +5,7 @@
 #include "compiler/object_cache.hpp"
 #include "compiler/tune.hpp"
 #include "codegen/embedded.hpp"
+#include "codegen/channels_last_weights.hpp"
 #include "codegen/gemm_choice.hpp"
 #include "ir/error.hpp"
 
@@ -665,6 +666,8 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
                              k.tuning.from + ")");
     }
     if (opts.target == "hip") {
+        const int packed = pack_channels_last_weights(l);
+        if (packed && opts.log) opts.log("channels-last weights: " + std::to_string(packed) + " tensors stored as [M, kh, kw, C]");
         const int64_t scratch = reserve_gemm_scratch(l);
         if (scratch && opts.log) opts.log("split-K scratch: " + std::to_string(scratch) + " bytes at the end of the arena");
     }

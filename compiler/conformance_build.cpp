@@ -5,6 +5,7 @@
 // precompiled header built once per cache (gcc ignores it and reads the headers if it does
 // not fit). hip builds for the host emulator (--offload-arch emu) likewise, with the emulator
 // header and the hip templates precompiled.
+#include "codegen/channels_last_weights.hpp"
 #include "codegen/embedded.hpp"
 #include "codegen/gemm_choice.hpp"
 #include "codegen/emit.hpp"
@@ -137,7 +138,10 @@ void prepare_builds(const run_options& o) {
 
 std::string build_cached(module& m, const run_options& o) {
     lowered_module l = lower(m);
-    if (o.target == "hip") reserve_gemm_scratch(l);
+    if (o.target == "hip") {
+        pack_channels_last_weights(l);
+        reserve_gemm_scratch(l);
+    }
     emitted_library lib = emit_library(l, o.target, "conformance");
     build_options bo;
     bo.target = o.target;

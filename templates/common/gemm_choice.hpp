@@ -162,21 +162,48 @@ MXC_HD inline mxc_conv_form mxc_conv_pick(const mxc_desc& xd, const mxc_desc& wd
     return mxc_conv_index_32(xd, wd, od, ip) ? MXC_CONV_GEMM_1X1 : MXC_CONV_GEMM_1X1_WIDE;
 }
 
+// Whether 4-d weights w [M, C, kh, kw] lie in memory channels-last, as [M, kh, kw, C] packed
+// (strides kh*kw*C, 1, kw*C, C; a dim of length 1 may have any stride). The compiler stores a
+// constant convolution's weights so when the convolution runs channels-last
+// (codegen/channels_last_weights.cpp), and says so in their descriptor; packed 1x1 weights are
+// both layouts at once.
+MXC_HD inline bool mxc_conv_w_channels_last(const mxc_desc& wd) {
+    if (wd.rank != 4) return false;
+    const int64_t c = wd.lens[1], kh = wd.lens[2], kw = wd.lens[3];
+    const int64_t want[4] = {kh * kw * c, 1, kw * c, c};
+    for (int i = 0; i < 4; ++i)
+        if (wd.lens[i] != 1 && wd.strides[i] != want[i]) return false;
+    return true;
+}
+// The packed (row-major) descriptor of d's shape.
+MXC_HD inline mxc_desc mxc_packed_like(const mxc_desc& d) {
+    mxc_desc p = d;
+    int64_t acc = 1;
+    for (int i = d.rank - 1; i >= 0; --i) {
+        p.strides[i] = acc;
+        acc *= d.lens[i];
+    }
+    return p;
+}
+
 // GEMM_NHWC (half, chosen by the compiler, never by mxc_conv_pick): a GEMM_IM2COL or GEMM_1X1
-// convolution run channels-last. The launcher copies x to NHWC and the weights to
-// [M, kernel..., C] in the kernel's scratch, so that both GEMM operands are 16-byte vectors
-// along K (channels innermost: 8 halves at one input position, or zeros in the padding), which
-// the matrix-unit kernel copies asynchronously; the NCHW im2col matrix is gathered 2 bytes at a
+// convolution run channels-last. The launcher copies x to NHWC in the kernel's scratch, and the
+// weights to [M, kernel..., C] unless they lie so already (mxc_conv_w_channels_last: the
+// compiler stores constant weights so), so that both GEMM operands are 16-byte vectors along K
+// (channels innermost: 8 halves at one input position, or zeros in the padding), which the
+// matrix-unit kernel copies asynchronously; the NCHW im2col matrix is gathered 2 bytes at a
 // time. For 2-d, ungrouped convolutions of packed x with channels a multiple of 8, in 32-bit
-// index math, whose B is not vectors already (a 1x1 over a plane of a multiple of 8).
+// index math, whose B is not vectors already (a 1x1 over a plane of a multiple of 8), and
+// whose weights are packed in either layout (the form is the one the packed weights get).
 MXC_HD inline bool mxc_conv_channels_last(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
-    const mxc_conv_form f = mxc_conv_pick(xd, wd, od, ip);
+    if (!mxc_is_packed(wd) && !mxc_conv_w_channels_last(wd)) return false;
+    const mxc_conv_form f = mxc_conv_pick(xd, mxc_packed_like(wd), od, ip);
     if (f != MXC_CONV_GEMM_IM2COL && f != MXC_CONV_GEMM_1X1) return false;
     if (od.rank != 4 || ip[0] != 1 || wd.lens[1] % 8 != 0 || !mxc_is_packed(xd)) return false;
     return !(f == MXC_CONV_GEMM_1X1 && od.lens[2] * od.lens[3] % 8 == 0);
 }
-// Whether the channels-last form pays for its two transposes (a read and a write of x and of
-// the weights, and two launches, every run): products of at least 2^28 multiply-adds
+// Whether the channels-last form pays for its transpose of x (a read and a write of x, and a
+// launch, every run; the weights' transpose is the compiler's): products of at least 2^28 multiply-adds
 // (m x n x k x z; ResNet-50's convolutions at batch 1 have 2^26 - 2^27, at batch 32 32 times
 // that). Not yet measured on a device: codegen/gemm_choice.cpp lets MXC_CHANNELS_LAST=0 / 1
 // (in mxc's environment) turn the form off, or on wherever mxc_conv_channels_last allows it.
@@ -184,8 +211,9 @@ MXC_HD constexpr bool mxc_conv_channels_last_pays(int64_t m, int64_t n, int64_t 
     return double(m) * double(n) * double(k) * double(z) >= double(int64_t(1) << 28); // (no int64 overflow)
 }
 // Its scratch: split-K's (the counters, and the partial sums of a split configuration:
-// split_bytes, 0 for none) first, then x in NHWC at mxc_conv_nhwc_offset, then the weights at
-// 256-byte boundaries; mxc_conv_nhwc_bytes in all (elem_bytes: 2).
+// split_bytes, 0 for none) first, then x in NHWC at mxc_conv_nhwc_offset, then the weights
+// (unless they are channels-last already) at 256-byte boundaries; mxc_conv_nhwc_bytes in all
+// (elem_bytes: 2).
 MXC_HD constexpr int64_t mxc_round_256(int64_t b) { return (b + 255) / 256 * 256; }
 MXC_HD constexpr int64_t mxc_conv_nhwc_offset(int64_t split_bytes) {
     return mxc_round_256(split_bytes > mxc_gemm_split_counter_bytes ? split_bytes : mxc_gemm_split_counter_bytes);
@@ -194,7 +222,7 @@ MXC_HD inline int64_t mxc_conv_nhwc_w_offset(const mxc_desc& xd, int64_t split_b
     return mxc_conv_nhwc_offset(split_bytes) + mxc_round_256(mxc_elements(xd) * elem_bytes);
 }
 MXC_HD inline int64_t mxc_conv_nhwc_bytes(const mxc_desc& xd, const mxc_desc& wd, int64_t split_bytes, int64_t elem_bytes) {
-    return mxc_conv_nhwc_w_offset(xd, split_bytes, elem_bytes) + mxc_elements(wd) * elem_bytes;
+    return mxc_conv_nhwc_w_offset(xd, split_bytes, elem_bytes) + (mxc_conv_w_channels_last(wd) ? 0 : mxc_elements(wd) * elem_bytes);
 }
 
 // The depthwise tile for an output row of ow elements: wide (dw_wide, 8x64) or narrow

@@ -509,8 +509,9 @@ template <class T, class Cfg, bool Pointwise, int Index, class E> void conv_gemm
         gemm_run<T, Cfg>(g.mg, cols, g.cg * g.kn, group, a, conv_im2col_source<T, Index>{x, g}, out, s, k.scratch);
 }
 
-// The channels-last form: x and w transposed into the scratch (after split-K's part), then the
-// GEMM over them with the NCHW output of the other forms.
+// The channels-last form: x transposed into the scratch (after split-K's part), w too unless it
+// is channels-last already (mxc_conv_w_channels_last), then the GEMM over them with the NCHW
+// output of the other forms.
 template <class T, class Cfg, class E> void conv_gemm_nhwc(const mxc_kargs& k, hipStream_t s, const E& epi) {
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     const conv_geom g = make_conv_geom(k);
@@ -520,9 +521,13 @@ template <class T, class Cfg, class E> void conv_gemm_nhwc(const mxc_kargs& k, h
         split = gemm_split_scratch_bytes<T>(g.mg, cols, kdim, 1, gemm_split_of<Cfg>::splits, gemm_split_of<Cfg>::config::BK);
     char* const scratch = static_cast<char*>(k.scratch);
     T* const xt = reinterpret_cast<T*>(scratch + mxc_conv_nhwc_offset(split));
-    T* const wt = reinterpret_cast<T*>(scratch + mxc_conv_nhwc_w_offset(xd, split, int64_t(sizeof(T))));
     transpose_launch(static_cast<const T*>(k.in[0]), xt, images, g.cg, g.xlen[0] * g.xlen[1], s);
-    transpose_launch(static_cast<const T*>(k.in[1]), wt, wd.lens[0], g.cg, g.kn, s);
+    const T* wt = static_cast<const T*>(k.in[1]); // [M, kernel, C] already (constant weights, 1x1)
+    if (!mxc_conv_w_channels_last(wd)) {
+        T* const to = reinterpret_cast<T*>(scratch + mxc_conv_nhwc_w_offset(xd, split, int64_t(sizeof(T))));
+        transpose_launch(wt, to, wd.lens[0], g.cg, g.kn, s);
+        wt = to;
+    }
     conv_nhwc_view<T> v{xt, int32_t(g.cg), int32_t(g.xlen[0]), int32_t(g.xlen[1]), int32_t(g.olen[1]), int32_t(g.klen[1]),
                         int32_t(g.plane), int32_t(g.stride[0]), int32_t(g.stride[1]), int32_t(g.pad[0]), int32_t(g.pad[1]),
                         int32_t(g.dil[0]), int32_t(g.dil[1]), mxc_fastdiv(uint32_t(g.cg)), mxc_fastdiv(uint32_t(g.klen[1])),

@@ -1,5 +1,6 @@
 // The compile-time kernel choice of hip GEMM launches (codegen/gemm_choice.hpp, the rule of
 // templates/common/gemm_choice.hpp): the template arguments the emitter writes per launch.
+#include "codegen/channels_last_weights.hpp"
 #include "codegen/gemm_choice.hpp"
 #include "ir/eval.hpp"
 #include "templates/common/gemm_choice.hpp"
@@ -170,4 +171,79 @@ TEST(GemmChoice, ChannelsLastConvolutions) {
     EXPECT_EQ(off, ", mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL");
     // float keeps the NCHW forms
     EXPECT_EQ(form_of(f32, {32, 64, 56, 56}, {64, 64, 3, 3}, padded), "MXC_CONV_GEMM_IM2COL");
+}
+
+// pack_channels_last_weights: the constant weights of channels-last convolutions stored as
+// [M, kh, kw, C] at build time, in place where only those convolutions read them, else as a
+// copy appended to the blob; 1x1, float, and weights read by another kernel as well keep what
+// the others read. The launch then takes the weights as they are (no transpose, a smaller scratch).
+TEST(GemmChoice, ChannelsLastWeightsPacked) {
+    ::setenv("MXC_CHANNELS_LAST", "1", 1); // (small products: wherever the form is allowed)
+    const std::vector<int64_t> padded = {1, 1, 1, 1, 1, 1, 1}, one = {1, 0, 0, 1, 1, 1, 1};
+    lowered_module l;
+    // the blob: A [16, 8, 3, 3] at 0 (one convolution), B [8, 8, 3, 2] at 4096 (two convolutions
+    // and a copy kernel), C [8, 16, 1, 1] at 8192 (a 1x1), D [8, 8, 3, 3] at 12288 (float)
+    l.weights.assign(16384, '\0');
+    auto fill = [&](int64_t at, int64_t n, int es) {
+        for (int64_t i = 0; i < n * es; ++i) l.weights[size_t(at + i)] = char(i * 7 + at / 256);
+    };
+    fill(0, 16 * 8 * 9, 2), fill(4096, 8 * 8 * 6, 2), fill(8192, 8 * 16, 2), fill(12288, 8 * 8 * 9, 4);
+    const std::string before = l.weights;
+    auto conv = [&](dtype t, std::vector<int64_t> x, std::vector<int64_t> w, std::vector<int64_t> y, int64_t at,
+                    const std::vector<int64_t>& ip) {
+        kernel_call k = call("convolution", t, {sh(t, x), sh(t, w)}, y, ip);
+        k.in = {location{location::arena, 0, 0}, location{location::weights, 0, at}};
+        return k;
+    };
+    l.kernels.push_back(conv(f16, {1, 8, 9, 9}, {16, 8, 3, 3}, {1, 16, 9, 9}, 0, padded));      // 0: A
+    l.kernels.push_back(conv(f16, {1, 8, 9, 8}, {8, 8, 3, 2}, {1, 8, 9, 9}, 4096, padded));     // 1: B
+    l.kernels.push_back(conv(f16, {2, 8, 9, 8}, {8, 8, 3, 2}, {2, 8, 9, 9}, 4096, padded));     // 2: B
+    l.kernels.push_back(conv(f16, {1, 16, 5, 7}, {8, 16, 1, 1}, {1, 8, 5, 7}, 8192, one));      // 3: C
+    l.kernels.push_back(conv(f32, {1, 8, 9, 9}, {8, 8, 3, 3}, {1, 8, 9, 9}, 12288, padded));    // 4: D
+    for (int i : {0, 1, 2, 3}) ASSERT_TRUE(conv_runs_channels_last(l.kernels[size_t(i)])) << i;
+    {
+        kernel_call copy = call("contiguous", f16, {sh(f16, {8, 8, 3, 2})}, {8, 8, 3, 2});
+        copy.in = {location{location::weights, 0, 4096}};
+        l.kernels.push_back(copy); // 5: reads B as it is
+    }
+    EXPECT_EQ(pack_channels_last_weights(l), 2); // A in place, B as one copy
+    ::unsetenv("MXC_CHANNELS_LAST");
+
+    // A: in place, element (o, c, y, x) at ((o * 3 + y) * 3 + x) * 8 + c
+    const kernel_call& a = l.kernels[0];
+    EXPECT_EQ(a.in[1].offset, 0);
+    EXPECT_EQ(a.in_shapes[1], shape(f16, {16, 8, 3, 3}, {72, 1, 24, 8}));
+    EXPECT_TRUE(mxc_conv_w_channels_last(make_desc(a.in_shapes[1])));
+    for (int64_t o = 0; o < 16; ++o)
+        for (int64_t c = 0; c < 8; ++c)
+            for (int64_t q = 0; q < 9; ++q)
+                for (int b = 0; b < 2; ++b)
+                    ASSERT_EQ(l.weights[size_t(((o * 9 + q) * 8 + c) * 2 + b)], before[size_t(((o * 8 + c) * 9 + q) * 2 + b)]);
+    // B: one copy past the old end (256-aligned), both convolutions on it, the original intact
+    const int64_t copy_at = 16384;
+    EXPECT_EQ(l.kernels[1].in[1].offset, copy_at);
+    EXPECT_EQ(l.kernels[2].in[1].offset, copy_at);
+    EXPECT_EQ(l.kernels[1].in_shapes[1], shape(f16, {8, 8, 3, 2}, {48, 1, 16, 8}));
+    EXPECT_EQ(l.kernels[5].in[0].offset, 4096);
+    EXPECT_EQ(l.weights.substr(4096, 8 * 8 * 6 * 2), before.substr(4096, 8 * 8 * 6 * 2));
+    EXPECT_EQ(int64_t(l.weights.size()), copy_at + 768); // 768 bytes: a multiple of 256 already
+    for (int64_t o = 0; o < 8; ++o)
+        for (int64_t c = 0; c < 8; ++c)
+            for (int64_t q = 0; q < 6; ++q)
+                ASSERT_EQ(l.weights[size_t(copy_at + ((o * 6 + q) * 8 + c) * 2)], before[size_t(4096 + ((o * 8 + c) * 6 + q) * 2)]);
+    // C (1x1: channels-last already) and D (float) as they were
+    EXPECT_EQ(l.kernels[3].in_shapes[1], sh(f16, {8, 16, 1, 1}));
+    EXPECT_EQ(l.kernels[4].in_shapes[1], sh(f32, {8, 8, 3, 3}));
+    EXPECT_EQ(l.weights.substr(8192, 8192), before.substr(8192, 8192));
+    // the launch: channels-last, its scratch x only (the weights need no room)
+    kernel_call k0 = l.kernels[0];
+    const int64_t need = mxc_conv_nhwc_bytes(make_desc(k0.in_shapes[0]), make_desc(k0.in_shapes[1]), 0, 2);
+    EXPECT_EQ(need, 1024 + mxc_round_256(8 * 81 * 2));
+    ::setenv("MXC_CHANNELS_LAST", "1", 1);
+    EXPECT_EQ(hip_launch_choice_of(k0).scratch_bytes, need);
+    k0.scratch_bytes = need;
+    const hip_launch_choice c = hip_launch_choice_of(k0);
+    ::unsetenv("MXC_CHANNELS_LAST");
+    EXPECT_EQ(c.args.substr(c.args.size() - 20), ", MXC_CONV_GEMM_NHWC") << c.args;
+    EXPECT_NE(c.comment.find("the weights stored so"), std::string::npos) << c.comment;
 }

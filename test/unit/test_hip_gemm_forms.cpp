@@ -832,16 +832,26 @@ TEST(HipGemmForms, EpilogueRunLoadsMatchTheOffsets) {
 
 namespace {
 
+// The channels-last descriptor of weights [M, C, kh, kw] (stored [M, kh, kw, C]).
+mxc_desc channels_last(const std::vector<int64_t>& wl) {
+    mxc_desc d = packed(wl);
+    d.strides[0] = wl[1] * wl[2] * wl[3], d.strides[1] = 1, d.strides[2] = wl[3] * wl[1], d.strides[3] = wl[1];
+    return d;
+}
+
 // A half convolution in the channels-last form (MXC_CONV_GEMM_NHWC) with configuration Cfg:
 // x and w transposed into the scratch (mxc_conv_nhwc_bytes, filled with NaN first by
 // run_kernel), the GEMM over 16-byte vectors along K, zeros in the padding; against mxc_conv_at.
-// Without scratch the launcher must fall back to the per-output kernel (same values).
+// w_last: the weights stored channels-last already (as mxc stores constant weights), so only x
+// is transposed and the scratch has no room for the weights. Without scratch the launcher must
+// fall back to the per-output kernel (same values).
 template <class Cfg>
 void expect_nhwc_conv(const std::vector<int64_t>& xl, const std::vector<int64_t>& wl, const std::vector<int64_t>& yl,
-                      const std::vector<int64_t>& ip, mxc_conv_form base) {
-    const mxc_desc ins[2] = {packed(xl), packed(wl)}, od = packed(yl);
-    ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, ip.data()), base);
+                      const std::vector<int64_t>& ip, mxc_conv_form base, bool w_last = false) {
+    const mxc_desc ins[2] = {packed(xl), w_last ? channels_last(wl) : packed(wl)}, od = packed(yl);
+    ASSERT_EQ(mxc_conv_pick(ins[0], packed(wl), od, ip.data()), base);
     ASSERT_TRUE(mxc_conv_channels_last(ins[0], ins[1], od, ip.data()));
+    ASSERT_EQ(mxc_conv_w_channels_last(ins[1]), w_last || (wl[2] == 1 && wl[3] == 1));
     const auto xf = ramp(size_t(mxc_elements(ins[0])), 0.25f), wf = ramp(size_t(mxc_elements(ins[1])), 0.125f);
     const std::vector<mxc_half> xh(xf.begin(), xf.end()), wh(wf.begin(), wf.end());
     int64_t split = 0;
@@ -875,6 +885,10 @@ TEST(HipGemmForms, HalfConvolutionChannelsLast) {
     expect_nhwc_conv<gemm_mma_small>({2, 16, 7, 5}, {40, 16, 1, 1}, {2, 40, 7, 5}, one, MXC_CONV_GEMM_1X1);
     expect_nhwc_conv<gemm_split<gemm_mma_small, 4>>({1, 64, 6, 6}, {8, 64, 3, 3}, {1, 8, 6, 6}, same, MXC_CONV_GEMM_IM2COL);
     expect_nhwc_conv<gemm_medium>({2, 16, 9, 7}, {24, 16, 3, 3}, {2, 24, 9, 7}, same, MXC_CONV_GEMM_IM2COL);
+    // the weights stored channels-last (the scratch x only)
+    expect_nhwc_conv<gemm_mma_small>({2, 16, 9, 7}, {24, 16, 3, 3}, {2, 24, 9, 7}, same, MXC_CONV_GEMM_IM2COL, true);
+    expect_nhwc_conv<gemm_mma_small>({3, 8, 11, 10}, {70, 8, 3, 2}, {3, 70, 6, 8}, odd, MXC_CONV_GEMM_IM2COL, true);
+    expect_nhwc_conv<gemm_split<gemm_mma_small, 4>>({1, 64, 6, 6}, {8, 64, 3, 3}, {1, 8, 6, 6}, same, MXC_CONV_GEMM_IM2COL, true);
 }
 
 // Which convolutions may run channels-last (templates/common/gemm_choice.hpp).
@@ -889,4 +903,18 @@ TEST(HipGemmForms, ChannelsLastRule) {
     EXPECT_TRUE(ok({1, 1024, 14, 14}, {256, 1024, 1, 1}, {1, 256, 14, 14}, one)); // 1x1 over 196 positions
     EXPECT_FALSE(ok({1, 256, 56, 56}, {64, 256, 1, 1}, {1, 64, 56, 56}, one)); // 1x1 over 3136: vectors already
     EXPECT_FALSE(ok({1, 16, 9, 9, 9}, {8, 16, 3, 3, 3}, {1, 8, 9, 9, 9}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1})); // 3-d
+    // weights stored channels-last: the same form; other strides: none
+    EXPECT_TRUE(mxc_conv_channels_last(packed({1, 64, 56, 56}), channels_last({64, 64, 3, 3}), packed({1, 64, 56, 56}), same.data()));
+    mxc_desc odd_w = packed({64, 64, 3, 3});
+    odd_w.strides[0] = 640; // [M] padded
+    EXPECT_FALSE(mxc_conv_channels_last(packed({1, 64, 56, 56}), odd_w, packed({1, 64, 56, 56}), same.data()));
+    EXPECT_TRUE(mxc_conv_w_channels_last(channels_last({64, 64, 3, 3})));
+    EXPECT_FALSE(mxc_conv_w_channels_last(packed({64, 64, 3, 3})));
+    EXPECT_TRUE(mxc_conv_w_channels_last(packed({64, 64, 1, 1}))); // 1x1: both layouts
+    EXPECT_FALSE(mxc_conv_w_channels_last(packed({64, 64, 3})));
+    // the scratch: x, and the weights only where they are not channels-last
+    const mxc_desc x = packed({1, 64, 56, 56});
+    EXPECT_EQ(mxc_conv_nhwc_bytes(x, packed({64, 64, 3, 3}), 0, 2), 1024 + 64 * 3136 * 2 + 64 * 64 * 9 * 2);
+    EXPECT_EQ(mxc_conv_nhwc_bytes(x, channels_last({64, 64, 3, 3}), 0, 2), 1024 + 64 * 3136 * 2);
+    EXPECT_EQ(mxc_conv_nhwc_bytes(x, packed({64, 64, 1, 1}), 0, 2), 1024 + 64 * 3136 * 2);
 }
