@@ -18,8 +18,11 @@ enum mxc_gemm_preset { MXC_GEMM_LARGE, MXC_GEMM_MEDIUM, MXC_GEMM_SMALL_M, MXC_GE
 
 // The matrix-unit kernel's 128x128 tiles (gemm_mma_large) when there are enough of them to fill
 // a device (~132 SMs / 110 CUs), else its 64x64 tiles (gemm_mma_small: four times the blocks).
+// Never for 64 rows or fewer (a convolution with 64 output channels: ResNet-50's stem): half of
+// every 128-row tile would multiply zeros, where 64-row tiles do the same work with all their
+// warps on twice the blocks.
 MXC_HD constexpr bool mxc_gemm_mma_large(int64_t m, int64_t n, int64_t z) {
-    return ((m + 127) / 128) * ((n + 127) / 128) * z >= 128;
+    return m > 64 && ((m + 127) / 128) * ((n + 127) / 128) * z >= 128;
 }
 
 // The preset for a product of M x N outputs, depth K, Z batches (grid z). A tuning database
@@ -30,10 +33,12 @@ MXC_HD constexpr mxc_gemm_preset mxc_gemm_pick(mxc_gemm_elem e, int64_t m, int64
     if (e == MXC_GEMM_F16 && m > 16) return mxc_gemm_mma_large(m, n, z) ? MXC_GEMM_MMA : MXC_GEMM_MMA_SMALL;
     if (m <= 16) return MXC_GEMM_SMALL_M;
     if (n <= 16) return MXC_GEMM_SMALL_N;
-    // 8x8 per thread only when there are enough large tiles to fill a device (~100+ CUs/SMs)
-    // and the accumulators are float (8x8 doubles would spill)
+    // 8x8 per thread only when there are enough large tiles to fill a device (~100+ CUs/SMs),
+    // the accumulators are float (8x8 doubles would spill) and the rows fill more than half a
+    // tile (64 rows, ResNet-50's stem: half the FMAs of a 128-row tile are on zeros, 64 of
+    // every 68 issue slots per k step for 32 useful FMAs, where the 64x64 tile spends 18 on 16)
     const int64_t large_tiles = ((m + 127) / 128) * ((n + 127) / 128) * z;
-    if (e != MXC_GEMM_F64 && large_tiles >= 96) return MXC_GEMM_LARGE;
+    if (e != MXC_GEMM_F64 && m > 64 && large_tiles >= 96) return MXC_GEMM_LARGE;
     return MXC_GEMM_MEDIUM;
 }
 

@@ -44,6 +44,11 @@ TEST(GemmChoice, RulePresets) {
     static_assert(mxc_gemm_pick(MXC_GEMM_F16, 256, 3136, 64, 1) == MXC_GEMM_MMA_SMALL, "half: 50 large tiles");
     static_assert(mxc_gemm_pick(MXC_GEMM_F16, 256, 100352, 64, 1) == MXC_GEMM_MMA, "half: 1568 large tiles");
     static_assert(mxc_gemm_pick(MXC_GEMM_F16, 16, 1000, 64, 1) == MXC_GEMM_SMALL_M, "half, few rows");
+    // 64 rows (ResNet-50's stem): never a 128-row tile, however many columns
+    static_assert(mxc_gemm_pick(MXC_GEMM_F32, 64, 12544, 147, 1) == MXC_GEMM_MEDIUM, "64 rows: 64x64 tiles");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F32, 65, 12544, 147, 1) == MXC_GEMM_LARGE, "65 rows: 128x128");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F16, 64, 401408, 147, 1) == MXC_GEMM_MMA_SMALL, "half, 64 rows");
+    static_assert(mxc_gemm_pick(MXC_GEMM_F16, 65, 401408, 147, 1) == MXC_GEMM_MMA, "half, 65 rows");
     static_assert(mxc_gemm_pick(MXC_GEMM_BF16, 1024, 1536, 64, 1) == MXC_GEMM_LARGE, "bf16 computes in float");
 
     EXPECT_EQ(hip_launch_choice_of(call("dot", f32, {sh(f32, {4, 64}), sh(f32, {64, 512})}, {4, 512})).args,
@@ -126,10 +131,10 @@ TEST(GemmChoice, ConvolutionForms) {
 // matrix-unit one; MXC_CHANNELS_LAST overrides the size rule.
 TEST(GemmChoice, ChannelsLastConvolutions) {
     const std::vector<int64_t> padded = {1, 1, 1, 1, 1, 1, 1};
-    kernel_call k = call("fused_convolution", f16, {sh(f16, {32, 64, 56, 56}), sh(f16, {64, 64, 3, 3}), sh(f16, {64})},
-                         {32, 64, 56, 56}, padded);
+    kernel_call k = call("fused_convolution", f16, {sh(f16, {32, 64, 56, 56}), sh(f16, {128, 64, 3, 3}), sh(f16, {128})},
+                         {32, 128, 56, 56}, padded);
     const int64_t need = mxc_conv_nhwc_bytes(make_desc(k.in_shapes[0]), make_desc(k.in_shapes[1]), 0, 2);
-    EXPECT_EQ(need, 1024 + 32 * 64 * 56 * 56 * 2 + 64 * 64 * 9 * 2);
+    EXPECT_EQ(need, 1024 + 32 * 64 * 56 * 56 * 2 + 128 * 64 * 9 * 2);
     auto c = hip_launch_choice_of(k);
     EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL"); // no scratch yet
     EXPECT_EQ(c.scratch_bytes, need);
