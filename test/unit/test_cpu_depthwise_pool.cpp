@@ -4,6 +4,7 @@
 #include "runtime-stub/thread_pool.hpp"
 #include "templates/cpu/convolution.hpp"
 #include "templates/cpu/pooling.hpp"
+#include "test/unit/pool_case.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,25 +14,9 @@
 
 namespace {
 
-// lens with row-major strides, each dim's stride `gap` times the packed one at the last dim
-// (gap > 1: a strided view of a larger buffer).
-mxc_desc desc_of(const std::vector<int64_t>& lens, int64_t gap = 1) {
-    mxc_desc d{};
-    d.rank = int32_t(lens.size());
-    int64_t st = gap;
-    for (int i = d.rank - 1; i >= 0; --i) {
-        d.lens[i] = lens[size_t(i)];
-        d.strides[i] = st;
-        st *= lens[size_t(i)];
-    }
-    return d;
-}
-
-int64_t extent(const mxc_desc& d) {
-    int64_t e = 1;
-    for (int i = 0; i < d.rank; ++i) e += (d.lens[i] - 1) * d.strides[i];
-    return e;
-}
+using mxc_test::desc_of;
+using mxc_test::extent;
+using mxc_test::pool_case;
 
 template <class T> std::vector<T> values(int64_t n, uint32_t seed) {
     std::vector<T> v(size_t(n), T(0.f));
@@ -100,25 +85,11 @@ void check_conv_all(const conv_case& c) {
     check_conv<int32_t>(c);
 }
 
-struct pool_case {
-    std::vector<int64_t> x;
-    int64_t mode, include_pad, ceil_mode;
-    std::vector<int64_t> pb, pe, stride, len, dil;
-    int64_t gap = 1;
-};
-
 // pooling<T> against mxc_pool_at, bit for bit (the same order of the same operations), with
 // 1 and 3 threads.
 template <class T> void check_pool(const pool_case& c) {
-    const size_t s = c.x.size() - 2;
-    std::vector<int64_t> out{c.x[0], c.x[1]}, ip{c.mode, c.include_pad};
-    for (size_t d = 0; d < s; ++d) { // as ir/ops/pooling.cpp
-        const int64_t span = (c.len[d] - 1) * c.dil[d] + 1, avail = c.x[2 + d] + c.pb[d] + c.pe[d];
-        int64_t o = (avail - span + (c.ceil_mode ? c.stride[d] - 1 : 0)) / c.stride[d] + 1;
-        if (c.ceil_mode && (o - 1) * c.stride[d] >= c.x[2 + d] + c.pb[d]) --o;
-        out.push_back(o);
-    }
-    for (auto* v : {&c.pb, &c.pe, &c.stride, &c.len, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+    std::vector<int64_t> out, ip;
+    mxc_test::pool_shape(c, out, ip);
     const mxc_desc xd = desc_of(c.x, c.gap), od = desc_of(out);
     const auto x = values<T>(extent(xd), 5);
     const void* in[1] = {x.data()};

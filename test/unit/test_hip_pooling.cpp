@@ -7,6 +7,7 @@
 
 #include <hip/hip_runtime.h> // the emulator (CMakeLists.txt puts runtime-stub/emu first)
 #include "templates/hip/pooling.hpp"
+#include "test/unit/pool_case.hpp"
 
 #include <cstring>
 #include <string>
@@ -14,42 +15,14 @@
 
 namespace {
 
-// lens with row-major strides, `gap` times the packed ones (gap > 1: a strided view).
-mxc_desc desc_of(const std::vector<int64_t>& lens, int64_t gap = 1) {
-    mxc_desc d{};
-    d.rank = int32_t(lens.size());
-    int64_t st = gap;
-    for (int i = d.rank - 1; i >= 0; --i) {
-        d.lens[i] = lens[size_t(i)];
-        d.strides[i] = st;
-        st *= lens[size_t(i)];
-    }
-    return d;
-}
-
-int64_t extent(const mxc_desc& d) {
-    int64_t e = 1;
-    for (int i = 0; i < d.rank; ++i) e += (d.lens[i] - 1) * d.strides[i];
-    return e;
-}
-
-struct pool_case {
-    std::vector<int64_t> x;
-    int64_t mode, include_pad, ceil_mode;
-    std::vector<int64_t> pb, pe, stride, len, dil;
-    int64_t gap = 1;
-};
+using mxc_test::desc_of;
+using mxc_test::extent;
+using mxc_test::pool_case;
 
 template <class T> void check_pool(const pool_case& c) {
+    std::vector<int64_t> out, ip;
+    mxc_test::pool_shape(c, out, ip);
     const size_t s = c.x.size() - 2;
-    std::vector<int64_t> out{c.x[0], c.x[1]}, ip{c.mode, c.include_pad};
-    for (size_t d = 0; d < s; ++d) { // as ir/ops/pooling.cpp
-        const int64_t span = (c.len[d] - 1) * c.dil[d] + 1, avail = c.x[2 + d] + c.pb[d] + c.pe[d];
-        int64_t o = (avail - span + (c.ceil_mode ? c.stride[d] - 1 : 0)) / c.stride[d] + 1;
-        if (c.ceil_mode && (o - 1) * c.stride[d] >= c.x[2 + d] + c.pb[d]) --o;
-        out.push_back(o);
-    }
-    for (auto* v : {&c.pb, &c.pe, &c.stride, &c.len, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
     const mxc_desc xd = desc_of(c.x, c.gap), od = desc_of(out);
     ASSERT_EQ(mxc::hip::pooling2d_fits(xd, od), s == 2);
     std::vector<T> x(size_t(extent(xd)));
