@@ -57,14 +57,14 @@ MXC_HD inline mxc_compute_t<T> mxc_pool_at(const T* x, const mxc_desc& xd, const
     int64_t idx[MXC_MAX_RANK];
     mxc_unravel(od, o, idx);
     const int s = od.rank - 2;
+    const T* base = x + idx[0] * xd.strides[0] + idx[1] * xd.strides[1];
+    if (s == 2) return mxc_pool2d_window(base, mxc_pool2d_of(xd, ip), idx[2], idx[3]);
     const bool average = ip[0] == 1, include_pad = ip[1] != 0;
     const int64_t* pb = ip + 2;
     const int64_t* pe = ip + 2 + s;
     const int64_t* stride = ip + 2 + 2 * s;
     const int64_t* len = ip + 2 + 3 * s;
     const int64_t* dil = ip + 2 + 4 * s;
-    const T* base = x + idx[0] * xd.strides[0] + idx[1] * xd.strides[1];
-    if (s == 2) return mxc_pool2d_window(base, mxc_pool2d_of(xd, ip), idx[2], idx[3]);
     int64_t kn = 1;
     for (int d = 0; d < s; ++d) kn *= len[d];
     C acc = average ? C(0) : mxc_lowest<C>();
