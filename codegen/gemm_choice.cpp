@@ -32,6 +32,7 @@ const char* preset_type(mxc_gemm_preset p) {
     case MXC_GEMM_SMALL_N: return "mxc::hip::gemm_small_n";
     case MXC_GEMM_MMA: return "mxc::hip::gemm_mma_large";
     case MXC_GEMM_MMA_SMALL: return "mxc::hip::gemm_mma_small";
+    case MXC_GEMM_MMA_F32: return "mxc::hip::gemm_mma_f32";
     }
     return "";
 }
@@ -72,10 +73,14 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
         return k.tuning.cpp;
     }
     mxc_gemm_preset preset = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
+    if (e == MXC_GEMM_F32 && k.f32_mma && mxc_gemm_f32_mma(p.m, p.n, p.k, p.z)) preset = MXC_GEMM_MMA_F32;
     const bool to_ring = ring && preset == MXC_GEMM_MMA;
     if (to_ring) preset = MXC_GEMM_MMA_SMALL;
     std::string cfg = preset_type(preset);
-    c.comment = "gemm " + p.text() + ": " + cfg + (to_ring ? " (rule: mxc_gemm_pick's matrix-unit tile with the ring of stages)" : " (rule: mxc_gemm_pick)");
+    c.comment = "gemm " + p.text() + ": " + cfg +
+                (to_ring                         ? " (rule: mxc_gemm_pick's matrix-unit tile with the ring of stages)"
+                 : preset == MXC_GEMM_MMA_F32 ? " (rule: mxc_gemm_f32_mma)"
+                                              : " (rule: mxc_gemm_pick)");
     if (!can_split) return cfg;
     const mxc_gemm_tile_dims tile = mxc_gemm_preset_tile(preset);
     c.splits = mxc_gemm_splits(tile, p.m, p.n, p.k, p.z);
@@ -174,6 +179,34 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     }
     c.args = ", " + cfg + ", " + form_name(form);
     return c;
+}
+
+bool has_f32_matrix_units(const std::string& arch) {
+    if (arch == "emu") return true;
+    if (arch.rfind("sm_", 0) == 0) {
+        int v = 0;
+        std::size_t i = 3;
+        for (; i < arch.size() && arch[i] >= '0' && arch[i] <= '9' && v < 10000; ++i) v = v * 10 + (arch[i] - '0');
+        return i > 3 && v >= 80;
+    }
+    for (const char* g : {"gfx908", "gfx90a", "gfx940", "gfx941", "gfx942"})
+        if (arch.rfind(g, 0) == 0 && (arch.size() == std::strlen(g) || arch[std::strlen(g)] == ':')) return true; // (gfx90a:xnack-)
+    return false;
+}
+
+bool f32_matrix_units_wanted(const std::string& arch) {
+    const char* env = std::getenv("MXC_FP32_MMA");
+    return has_f32_matrix_units(arch) && !(env != nullptr && std::strcmp(env, "0") == 0);
+}
+
+int use_f32_matrix_units(lowered_module& l, const std::string& arch) {
+    const bool on = f32_matrix_units_wanted(arch);
+    int marked = 0;
+    for (kernel_call& k : l.kernels) {
+        k.f32_mma = on && k.type == dtype::float_type && strip_fused(k.kernel) == "dot";
+        marked += k.f32_mma;
+    }
+    return marked;
 }
 
 int64_t reserve_gemm_scratch(lowered_module& l) {

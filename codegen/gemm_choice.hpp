@@ -37,6 +37,21 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k);
 // MXC_CHANNELS_LAST=0 / 1 in mxc's environment).
 bool conv_runs_channels_last(const kernel_call& k);
 
+// Whether GPU architecture `arch` (an --offload-arch) has matrix units that take fp32 products
+// at fp32 accuracy (templates/hip/mma.hpp, mma_tile<float>): NVIDIA sm_80 and later (3xTF32),
+// AMD gfx908, gfx90a and gfx940-942 (fp32 MFMA); and the host emulator ("emu"), which stands for
+// such a GPU so that its builds (CI's conformance and lit tests) run that kernel.
+bool has_f32_matrix_units(const std::string& arch);
+
+// Whether float dot products built for `arch` go to those units: has_f32_matrix_units, unless
+// MXC_FP32_MMA=0 is in mxc's environment (the A/B: the SIMT engine everywhere).
+bool f32_matrix_units_wanted(const std::string& arch);
+
+// Marks the float dot products (dot, fused_dot) of a hip module built for `arch` to run on the
+// matrix units where f32_matrix_units_wanted (kernel_call::f32_mma; mxc_gemm_f32_mma decides per
+// shape, a tuning-database tile overrides). Returns how many it marked.
+int use_f32_matrix_units(lowered_module& l, const std::string& arch);
+
 // Reserves the scratch of every split-K launch of a hip module: one region past the end of the
 // planned arena, as large as the largest need (the kernels of an instance run one after another
 // on its stream), so arena_bytes (the workspace the C API reports) includes it. Returns its bytes.

@@ -139,7 +139,7 @@ __global__ void reference_gemm(int64_t m, int64_t n, int64_t k, int64_t z, const
     }
 }
 
-// The matrix-unit kernel of half (gemm_mma_launch) in place of a tile.
+// The matrix-unit kernel (gemm_mma_launch; gemm_mma_f32 for float) in place of a tile.
 struct mma_engine {};
 
 mxc_desc matrix_desc(int64_t z, int64_t rows, int64_t cols) {
@@ -194,8 +194,12 @@ template <class T> struct problem {
         using namespace mxc::hip;
         const dot_source<T> sa{a, matrix_desc(z, m, k)}, sb{b, matrix_desc(z, k, n)};
         const dot_out<plain_store<T>> out{plain_store<T>{c}, m, n};
-        if constexpr (std::is_same<Cfg, mma_engine>::value) gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
-        else gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
+        if constexpr (std::is_same<Cfg, mma_engine>::value) {
+            if constexpr (std::is_same<T, float>::value) gemm_mma_launch<gemm_mma_f32>(m, n, k, z, sa, sb, out, stream);
+            else gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
+        } else {
+            gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
+        }
     }
 
     template <class Cfg> void time(const char* tile) {

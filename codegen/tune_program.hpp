@@ -31,9 +31,10 @@ std::string tuning_label(const gemm_problem& p);
 struct tuning_job {
     gemm_problem problem;
     std::vector<gemm_tile> tiles;
-    // half: also time the matrix-unit kernel (gemm_mma_launch, named "mma"), which no database
-    // tile can name; when it wins, the problem gets no entry and keeps the launcher's rule,
-    // which takes that kernel for half (but for M <= 16).
+    // also time the matrix-unit kernel (named "mma": gemm_mma_launch for half, gemm_mma_f32 for
+    // float), which no database tile can name; when it wins, the problem gets no entry and keeps
+    // the rule, which takes that kernel (half: but for M <= 16; float: where mxc_gemm_f32_mma
+    // and the target allow, the only float jobs given mma).
     bool mma = false;
 };
 

@@ -139,6 +139,7 @@ void prepare_builds(const run_options& o) {
 std::string build_cached(module& m, const run_options& o) {
     lowered_module l = lower(m);
     if (o.target == "hip") {
+        use_f32_matrix_units(l, o.offload_arch);
         pack_channels_last_weights(l);
         reserve_gemm_scratch(l);
     }

@@ -1,7 +1,9 @@
 // mxc --tune: the timing program built, run and read; the database merged and written
 // (compiler/tune.hpp).
 #include "compiler/tune.hpp"
+#include "codegen/gemm_choice.hpp"
 #include "codegen/tune_program.hpp"
+#include "templates/common/gemm_choice.hpp"
 #include "ir/error.hpp"
 
 #include <algorithm>
@@ -43,11 +45,15 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
     std::vector<tuning_job> jobs;
     std::set<std::string> labels;
     std::size_t tiles = 0;
+    const bool f32_mma = f32_matrix_units_wanted(opts.offload_arch);
     for (auto& k : l.kernels) {
         auto p = gemm_problem_of(k);
         if (!p) continue;
         if (!labels.insert(tuning_label(*p)).second) continue;
-        jobs.push_back({*p, tuning_candidates(*p), p->type == dtype::half_type});
+        // the matrix-unit kernel too where the rule would take it without an entry
+        const bool mma = p->type == dtype::half_type ||
+                         (f32_mma && p->type == dtype::float_type && p->op == "dot" && mxc_gemm_f32_mma(p->m, p->n, p->k, p->z));
+        jobs.push_back({*p, tuning_candidates(*p), mma});
         tiles += jobs.back().tiles.size() + jobs.back().mma;
     }
     problems = static_cast<int64_t>(jobs.size());

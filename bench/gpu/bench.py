@@ -423,6 +423,8 @@ def versions():
         # the -nchw / -nhwc stages: mxc built the libraries with MXC_CHANNELS_LAST=0 / 1 (docs/tuning.md)
         v["channels_last"] = {"0": "never (MXC_CHANNELS_LAST=0)", "1": "wherever allowed (MXC_CHANNELS_LAST=1)"}.get(
             os.environ.get("MXC_CHANNELS_LAST", ""), "rule")
+        # the -simt stages: float dot products on the SIMT engine (MXC_FP32_MMA=0), else the matrix units
+        v["fp32_matrix_units"] = "off (MXC_FP32_MMA=0)" if os.environ.get("MXC_FP32_MMA", "") == "0" else "on"
     v["cpu"] = platform.processor() or platform.machine()
     return v
 

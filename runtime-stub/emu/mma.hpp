@@ -7,13 +7,16 @@
 // -DMXC_EMU_MMA=mfma (default: its generic per-lane path). The MFMA path needs 64-lane
 // wavefronts: run with MXC_EMU_WARP=64.
 //
-// - nvcuda::wmma (NVIDIA's <mma.h> API, 16x16x16 only): fragments are opaque on a GPU, so here
+// - nvcuda::wmma (NVIDIA's <mma.h> API: 16x16x16 half, 16x16x8 tf32): fragments are opaque on a GPU, so here
 //   every lane holds the whole tile; load_matrix_sync, mma_sync and store_matrix_sync are
 //   warp-collective (every lane of the warp must call them, with the same pointer and stride:
 //   checked), and the documented preconditions are checked: the pointer 256-bit (32-byte)
 //   aligned, ldm a multiple of 16 bytes. A store writes each element from one lane only, so
-//   reading another lane's elements without a barrier is not hidden.
-// - __builtin_amdgcn_mfma_f32_16x16x16f16: the exact lane layout of the AMD instruction
+//   reading another lane's elements without a barrier is not hidden. TF32 (precision::tf32
+//   fragments hold floats): __float_to_tf32 rounds to 10 mantissa bits, to nearest with ties
+//   away from zero (cvt.rna.tf32.f32), and mma_sync uses only the top 19 bits of each tf32
+//   operand, as the hardware does, so that an operand not converted first loses its low bits.
+// - __builtin_amdgcn_mfma_f32_16x16x16f16 and _16x16x4f32: the exact lane layout of the AMD instruction
 //   (see templates/hip/mma.hpp), the operands gathered from the other lanes with __shfl.
 #pragma once
 
@@ -61,17 +64,51 @@ struct row_major {};
 struct col_major {};
 enum layout_t { mem_row_major, mem_col_major };
 
+namespace precision {
+struct tf32 {}; // a float rounded to 10 mantissa bits
+} // namespace precision
+
 template <class Use, int m, int n, int k> struct tile_shape;
 template <> struct tile_shape<matrix_a, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
 template <> struct tile_shape<matrix_b, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
 template <> struct tile_shape<accumulator, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
+template <> struct tile_shape<matrix_a, 16, 16, 8> { static constexpr int rows = 16, cols = 8; };
+template <> struct tile_shape<matrix_b, 16, 16, 8> { static constexpr int rows = 8, cols = 16; };
+template <> struct tile_shape<accumulator, 16, 16, 8> { static constexpr int rows = 16, cols = 16; };
+
+// What a fragment's elements are stored as.
+template <class T> struct storage { using type = T; };
+template <> struct storage<precision::tf32> { using type = float; };
 
 // The whole rows x cols tile, row-major, in every lane.
 template <class Use, int m, int n, int k, class T, class Layout = void> struct fragment {
     static constexpr int rows = tile_shape<Use, m, n, k>::rows, cols = tile_shape<Use, m, n, k>::cols;
     static constexpr int num_elements = rows * cols;
-    T x[num_elements];
+    typename storage<T>::type x[num_elements];
 };
+
+// fp32 to tf32: round to nearest, ties away from zero, at 13 bits below the float's mantissa;
+// infinities and NaNs unchanged.
+inline float __float_to_tf32(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;
+    memcpy(&f, &u, 4);
+    return f;
+}
+// What the matrix unit reads of an operand: tf32 operands without their low 13 bits.
+template <class T, class S> inline float mma_operand(S v) {
+    if constexpr (std::is_same<T, precision::tf32>::value) {
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        u &= 0xffffe000u;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    } else {
+        return static_cast<float>(v);
+    }
+}
 
 template <class U, int m, int n, int k, class T, class L> inline void fill_fragment(fragment<U, m, n, k, T, L>& f, const T& v) {
     for (auto& e : f.x) e = v;
@@ -83,9 +120,10 @@ template <class Tile, class T> inline void load_tile(Tile& f, const T* p, unsign
 }
 
 // Multiplicands (the layout is part of the type).
-template <class U, int m, int n, int k, class T, class L> inline void load_matrix_sync(fragment<U, m, n, k, T, L>& f, const T* p, unsigned ldm) {
+template <class U, int m, int n, int k, class T, class L>
+inline void load_matrix_sync(fragment<U, m, n, k, T, L>& f, const typename storage<T>::type* p, unsigned ldm) {
     static_assert(!std::is_same<U, accumulator>::value, "an accumulator load takes a layout_t");
-    mxc_emu::check_wmma_args("wmma::load_matrix_sync", p, ldm, sizeof(T));
+    mxc_emu::check_wmma_args("wmma::load_matrix_sync", p, ldm, sizeof(*p));
     load_tile(f, p, ldm, std::is_same<L, col_major>::value);
 }
 // Accumulators.
@@ -114,7 +152,7 @@ inline void mma_sync(fragment<accumulator, m, n, k, TC, void>& d, const fragment
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
             float s = static_cast<float>(c.x[i * n + j]);
-            for (int q = 0; q < k; ++q) s = fmaf(static_cast<float>(a.x[i * k + q]), static_cast<float>(b.x[q * n + j]), s);
+            for (int q = 0; q < k; ++q) s = fmaf(mma_operand<TA>(a.x[i * k + q]), mma_operand<TB>(b.x[q * n + j]), s);
             r[i * n + j] = s;
         }
     for (int i = 0; i < m * n; ++i) d.x[i] = static_cast<TC>(r[i]);
@@ -151,6 +189,26 @@ inline mxc_emu::mfma_float4 __builtin_amdgcn_mfma_f32_16x16x16f16(mxc_emu::mfma_
             mxc_emu::mfma_half4 v = __shfl(a, row0 + i + 16 * g); // A[row0 + i][4g + e]
             for (int e = 0; e < 4; ++e) s = fmaf(static_cast<float>(v[e]), bcol[4 * g + e], s);
         }
+        d[i] = s;
+    }
+    return d;
+}
+
+// v_mfma_f32_16x16x4f32 on a 64-lane wavefront: D = A * B + C with A 16x4, B 4x16 fp32 and C, D
+// 16x16 fp32. Lane l holds A[l % 16][l / 16], B[l / 16][l % 16] and C, D[4 * (l / 16) + i][l % 16].
+inline mxc_emu::mfma_float4 __builtin_amdgcn_mfma_f32_16x16x4f32(float a, float b, mxc_emu::mfma_float4 c, int cbsz, int abid,
+                                                                 int blgp) {
+    if (warpSize != 64)
+        mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x4f32 needs 64-lane wavefronts (MXC_EMU_WARP=64), warpSize is %d",
+                            static_cast<int>(warpSize));
+    if (cbsz || abid || blgp) mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x4f32: cbsz/abid/blgp are not emulated");
+    const int l = static_cast<int>(__lane_id()), col = l % 16, row0 = 4 * (l / 16);
+    float bcol[4];
+    for (int q = 0; q < 4; ++q) bcol[q] = __shfl(b, col + 16 * q); // B[q][col]
+    mxc_emu::mfma_float4 d;
+    for (int i = 0; i < 4; ++i) {
+        float s = c[i];
+        for (int q = 0; q < 4; ++q) s = fmaf(__shfl(a, row0 + i + 16 * q), bcol[q], s); // A[row0 + i][q]
         d[i] = s;
     }
     return d;

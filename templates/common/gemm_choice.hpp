@@ -12,9 +12,18 @@
 enum mxc_gemm_elem { MXC_GEMM_F32, MXC_GEMM_F64, MXC_GEMM_F16, MXC_GEMM_BF16 };
 
 // The presets of the engine (gemm_large, gemm_medium, gemm_small_m, gemm_small_n: tile sizes
-// and their occupancy estimates in templates/hip/gemm.hpp) and the two configurations of the
-// fp16 matrix-unit kernel (gemm_mma_large, gemm_mma_small; half only).
-enum mxc_gemm_preset { MXC_GEMM_LARGE, MXC_GEMM_MEDIUM, MXC_GEMM_SMALL_M, MXC_GEMM_SMALL_N, MXC_GEMM_MMA, MXC_GEMM_MMA_SMALL };
+// and their occupancy estimates in templates/hip/gemm.hpp), the two configurations of the
+// fp16 matrix-unit kernel (gemm_mma_large, gemm_mma_small; half only) and its fp32 one
+// (gemm_mma_f32; float only, 3xTF32 on NVIDIA: templates/hip/mma.hpp).
+enum mxc_gemm_preset {
+    MXC_GEMM_LARGE,
+    MXC_GEMM_MEDIUM,
+    MXC_GEMM_SMALL_M,
+    MXC_GEMM_SMALL_N,
+    MXC_GEMM_MMA,
+    MXC_GEMM_MMA_SMALL,
+    MXC_GEMM_MMA_F32
+};
 
 // The matrix-unit kernel's 128x128 tiles (gemm_mma_large) when there are enough of them to fill
 // a device (~132 SMs / 110 CUs), else its 64x64 tiles (gemm_mma_small: four times the blocks).
@@ -42,6 +51,19 @@ MXC_HD constexpr mxc_gemm_preset mxc_gemm_pick(mxc_gemm_elem e, int64_t m, int64
     return MXC_GEMM_MEDIUM;
 }
 
+// fp32 products on the matrix units (gemm_mma_f32) instead of the SIMT engine, where the
+// target has units that take fp32 at fp32 accuracy (NVIDIA sm_80+: three TF32 products per
+// step; AMD CDNA: fp32 MFMA) and the compiler was not told otherwise (codegen/gemm_choice.hpp,
+// use_f32_matrix_units): dot products of more than 16 rows and columns (skinny ones keep the
+// SIMT engine's 16-wide tiles). Why: the SIMT kernel ran ViT-B/16's fp32 products at about 7
+// TFLOP/s on the H200 (2026-11-23 profiles), and TF32 tensor cores have about 7 times the
+// fp32 FMA rate, 2.5 times after the three products. Not yet timed on a device.
+MXC_HD constexpr bool mxc_gemm_f32_mma(int64_t m, int64_t n, int64_t k, int64_t z) {
+    (void)k;
+    (void)z;
+    return m > 16 && n > 16;
+}
+
 // The block tile of each preset (templates/hip/gemm.hpp defines the configurations and checks
 // that they match): rows, columns and the depth of one K step.
 struct mxc_gemm_tile_dims {
@@ -53,6 +75,7 @@ MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
            : p == MXC_GEMM_SMALL_M ? mxc_gemm_tile_dims{16, 128, 16}
            : p == MXC_GEMM_SMALL_N ? mxc_gemm_tile_dims{128, 16, 16}
            : p == MXC_GEMM_MMA     ? mxc_gemm_tile_dims{128, 128, 32}
+           : p == MXC_GEMM_MMA_F32 ? mxc_gemm_tile_dims{64, 64, 16}
                                    : mxc_gemm_tile_dims{64, 64, 32};
 }
 

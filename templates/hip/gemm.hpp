@@ -656,12 +656,21 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     step (the ninth session's try, never timed) halves the rounds; the ring of stages hides
 //     three of them (a reading of the profiles, not yet a measurement). sm_90: 92-96
 //     registers, no spills (ResNet-50 fp16 kernels, either loop in one kernel).
-// gemm_mma_pick_large chooses between them by the number of large tiles; gemm_mma_launch<G>
-// runs one (G = gemm_auto: the choice at run time).
-template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 2> struct gemm_mma_config {
+//   gemm_mma_f32 64x64x16 with 4 stages, fp32 operands (mma_tile<float>: 3xTF32 wmma 16x16x8 on
+//     NVIDIA sm_80+, fp32 MFMA 16x16x4 on AMD; templates/hip/mma.hpp): the small tile's layout
+//     with rows padded by 4 floats; 16 deep so that 4 x (64x20 + 64x20) floats = 40 KiB fit the
+//     48 KiB (32 deep would need 72 KiB). The compiler's choice for float dot products where
+//     the target has such units (mxc_gemm_f32_mma); never gemm_auto's. sm_90 (ptxas -v, nvcc 13,
+//     BERT-base's fp32 products): 124-182 registers, no spills, so one block of 8 warps per SM
+//     (capped at 128 registers for two blocks, the test kernel spilled 28 bytes).
+// gemm_mma_pick_large chooses between the half ones by the number of large tiles;
+// gemm_mma_launch<G> runs one (G = gemm_auto: the choice at run time, half).
+template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 2, class E = mxc_half> struct gemm_mma_config {
+    using elem = E; // the operands' type: mxc_half, or float (mma_tile<float>)
     static constexpr int BM = BM_, BN = BN_, BK = BK_, threads = 256, FM = FM_, min_blocks = MinBlocks;
     static constexpr int stages = Stages_; // of the pipelined loop (MXC_ASYNC_COPY); the register-staged one uses 2
-    static constexpr int lda = BK + 8, ldb = BN + 8, ldc = BN + 4;
+    static constexpr int pad = int(16 / sizeof(E)); // rows padded by 16 bytes
+    static constexpr int lda = BK + pad, ldb = BN + pad, ldc = BN + 4;
     static constexpr int warps_m = BM / (16 * FM);
     static constexpr int fn_max = BN / 16 / (threads / 64 / warps_m); // fragments along N, wavefronts of 64
     // halves per stage; the ring's configurations stage a B of 16-byte vectors along K
@@ -670,7 +679,7 @@ template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 
     // 112, ResNet-50 batch 32 on sm_90: it keeps the k-major stage and transposes such a B.)
     static constexpr int a_elems = BM * lda, b_elems = stages > 2 && BN * lda > BK * ldb ? BN * lda : BK * ldb;
     static constexpr bool b_transposed = b_elems >= BN * lda; // a stage can hold B n-major
-    static constexpr int ab_bytes = stages * (a_elems + b_elems) * 2; // A's stages, then B's
+    static constexpr int ab_bytes = stages * (a_elems + b_elems) * int(sizeof(E)); // A's stages, then B's
     // the float tile in `passes` parts of c_rows rows, each fitting in the stage memory
     static constexpr int passes = BM * ldc * 4 <= ab_bytes ? 1 : (BM / 2) * ldc * 4 <= ab_bytes ? 2 : 4;
     static constexpr int c_rows = BM / passes;
@@ -679,14 +688,18 @@ template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 
     static_assert(BM % (16 * FM) == 0 && threads / 64 % warps_m == 0, "gemm_mma_config: warps must tile the rows");
     static_assert(FM % passes == 0 && c_rows * ldc * 4 <= ab_bytes, "gemm_mma_config: the float tile must fit");
     static_assert(smem_bytes <= 48 * 1024, "gemm_mma_config: static shared memory is limited to 48 KiB");
-    static_assert((a_elems * 2) % 32 == 0 && (b_elems * 2) % 32 == 0, "gemm_mma_config: stages must stay 32-byte aligned");
+    static_assert((a_elems * sizeof(E)) % 32 == 0 && (b_elems * sizeof(E)) % 32 == 0, "gemm_mma_config: stages must stay 32-byte aligned");
+    static_assert(BK % 16 == 0, "gemm_mma_config: K steps of whole 16-deep fragments (8 and 4 for float)");
     static_assert(BN % 8 == 0 && ldc % 4 == 0, "gemm_mma_config: the epilogue reads runs of 8 floats, rows 16-byte aligned");
 };
 using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
 using gemm_mma_small = gemm_mma_config<64, 64, 2, 1, 32, 4>;
+using gemm_mma_f32 = gemm_mma_config<64, 64, 2, 1, 16, 4, float>;
 static_assert(mxc_gemm_preset_tile(MXC_GEMM_MMA).bm == gemm_mma_large::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA).bn == gemm_mma_large::BN &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA).bk == gemm_mma_large::BK && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bm == gemm_mma_small::BM &&
-                  mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bn == gemm_mma_small::BN && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bk == gemm_mma_small::BK,
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bn == gemm_mma_small::BN && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bk == gemm_mma_small::BK &&
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA_F32).bm == gemm_mma_f32::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA_F32).bn == gemm_mma_f32::BN &&
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA_F32).bk == gemm_mma_f32::BK,
               "mxc_gemm_preset_tile must list the matrix-unit tiles");
 
 // The choice between them: mxc_gemm_mma_large (templates/common/gemm_choice.hpp, the rule the
@@ -785,8 +798,8 @@ __device__ __forceinline__ void gemm_put(const View& v, int64_t r0, int64_t c0, 
 // (the views' fast dims and vec flags are uniform over the block).
 template <class G, class VA, class VB>
 __device__ __forceinline__ void gemm_mma_fetch(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
-                                      int64_t k, mxc_half (&ra)[G::BM * G::BK / G::threads],
-                                      mxc_half (&rb)[G::BK * G::BN / G::threads], int tid) {
+                                      int64_t k, typename G::elem (&ra)[G::BM * G::BK / G::threads],
+                                      typename G::elem (&rb)[G::BK * G::BN / G::threads], int tid) {
     if (va.vec) {
         if (va.fast) gemm_fetch<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, tid);
         else gemm_fetch<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, tid);
@@ -800,17 +813,18 @@ __device__ __forceinline__ void gemm_mma_fetch(const VA& va, const VB& vb, int64
 // vectors (k .. k + 7 of column n) is one 16-byte store at bs[n * lda + k].
 template <class G, bool BT = false, class VA, class VB, class CB>
 __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m, int64_t n,
-                                    int64_t k, const mxc_half (&ra)[G::BM * G::BK / G::threads],
-                                    const mxc_half (&rb)[G::BK * G::BN / G::threads], mxc_half* as, mxc_half* bs, int tid,
+                                    int64_t k, const typename G::elem (&ra)[G::BM * G::BK / G::threads],
+                                    const typename G::elem (&rb)[G::BK * G::BN / G::threads], typename G::elem* as,
+                                    typename G::elem* bs, int tid,
                                     const CB& cb) {
     if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_col{});
     else gemm_put<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_col{});
     if constexpr (BT) {
-        constexpr int V = 8, E = G::BK * G::BN / G::threads;
+        constexpr int V = gemm_vec_width<typename G::elem>, E = G::BK * G::BN / G::threads;
 #pragma unroll
         for (int i = 0; i < E / V; ++i) {
             const int s = tid + i * G::threads, o = s / (G::BK / V), f = s % (G::BK / V) * V;
-            gemm_vec<mxc_half, V> x;
+            gemm_vec<typename G::elem, V> x;
 #pragma unroll
             for (int e = 0; e < V; ++e) x.v[e] = rb[i * V + e];
             vector_store(bs + o * G::lda + f, x);
@@ -822,15 +836,15 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
 }
 
 // One k-tile of the block: this warp's FM x fn fragments += its rows of stage A x its columns
-// of stage B, 16 deep at a time. BT: stage B is transposed (bs[n * lda + k], the pipelined
+// of stage B, mt::K deep at a time. BT: stage B is transposed (bs[n * lda + k], the pipelined
 // loop's layout for a B whose rows run along K), else bs[k * ldb + n].
 template <class G, bool BT = false, class Acc>
-__device__ __forceinline__ void gemm_mma_step(const mxc_half* as, const mxc_half* bs, Acc (&acc)[G::FM][G::fn_max], int row0,
-                                              int col0, int fn) {
-    using mt = mma_tile<mxc_half>;
+__device__ __forceinline__ void gemm_mma_step(const typename G::elem* as, const typename G::elem* bs, Acc (&acc)[G::FM][G::fn_max],
+                                              int row0, int col0, int fn) {
+    using mt = mma_tile<typename G::elem>;
     constexpr int FM = G::FM, FNX = G::fn_max;
 #pragma unroll
-    for (int kk = 0; kk < G::BK; kk += 16) {
+    for (int kk = 0; kk < G::BK; kk += mt::K) {
         std::conditional_t<BT, typename mt::frag_bt, typename mt::frag_b> fb[FNX];
 #pragma unroll
         for (int j = 0; j < FNX; ++j) {
@@ -855,10 +869,10 @@ __device__ __forceinline__ void gemm_mma_step(const mxc_half* as, const mxc_half
 // copied asynchronously to dst (row-major, leading dim ld): a chunk that starts outside
 // rn x cn is zeros (nothing read), one that crosses the c edge is read up to it (the rest
 // zeros; the vector views' rule: it lies in one aligned 16-byte chunk).
-template <int Threads, int R, int CC, class View>
-__device__ __forceinline__ void gemm_async_tile(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, mxc_half* dst, int ld,
+template <int Threads, int R, int CC, class View, class T>
+__device__ __forceinline__ void gemm_async_tile(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, T* dst, int ld,
                                                 int tid) {
-    constexpr int V = 8, chunks = R * CC / V;
+    constexpr int V = gemm_vec_width<T>, chunks = R * CC / V;
     static_assert(CC % V == 0, "gemm_async_tile: rows of whole 16-byte chunks");
 #pragma unroll
     for (int i = 0; i < (chunks + Threads - 1) / Threads; ++i) {
@@ -866,19 +880,19 @@ __device__ __forceinline__ void gemm_async_tile(const View& v, int64_t r0, int64
         if (chunks % Threads != 0 && s >= chunks) break;
         const int o = s / (CC / V), f = s % (CC / V) * V;
         const int64_t go = r0 + o, gf = c0 + f;
-        const mxc_half* src = nullptr;
+        const T* src = nullptr;
         const bool in = gemm_vec_src<true>(v, go, gf, go < rn && gf < cn, src);
-        const int bytes = in ? int(cn - gf < V ? cn - gf : V) * int(sizeof(mxc_half)) : 0;
+        const int bytes = in ? int(cn - gf < V ? cn - gf : V) * int(sizeof(T)) : 0;
         async_copy16(dst + o * ld + f, in ? src : v.ptr(0, 0), bytes);
     }
 }
 
 // View v with rows and columns swapped (a B whose rows run along K, copied as its transpose).
-template <class View> struct gemm_transposed {
+template <class View, class T> struct gemm_transposed {
     const View& v;
-    __device__ const mxc_half* ptr(int64_t r, int64_t c) const { return v.ptr(c, r); }
-    __device__ const mxc_half* src(int64_t r, int64_t c) const {
-        const mxc_half* p = nullptr;
+    __device__ const T* ptr(int64_t r, int64_t c) const { return v.ptr(c, r); }
+    __device__ const T* src(int64_t r, int64_t c) const {
+        const T* p = nullptr;
         gemm_vec_src<true>(v, c, r, true, p);
         return p;
     }
@@ -894,7 +908,7 @@ template <class View> struct gemm_transposed {
 // "up to tile t".
 template <class G, bool BT, class VA, class VB, class Acc>
 __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t kb, int64_t ke,
-                                                   int64_t m, int64_t n, mxc_half* stage_a, mxc_half* stage_b, int tid,
+                                                   int64_t m, int64_t n, typename G::elem* stage_a, typename G::elem* stage_b, int tid,
                                                    Acc (&acc)[G::FM][G::fn_max], int row0, int col0, int fn) {
     constexpr int S = G::stages;
     const int64_t tiles = (ke - kb + G::BK - 1) / G::BK;
@@ -902,7 +916,7 @@ __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, i
         const int64_t k0 = kb + t * G::BK;
         const int st = int(t & (S - 1));
         gemm_async_tile<G::threads, G::BM, G::BK>(va, m0, k0, m, ke, stage_a + st * G::a_elems, G::lda, tid);
-        if constexpr (BT) gemm_async_tile<G::threads, G::BN, G::BK>(gemm_transposed<VB>{vb}, n0, k0, n, ke, stage_b + st * G::b_elems, G::lda, tid);
+        if constexpr (BT) gemm_async_tile<G::threads, G::BN, G::BK>(gemm_transposed<VB, typename G::elem>{vb}, n0, k0, n, ke, stage_b + st * G::b_elems, G::lda, tid);
         else gemm_async_tile<G::threads, G::BK, G::BN>(vb, k0, n0, ke, n, stage_b + st * G::b_elems, G::ldb, tid);
     };
 #pragma unroll
@@ -927,13 +941,14 @@ template <class G, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     grid_dependency_sync();
-    using mt = mma_tile<mxc_half>;
+    using E = typename G::elem;
+    using mt = mma_tile<E>;
     constexpr int FM = G::FM, FNX = G::fn_max;
     // stages: A's (G::stages of them; the register-staged loop uses the first two), then B's;
     // after the main loop, the float tile
     alignas(32) __shared__ float smem[G::smem_bytes / 4];
-    mxc_half* const stage_a = reinterpret_cast<mxc_half*>(smem);
-    mxc_half* const stage_b = stage_a + G::stages * G::a_elems;
+    E* const stage_a = reinterpret_cast<E*>(smem);
+    E* const stage_b = stage_a + G::stages * G::a_elems;
     float* const cs = smem;
 
     // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
@@ -964,7 +979,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     }
 #endif
     if (!pipelined) {
-        mxc_half ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
+        E ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
         // B's column states, if any, in shared memory (held in registers across the multiply they
         // spill the large configuration): column c's at cols_b[c], read by its threads in each put
         using CB = decltype(gemm_col_of<G::threads, G::BN>(vb, n0, n, tid));
@@ -1040,8 +1055,8 @@ struct gemm_auto;
 
 // Whether Cfg is a matrix-unit configuration (gemm_run then launches gemm_mma_kernel with it).
 template <class Cfg> struct gemm_is_mma : std::false_type {};
-template <int BM, int BN, int FM, int MinBlocks, int BK, int Stages>
-struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks, BK, Stages>> : std::true_type {};
+template <int BM, int BN, int FM, int MinBlocks, int BK, int Stages, class E>
+struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks, BK, Stages, E>> : std::true_type {};
 
 // Launches configuration G (gemm_mma_large or gemm_mma_small), or the one gemm_mma_pick_large
 // chooses (G = gemm_auto); grids beyond the y / z limits (65535) go in several launches.
@@ -1069,7 +1084,7 @@ inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA
 }
 
 // The configuration argument of the launchers (gemm_run, dot, convolution and the fused
-// forms): a gemm_config, a gemm_mma_config (half only), or gemm_auto. mxc always names one: the tuning
+// forms): a gemm_config, a gemm_mma_config (of the product's element type), or gemm_auto. mxc always names one: the tuning
 // database's tile, else the rule's preset (mxc_gemm_pick, applied by the compiler to the
 // shapes it knows; codegen/gemm_choice.cpp), so each generated launch instantiates only the
 // kernel it runs. Every shape is known then: the generated source passes each kernel static
@@ -1123,7 +1138,7 @@ inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, c
         if constexpr (gemm_is_mma<G>::value) gemm_mma_launch_slices<G>(m, n, k, z, z * slices, ks, sa, sb, f, stream);
         else gemm_launch_slices<G, T>(m, n, k, z, z * slices, ks, sa, sb, f, stream);
     } else if constexpr (gemm_is_mma<Cfg>::value) {
-        static_assert(std::is_same<T, mxc_half>::value, "gemm_mma: the matrix-unit kernel takes half only");
+        static_assert(std::is_same<T, typename Cfg::elem>::value, "gemm_mma: the configuration's element type is the product's");
         gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, out, stream);
     } else if constexpr (!std::is_same<Cfg, gemm_auto>::value) {
         gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
@@ -1135,6 +1150,7 @@ inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, c
         case MXC_GEMM_MMA_SMALL:
             if constexpr (std::is_same<T, mxc_half>::value) gemm_mma_launch<gemm_mma_small>(m, n, k, z, sa, sb, out, stream);
             break;
+        case MXC_GEMM_MMA_F32: break; // (mxc_gemm_pick never names it: the compiler's choice only)
         case MXC_GEMM_LARGE: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
         case MXC_GEMM_MEDIUM: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
         case MXC_GEMM_SMALL_M: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;

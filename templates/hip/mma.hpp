@@ -14,8 +14,8 @@
 // takes it in place of a frag_b (a B operand whose rows in memory run along K). Fragments are
 // opaque: every function is warp-collective (all lanes of a full warp call it together, with
 // the same pointers and strides), and mma computes acc += A * B. Portable preconditions (what
-// wmma requires): the tile pointers 32-byte aligned, lda and ldb multiples of 8, ldd a multiple
-// of 4. The emulator's wmma (runtime-stub/emu/mma.hpp) checks them.
+// wmma requires): the tile pointers 32-byte aligned, lda and ldb multiples of 16 bytes (8
+// halves, 4 floats), ldd a multiple of 4. The emulator's wmma (runtime-stub/emu/mma.hpp) checks them.
 //
 // Implementations, chosen at compile time:
 //  - NVIDIA sm_80+ (__CUDA_ARCH__ >= 800): nvcuda::wmma 16x16x16, __half x __half -> float.
@@ -33,6 +33,23 @@
 // against emulated vendor APIs (runtime-stub/emu/mma.hpp), so CI checks both lane mappings.
 // All paths accumulate fp32 products of fp16 values (exact) in fp32; only the summation order
 // differs.
+//
+// mma_tile<float> is the same interface for fp32 operands (A and B float in memory, the
+// accumulator fp32), with a K that depends on the path (mt::K: 8, 4 or 8 below). Results are
+// fp32-accurate on every path:
+//  - NVIDIA sm_80+: nvcuda::wmma 16x16x8 on TF32 (10-bit mantissa) fragments, three products
+//    per mma ("3xTF32", the error-compensated scheme of NVIDIA's CUTLASS documentation): each
+//    operand x is split into big = tf32(x) and small = tf32(x - big) (x - big is exact in fp32),
+//    and acc += a_small b_big + a_big b_small + a_big b_big. The dropped a_small b_small is
+//    below 2^-21 of |a b|, so a product's error is of the order of an fp32 FMA's, where one TF32
+//    product alone is off by up to 2^-11. Non-finite elements keep small = 0 (inf - inf would
+//    make every product NaN); still, inf x y gives NaN where y is exactly a TF32 number (its
+//    small part is 0), where fp32 gives an infinity. TF32 products are exact in fp32 (11 x 11
+//    significant bits).
+//  - AMD CDNA: __builtin_amdgcn_mfma_f32_16x16x4f32, native fp32 (K = 4). Lane layout (the AMD
+//    matrix instruction calculator): lane l holds A[l % 16][l / 16], B[l / 16][l % 16], and
+//    D[4 * (l / 16) + i][l % 16], i = 0..3, as for 16x16x16f16 with one k per lane.
+//  - elsewhere: the per-lane FMA loop of the half path on floats.
 #pragma once
 #include "templates/hip/common.hpp"
 
@@ -91,6 +108,40 @@ template <> struct mma_tile<mxc_half> {
     }
 };
 
+// 3xTF32 (see the top of the file): a fragment holds the big and the small parts.
+template <> struct mma_tile<float> {
+    static constexpr int M = 16, N = 16, K = 8;
+    template <class Use, class Layout> struct split {
+        nvcuda::wmma::fragment<Use, 16, 16, 8, nvcuda::wmma::precision::tf32, Layout> big, small;
+    };
+    using frag_a = split<nvcuda::wmma::matrix_a, nvcuda::wmma::row_major>;
+    using frag_b = split<nvcuda::wmma::matrix_b, nvcuda::wmma::row_major>;
+    using frag_bt = split<nvcuda::wmma::matrix_b, nvcuda::wmma::col_major>;
+    using frag_acc = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 8, float>;
+
+    template <class F> __device__ static void load_split(F& f, const float* p, int ld) {
+        nvcuda::wmma::load_matrix_sync(f.big, p, static_cast<unsigned>(ld));
+#pragma unroll
+        for (int i = 0; i < f.big.num_elements; ++i) {
+            const float x = f.big.x[i], big = nvcuda::wmma::__float_to_tf32(x);
+            f.big.x[i] = big;
+            f.small.x[i] = isfinite(x) ? nvcuda::wmma::__float_to_tf32(x - big) : 0.0f;
+        }
+    }
+    __device__ static void load_a(frag_a& a, const float* p, int ld) { load_split(a, p, ld); }
+    __device__ static void load_b(frag_b& b, const float* p, int ld) { load_split(b, p, ld); }
+    __device__ static void load_bt(frag_bt& b, const float* p, int ld) { load_split(b, p, ld); }
+    __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
+    template <class FB> __device__ static void mma(frag_acc& c, const frag_a& a, const FB& b) {
+        nvcuda::wmma::mma_sync(c, a.small, b.big, c); // the small terms first: they are added to c before the big one
+        nvcuda::wmma::mma_sync(c, a.big, b.small, c);
+        nvcuda::wmma::mma_sync(c, a.big, b.big, c);
+    }
+    __device__ static void store(float* p, int ld, const frag_acc& c) {
+        nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
+    }
+};
+
 #elif defined(MXC_MMA_MFMA)
 
 typedef _Float16 mfma_half4 __attribute__((__vector_size__(4 * sizeof(_Float16))));
@@ -128,29 +179,62 @@ template <> struct mma_tile<mxc_half> {
     }
 };
 
+// Native fp32: one float of A and of B per lane, K = 4.
+template <> struct mma_tile<float> {
+    static constexpr int M = 16, N = 16, K = 4;
+    struct frag_a { float v; };
+    struct frag_b { float v; };
+    using frag_bt = frag_b;
+    struct frag_acc { mfma_float4 v; };
+
+    __device__ static void load_a(frag_a& a, const float* p, int ld) {
+        const int l = mma_lane();
+        a.v = p[(l % 16) * ld + l / 16];
+    }
+    __device__ static void load_b(frag_b& b, const float* p, int ld) {
+        const int l = mma_lane();
+        b.v = p[(l / 16) * ld + l % 16];
+    }
+    __device__ static void load_bt(frag_bt& b, const float* p, int ld) {
+        const int l = mma_lane();
+        b.v = p[(l % 16) * ld + l / 16];
+    }
+    __device__ static void zero(frag_acc& c) {
+        for (int i = 0; i < 4; ++i) c.v[i] = 0.0f;
+    }
+    __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) {
+        c.v = __builtin_amdgcn_mfma_f32_16x16x4f32(a.v, b.v, c.v, 0, 0, 0);
+    }
+    __device__ static void store(float* p, int ld, const frag_acc& c) {
+        const int l = mma_lane();
+        for (int i = 0; i < 4; ++i) p[(4 * (l / 16) + i) * ld + l % 16] = c.v[i];
+    }
+};
+
 #else
 
-template <> struct mma_tile<mxc_half> {
-    static constexpr int M = 16, N = 16, K = 16;
+// The per-lane FMA loop, for half (K = 16) and float (K = 8) operands.
+template <class T, int K_> struct mma_tile_generic {
+    static constexpr int M = 16, N = 16, K = K_;
     static constexpr int max_rows = 8; // 256 / warpSize for warps of 32 or 64 lanes
-    struct frag_a { mxc_half v[max_rows][16]; };
-    struct frag_b { mxc_half v[16]; };
+    struct frag_a { T v[max_rows][K]; };
+    struct frag_b { T v[K]; };
     using frag_bt = frag_b;
     struct frag_acc { float v[max_rows]; };
 
     __device__ static int rows() { return 256 / warpSize; }
     __device__ static int row(int j) { return mma_lane() / 16 + j * (warpSize / 16); }
-    __device__ static void load_a(frag_a& a, const mxc_half* p, int ld) {
+    __device__ static void load_a(frag_a& a, const T* p, int ld) {
         for (int j = 0; j < rows(); ++j)
-            for (int k = 0; k < 16; ++k) a.v[j][k] = p[row(j) * ld + k];
+            for (int k = 0; k < K; ++k) a.v[j][k] = p[row(j) * ld + k];
     }
-    __device__ static void load_b(frag_b& b, const mxc_half* p, int ld) {
+    __device__ static void load_b(frag_b& b, const T* p, int ld) {
         const int col = mma_lane() % 16;
-        for (int k = 0; k < 16; ++k) b.v[k] = p[k * ld + col];
+        for (int k = 0; k < K; ++k) b.v[k] = p[k * ld + col];
     }
-    __device__ static void load_bt(frag_bt& b, const mxc_half* p, int ld) {
+    __device__ static void load_bt(frag_bt& b, const T* p, int ld) {
         const int col = mma_lane() % 16;
-        for (int k = 0; k < 16; ++k) b.v[k] = p[col * ld + k];
+        for (int k = 0; k < K; ++k) b.v[k] = p[col * ld + k];
     }
     __device__ static void zero(frag_acc& c) {
         for (int j = 0; j < max_rows; ++j) c.v[j] = 0.0f;
@@ -158,7 +242,7 @@ template <> struct mma_tile<mxc_half> {
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) {
         for (int j = 0; j < rows(); ++j) {
             float s = c.v[j];
-            for (int k = 0; k < 16; ++k) s = fmaf(static_cast<float>(a.v[j][k]), static_cast<float>(b.v[k]), s);
+            for (int k = 0; k < K; ++k) s = fmaf(static_cast<float>(a.v[j][k]), static_cast<float>(b.v[k]), s);
             c.v[j] = s;
         }
     }
@@ -167,6 +251,8 @@ template <> struct mma_tile<mxc_half> {
         for (int j = 0; j < rows(); ++j) p[row(j) * ld + col] = c.v[j];
     }
 };
+template <> struct mma_tile<mxc_half> : mma_tile_generic<mxc_half, 16> {};
+template <> struct mma_tile<float> : mma_tile_generic<float, 8> {};
 
 #endif
 

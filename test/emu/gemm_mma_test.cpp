@@ -1,16 +1,18 @@
-// Test of the fp16 matrix-unit GEMM of templates/hip/gemm.hpp (gemm_mma_kernel, both
-// configurations): batched products of odd sizes (M, N not multiples of the block tile, K not
+// Test of the matrix-unit GEMM of templates/hip/gemm.hpp (gemm_mma_kernel: the fp16
+// configurations, and gemm_mma_f32, 3xTF32 under emulated wmma): batched products of odd sizes (M, N not multiples of the block tile, K not
 // a multiple of BK), operands row-major or transposed (the view's fast dim), with 16-byte
 // vector loads or without (odd strides, a misaligned base), through the out.store contract;
 // deep products through the pipelined loop of asynchronous copies (emulated but for MFMA), B
 // along N or along K.
 // Compared with a double-precision host product (tolerance: fp32 accumulation of exact fp16
-// products). Built for the host emulator by test/unit/test_mma.cpp (generic, emulated wmma,
+// products; for fp32 operands with full 24-bit mantissas the same, which one TF32 product per
+// step, off by up to 2^-11, would not meet). Built for the host emulator by test/unit/test_mma.cpp (generic, emulated wmma,
 // emulated MFMA, warps of 32 and 64) and compiled for sm_90 and gfx90a there.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "templates/hip/gemm.hpp"
@@ -19,10 +21,10 @@
 using mxc::hip::gemm_strided_view;
 
 // Matrix z of a batch: element (r, c) at p[z * sz + r * sr + c * sc].
-struct test_source {
-    const mxc_half* p;
+template <class E> struct test_source {
+    const E* p;
     int64_t sr, sc, sz;
-    __device__ gemm_strided_view<mxc_half> view(int64_t z) const { return mxc::hip::make_strided_view(p + z * sz, sr, sc); }
+    __device__ gemm_strided_view<E> view(int64_t z) const { return mxc::hip::make_strided_view(p + z * sz, sr, sc); }
 };
 struct test_out {
     float* c;
@@ -36,6 +38,17 @@ static mxc_half random_half() {
     seed = seed * 1664525u + 1013904223u;
     return mxc_half(static_cast<float>((seed >> 8) % 2001) / 1000.0f - 1.0f);
 }
+// in [-1, 1) with all 24 bits of the mantissa used
+static float random_float() {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<float>(seed >> 8) / 8388608.0f - 1.0f;
+}
+template <class E> E random_elem() {
+    if constexpr (std::is_same<E, float>::value) return random_float();
+    else return random_half();
+}
+template <class Cfg> struct elem_of { using type = typename Cfg::elem; };
+template <> struct elem_of<mxc::hip::gemm_auto> { using type = mxc_half; };
 
 // One product: A (m x k) row-major or transposed (k x m in memory), likewise B; `shift`
 // elements of offset in both buffers (1: no 16-byte vectors); with `padded`, the rows in
@@ -43,27 +56,28 @@ static mxc_half random_half() {
 // reach past the matrix edge must not count it).
 template <class Cfg>
 static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb, int shift, bool padded = false) {
+    using E = typename elem_of<Cfg>::type;
     auto up = [&](int x) { return padded ? (x + 7) / 8 * 8 : x; };
     const int64_t lda = up(ta ? m : k), ldb = up(tb ? k : n);
     const int64_t asz = (ta ? k : m) * lda, bsz = (tb ? n : k) * ldb;
-    std::vector<mxc_half> a(z * asz + shift), b(z * bsz + shift);
-    for (auto& x : a) x = random_half();
-    for (auto& x : b) x = random_half();
+    std::vector<E> a(z * asz + shift), b(z * bsz + shift);
+    for (auto& x : a) x = random_elem<E>();
+    for (auto& x : b) x = random_elem<E>();
     for (int64_t e = 0; e < int64_t(a.size()) - shift; ++e)
-        if (e % lda >= (ta ? m : k)) a[shift + e] = mxc_half(INFINITY);
+        if (e % lda >= (ta ? m : k)) a[shift + e] = E(INFINITY);
     for (int64_t e = 0; e < int64_t(b.size()) - shift; ++e)
-        if (e % ldb >= (tb ? k : n)) b[shift + e] = mxc_half(INFINITY);
+        if (e % ldb >= (tb ? k : n)) b[shift + e] = E(INFINITY);
     std::vector<float> c(size_t(z) * m * n, -12345.0f);
-    mxc_half *da = nullptr, *db = nullptr;
+    E *da = nullptr, *db = nullptr;
     float* dc = nullptr;
-    CHECK(hipMalloc(reinterpret_cast<void**>(&da), a.size() * sizeof(mxc_half)));
-    CHECK(hipMalloc(reinterpret_cast<void**>(&db), b.size() * sizeof(mxc_half)));
+    CHECK(hipMalloc(reinterpret_cast<void**>(&da), a.size() * sizeof(E)));
+    CHECK(hipMalloc(reinterpret_cast<void**>(&db), b.size() * sizeof(E)));
     CHECK(hipMalloc(reinterpret_cast<void**>(&dc), c.size() * sizeof(float)));
-    CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(mxc_half), hipMemcpyHostToDevice));
-    CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(mxc_half), hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(E), hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(E), hipMemcpyHostToDevice));
     CHECK(hipMemcpy(dc, c.data(), c.size() * sizeof(float), hipMemcpyHostToDevice));
-    const test_source sa{da + shift, ta ? 1 : lda, ta ? lda : 1, asz}, sb{db + shift, tb ? 1 : ldb, tb ? ldb : 1, bsz};
-    mxc::hip::gemm_run<mxc_half, Cfg>(m, n, k, z, sa, sb, test_out{dc, m, n}, 0); // Cfg's kernel (gemm_auto: gemm_pick's)
+    const test_source<E> sa{da + shift, ta ? 1 : lda, ta ? lda : 1, asz}, sb{db + shift, tb ? 1 : ldb, tb ? ldb : 1, bsz};
+    mxc::hip::gemm_run<E, Cfg>(m, n, k, z, sa, sb, test_out{dc, m, n}, 0); // Cfg's kernel (gemm_auto: gemm_pick's)
     CHECK(hipDeviceSynchronize());
     CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
     int bad = 0;
@@ -122,6 +136,18 @@ int main() {
     bad += check<gemm_mma_small>("small", 64, 64, 8, 1, false, true, 0, true);
     bad += check<gemm_mma_small>("small", 33, 130, 203, 3, false, true, 0, true);
     bad += check<mxc::hip::gemm_auto>("auto", 65, 70, 50, 2, false, false, 0);
+    // fp32 operands (gemm_mma_f32): the register-staged loop (transposed A, misaligned, odd
+    // strides), the pipelined one (both operands vectors along their rows, B along N or K),
+    // edges in M, N and K, batches, deep K
+    using mxc::hip::gemm_mma_f32;
+    bad += check<gemm_mma_f32>("f32", 64, 64, 16, 1, false, false, 0);
+    bad += check<gemm_mma_f32>("f32", 130, 72, 45, 2, false, false, 0, true);
+    bad += check<gemm_mma_f32>("f32", 96, 136, 1000, 1, false, false, 0);
+    bad += check<gemm_mma_f32>("f32", 96, 136, 1000, 1, false, true, 0);
+    bad += check<gemm_mma_f32>("f32", 33, 130, 203, 3, false, true, 0, true);
+    bad += check<gemm_mma_f32>("f32", 50, 61, 27, 2, true, true, 0, true);
+    bad += check<gemm_mma_f32>("f32", 70, 33, 45, 3, true, false, 1);
+    bad += check<gemm_mma_f32>("f32", 17, 20, 6, 1, false, false, 0);
     printf(bad ? "FAILED\n" : "PASSED\n");
     return bad ? 1 : 0;
 }

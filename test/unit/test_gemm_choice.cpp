@@ -252,3 +252,49 @@ TEST(GemmChoice, ChannelsLastWeightsPacked) {
     EXPECT_EQ(c.args.substr(c.args.size() - 20), ", MXC_CONV_GEMM_NHWC") << c.args;
     EXPECT_NE(c.comment.find("the weights stored so"), std::string::npos) << c.comment;
 }
+
+// fp32 dot products on the matrix units (gemm_mma_f32) where the target has them: sm_80+, CDNA
+// and the emulator; convolutions, skinny products and other targets keep the SIMT engine;
+// MXC_FP32_MMA=0 turns it off; a tuned tile still wins.
+TEST(GemmChoice, Fp32MatrixUnits) {
+    ::unsetenv("MXC_FP32_MMA");
+    for (const char* a : {"sm_80", "sm_90", "sm_100", "gfx908", "gfx90a", "gfx90a:xnack-", "gfx942", "emu"})
+        EXPECT_TRUE(has_f32_matrix_units(a)) << a;
+    for (const char* a : {"sm_75", "sm_70", "sm_", "sm_8", "gfx906", "gfx1030", "gfx9080", "gfx1100", ""})
+        EXPECT_FALSE(has_f32_matrix_units(a)) << a;
+
+    lowered_module l;
+    l.kernels.push_back(call("dot", f32, {sh(f32, {197, 768}), sh(f32, {768, 3072})}, {197, 3072}));
+    l.kernels.push_back(call("fused_dot", f32, {sh(f32, {12, 197, 64}), sh(f32, {12, 64, 197})}, {12, 197, 197}));
+    l.kernels.push_back(call("dot", f32, {sh(f32, {1, 768}), sh(f32, {768, 1000})}, {1, 1000})); // one row
+    l.kernels.push_back(call("dot", f16, {sh(f16, {197, 768}), sh(f16, {768, 768})}, {197, 768}));
+    l.kernels.push_back(call("convolution", f32, {sh(f32, {1, 64, 56, 56}), sh(f32, {64, 64, 1, 1})}, {1, 64, 56, 56},
+                             {1, 0, 0, 1, 1, 1, 1}));
+    EXPECT_EQ(use_f32_matrix_units(l, "sm_75"), 0);
+    EXPECT_EQ(use_f32_matrix_units(l, "sm_90"), 3);
+    EXPECT_TRUE(l.kernels[0].f32_mma && l.kernels[1].f32_mma && l.kernels[2].f32_mma);
+    EXPECT_FALSE(l.kernels[3].f32_mma || l.kernels[4].f32_mma);
+    auto c = hip_launch_choice_of(l.kernels[0]);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_f32");
+    EXPECT_EQ(c.comment, "gemm 197x3072x768x1: mxc::hip::gemm_mma_f32 (rule: mxc_gemm_f32_mma)");
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[1]).args, ", mxc::hip::gemm_mma_f32"); // batched: 12 products of 197x197x64
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[2]).args, ", mxc::hip::gemm_small_m"); // mxc_gemm_f32_mma: more than 16 rows
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[4]).args, ", mxc::hip::gemm_medium, MXC_CONV_GEMM_1X1");
+    // split-K with the matrix-unit tile: 197x768x3072 has 48 tiles of 64x64
+    kernel_call proj = call("dot", f32, {sh(f32, {197, 3072}), sh(f32, {3072, 768})}, {197, 768});
+    proj.f32_mma = true;
+    proj.scratch_bytes = INT64_MAX;
+    c = hip_launch_choice_of(proj);
+    EXPECT_EQ(c.splits, mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MMA_F32), 197, 768, 3072, 1));
+    EXPECT_EQ(c.splits, 6);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_split<mxc::hip::gemm_mma_f32, 6>");
+    // a tuned tile wins
+    kernel_call tuned = l.kernels[0];
+    tuned.tuning = {"64x64x8/4x4", "mxc::hip::gemm_config<64, 64, 8, 4, 4>", "db:2"};
+    EXPECT_EQ(hip_launch_choice_of(tuned).args, ", mxc::hip::gemm_config<64, 64, 8, 4, 4>");
+    // the A/B switch
+    ::setenv("MXC_FP32_MMA", "0", 1);
+    EXPECT_EQ(use_f32_matrix_units(l, "sm_90"), 0);
+    ::unsetenv("MXC_FP32_MMA");
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[0]).args, ", mxc::hip::gemm_medium");
+}

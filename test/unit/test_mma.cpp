@@ -1,6 +1,6 @@
-// templates/hip/mma.hpp, the warp-level fp16 tile multiply-accumulate: test/emu/mma_test.cpp
-// (one warp 16x48x16, block GEMMs with edges) and test/emu/gemm_mma_test.cpp (the fp16 GEMM of
-// templates/hip/gemm.hpp) built for the host SIMT emulator through each of
+// templates/hip/mma.hpp, the warp-level tile multiply-accumulate: test/emu/mma_test.cpp
+// (fp16: one warp 16x48x16, block GEMMs with edges) and test/emu/gemm_mma_test.cpp (the fp16 and
+// fp32 GEMMs of templates/hip/gemm.hpp) built for the host SIMT emulator through each of
 // the interface's paths (generic; emulated wmma; emulated MFMA with 64-lane wavefronts) and
 // compared there with a double-precision product; and the same file compiled for sm_90 (nvcc)
 // and gfx90a (clang++-15), checking that the matrix instructions are emitted. Skipped, saying
@@ -121,6 +121,10 @@ TEST(mma_compile, sm_90_uses_wmma) {
         if (name == "gemm_mma_test") { // the pipelined loop of gemm_mma_small (templates/hip/async_copy.hpp)
             EXPECT_NE(ptx.str().find("cp.async.cg.shared.global"), std::string::npos);
             EXPECT_NE(ptx.str().find("cp.async.wait_group 2;"), std::string::npos);
+            // gemm_mma_f32: TF32 products of operands rounded to TF32 (3xTF32)
+            EXPECT_NE(ptx.str().find("wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32"), std::string::npos);
+            EXPECT_NE(ptx.str().find("wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32"), std::string::npos);
+            EXPECT_NE(ptx.str().find("cvt.rna.tf32.f32"), std::string::npos);
         }
     }
 }
@@ -138,5 +142,6 @@ TEST(mma_compile, gfx90a_uses_mfma) {
         std::stringstream s;
         s << f.rdbuf();
         EXPECT_NE(s.str().find("v_mfma_f32_16x16x16f16"), std::string::npos) << name;
+        if (name == "gemm_mma_test") EXPECT_NE(s.str().find("v_mfma_f32_16x16x4f32"), std::string::npos) << name; // gemm_mma_f32
     }
 }
