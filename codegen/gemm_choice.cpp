@@ -194,16 +194,16 @@ bool has_f32_matrix_units(const std::string& arch) {
     return false;
 }
 
-bool f32_matrix_units_wanted(const std::string& arch) {
+bool f32_matrix_units_take(const std::string& arch, const std::string& op) {
     const char* env = std::getenv("MXC_FP32_MMA");
-    return has_f32_matrix_units(arch) && !(env != nullptr && std::strcmp(env, "0") == 0);
+    if (!has_f32_matrix_units(arch) || (env != nullptr && std::strcmp(env, "0") == 0)) return false;
+    return op == "dot" || (op == "convolution" && env != nullptr && std::strcmp(env, "all") == 0);
 }
 
 int use_f32_matrix_units(lowered_module& l, const std::string& arch) {
-    const bool on = f32_matrix_units_wanted(arch);
     int marked = 0;
     for (kernel_call& k : l.kernels) {
-        k.f32_mma = on && k.type == dtype::float_type && strip_fused(k.kernel) == "dot";
+        k.f32_mma = k.type == dtype::float_type && f32_matrix_units_take(arch, strip_fused(k.kernel));
         marked += k.f32_mma;
     }
     return marked;

@@ -43,13 +43,16 @@ bool conv_runs_channels_last(const kernel_call& k);
 // such a GPU so that its builds (CI's conformance and lit tests) run that kernel.
 bool has_f32_matrix_units(const std::string& arch);
 
-// Whether float dot products built for `arch` go to those units: has_f32_matrix_units, unless
-// MXC_FP32_MMA=0 is in mxc's environment (the A/B: the SIMT engine everywhere).
-bool f32_matrix_units_wanted(const std::string& arch);
+// Whether the float products of kernel `op` (dot, convolution; the fused forms' op without
+// "fused_") built for `arch` go to those units: dot products where has_f32_matrix_units, the
+// GEMM forms of convolutions too with MXC_FP32_MMA=all in mxc's environment (an A/B for a
+// device: by default they keep the SIMT engine), nothing with MXC_FP32_MMA=0 (the A/B: the SIMT
+// engine everywhere).
+bool f32_matrix_units_take(const std::string& arch, const std::string& op);
 
-// Marks the float dot products (dot, fused_dot) of a hip module built for `arch` to run on the
-// matrix units where f32_matrix_units_wanted (kernel_call::f32_mma; mxc_gemm_f32_mma decides per
-// shape, a tuning-database tile overrides). Returns how many it marked.
+// Marks the float kernels of a hip module built for `arch` whose products go to the matrix
+// units (f32_matrix_units_take; kernel_call::f32_mma; mxc_gemm_f32_mma then decides per shape,
+// and a tuning-database tile overrides). Returns how many it marked.
 int use_f32_matrix_units(lowered_module& l, const std::string& arch);
 
 // Reserves the scratch of every split-K launch of a hip module: one region past the end of the

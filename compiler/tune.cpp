@@ -45,14 +45,14 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
     std::vector<tuning_job> jobs;
     std::set<std::string> labels;
     std::size_t tiles = 0;
-    const bool f32_mma = f32_matrix_units_wanted(opts.offload_arch);
     for (auto& k : l.kernels) {
         auto p = gemm_problem_of(k);
         if (!p) continue;
         if (!labels.insert(tuning_label(*p)).second) continue;
         // the matrix-unit kernel too where the rule would take it without an entry
         const bool mma = p->type == dtype::half_type ||
-                         (f32_mma && p->type == dtype::float_type && p->op == "dot" && mxc_gemm_f32_mma(p->m, p->n, p->k, p->z));
+                         (p->type == dtype::float_type && f32_matrix_units_take(opts.offload_arch, p->op) &&
+                          mxc_gemm_f32_mma(p->m, p->n, p->k, p->z));
         jobs.push_back({*p, tuning_candidates(*p), mma});
         tiles += jobs.back().tiles.size() + jobs.back().mma;
     }

@@ -423,8 +423,9 @@ def versions():
         # the -nchw / -nhwc stages: mxc built the libraries with MXC_CHANNELS_LAST=0 / 1 (docs/tuning.md)
         v["channels_last"] = {"0": "never (MXC_CHANNELS_LAST=0)", "1": "wherever allowed (MXC_CHANNELS_LAST=1)"}.get(
             os.environ.get("MXC_CHANNELS_LAST", ""), "rule")
-        # the -simt stages: float dot products on the SIMT engine (MXC_FP32_MMA=0), else the matrix units
-        v["fp32_matrix_units"] = "off (MXC_FP32_MMA=0)" if os.environ.get("MXC_FP32_MMA", "") == "0" else "on"
+        # the -simt / -mmaall stages: float products on the SIMT engine (MXC_FP32_MMA=0), convolutions on the matrix units too (=all)
+        v["fp32_matrix_units"] = {"0": "off (MXC_FP32_MMA=0)", "all": "dot products and convolutions (MXC_FP32_MMA=all)"}.get(
+            os.environ.get("MXC_FP32_MMA", ""), "dot products")
     v["cpu"] = platform.processor() or platform.machine()
     return v
 

@@ -17,7 +17,8 @@
 # convolutions never / wherever allowed channels-last, instead of mxc_conv_channels_last_pays),
 # into files named so: the A/B of the channels-last form. A stage name ending in -simt
 # (bench-simt:ARGS, profile-simt:MODEL) builds with MXC_FP32_MMA=0: float dot products on the
-# SIMT engine instead of the matrix units (gemm_mma_f32, 3xTF32), into files named with -simt.
+# SIMT engine instead of the matrix units (gemm_mma_f32, 3xTF32), into files named with -simt;
+# one ending in -mmaall builds with MXC_FP32_MMA=all (float convolutions on them too).
 # --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
 # conformance and bench get it as their --deadline.
 set -u
@@ -39,6 +40,7 @@ for st in "$@"; do
   [[ $name == *-nchw ]] && { name=${name%-nchw}; sfx=-nchw; export MXC_CHANNELS_LAST=0; }
   [[ $name == *-nhwc ]] && { name=${name%-nhwc}; sfx=-nhwc; export MXC_CHANNELS_LAST=1; }
   [[ $name == *-simt ]] && { name=${name%-simt}; sfx=-simt; export MXC_FP32_MMA=0; }
+  [[ $name == *-mmaall ]] && { name=${name%-mmaall}; sfx=-mmaall; export MXC_FP32_MMA=all; }
   if [[ $name == *-noasync ]]; then
     name=${name%-noasync}; sfx=-noasync; export MXC_NO_ASYNC_COPY=1 # (a label for bench.py)
     printf '#!/bin/sh\nexec "%s" -DMXC_NO_ASYNC_COPY "$@"\n' "${hip_compiler:-${NVCC:-/usr/local/cuda/bin/nvcc}}" > /tmp/nvcc-noasync

@@ -254,8 +254,8 @@ TEST(GemmChoice, ChannelsLastWeightsPacked) {
 }
 
 // fp32 dot products on the matrix units (gemm_mma_f32) where the target has them: sm_80+, CDNA
-// and the emulator; convolutions, skinny products and other targets keep the SIMT engine;
-// MXC_FP32_MMA=0 turns it off; a tuned tile still wins.
+// and the emulator; convolutions (but with MXC_FP32_MMA=all), skinny products and other
+// targets keep the SIMT engine; MXC_FP32_MMA=0 turns it off; a tuned tile still wins.
 TEST(GemmChoice, Fp32MatrixUnits) {
     ::unsetenv("MXC_FP32_MMA");
     for (const char* a : {"sm_80", "sm_90", "sm_100", "gfx908", "gfx90a", "gfx90a:xnack-", "gfx942", "emu"})
@@ -292,6 +292,12 @@ TEST(GemmChoice, Fp32MatrixUnits) {
     kernel_call tuned = l.kernels[0];
     tuned.tuning = {"64x64x8/4x4", "mxc::hip::gemm_config<64, 64, 8, 4, 4>", "db:2"};
     EXPECT_EQ(hip_launch_choice_of(tuned).args, ", mxc::hip::gemm_config<64, 64, 8, 4, 4>");
+    // convolutions too with MXC_FP32_MMA=all (the half one stays as it was)
+    ::setenv("MXC_FP32_MMA", "all", 1);
+    EXPECT_EQ(use_f32_matrix_units(l, "gfx90a"), 4);
+    EXPECT_TRUE(l.kernels[4].f32_mma && !l.kernels[3].f32_mma);
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[4]).args, ", mxc::hip::gemm_mma_f32, MXC_CONV_GEMM_1X1");
+    EXPECT_EQ(use_f32_matrix_units(l, "gfx1030"), 0);
     // the A/B switch
     ::setenv("MXC_FP32_MMA", "0", 1);
     EXPECT_EQ(use_f32_matrix_units(l, "sm_90"), 0);

@@ -464,6 +464,39 @@ TEST(HipGemmForms, PointwiseConvolutionColumnsMatchTheReference) {
     }
 }
 
+// Float convolutions on the fp32 matrix-unit kernel (gemm_mma_f32; MXC_FP32_MMA=all): the
+// im2col matrix through its column states (stride, dilation, groups, columns past the tile
+// edge, K not a multiple of BK = 16), the 1x1 B element-wise (plane 35) and as vectors (plane
+// 16: the pipelined loop where the emulator has asynchronous copies).
+TEST(HipGemmForms, FloatConvolutionOnTheMatrixUnitKernel) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    using mxc::hip::convolution;
+    using mxc::hip::gemm_mma_f32;
+    const std::vector<int64_t> same = {1, 1, 1, 1, 1, 1, 1}, strided = {2, 2, 2, 2, 2, 2, 2}, unit = {1, 0, 0, 1, 1, 1, 1};
+    struct conv_case {
+        std::vector<int64_t> x, w, y, ip;
+        mxc_conv_form form;
+    };
+    const conv_case cases[] = {
+        {{2, 5, 9, 7}, {20, 5, 3, 3}, {2, 20, 9, 7}, same, MXC_CONV_GEMM_IM2COL},
+        {{3, 4, 11, 10}, {18, 2, 3, 3}, {3, 18, 6, 5}, strided, MXC_CONV_GEMM_IM2COL},
+        {{3, 40, 7, 5}, {70, 40, 1, 1}, {3, 70, 7, 5}, unit, MXC_CONV_GEMM_1X1},
+        {{2, 40, 4, 4}, {70, 40, 1, 1}, {2, 70, 4, 4}, unit, MXC_CONV_GEMM_1X1},
+    };
+    for (const conv_case& c : cases) {
+        SCOPED_TRACE("w " + std::to_string(c.w[0]) + "x" + std::to_string(c.w[1]) + "x" + std::to_string(c.w[2]));
+        const mxc_desc ins[2] = {packed(c.x), packed(c.w)}, od = packed(c.y);
+        ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, c.ip.data()), c.form);
+        const auto x = ramp(size_t(mxc_elements(ins[0])), 0.25f), w = ramp(size_t(mxc_elements(ins[1])), 0.125f);
+        std::vector<float> want(size_t(mxc_elements(od)));
+        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_conv_at(x.data(), ins[0], w.data(), ins[1], od, c.ip.data(), int64_t(i));
+        if (c.form == MXC_CONV_GEMM_1X1)
+            expect_near_all(run_kernel(convolution<float, gemm_mma_f32, MXC_CONV_GEMM_1X1>, x, w, ins, od, c.ip), want);
+        else
+            expect_near_all(run_kernel(convolution<float, gemm_mma_f32, MXC_CONV_GEMM_IM2COL>, x, w, ins, od, c.ip), want);
+    }
+}
+
 // The SIMT kernel's pipeline (two shared stages, the next k-tile's vector loads held in
 // registers across the multiply): several k-tiles with K not a multiple of BK, edge tiles
 // with partial vectors, vector views read along K (A row-major, B transposed) and along M / N
