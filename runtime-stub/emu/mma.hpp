@@ -162,6 +162,12 @@ inline void mma_sync(fragment<accumulator, m, n, k, TC, void>& d, const fragment
 } // namespace nvcuda
 
 namespace mxc_emu {
+// Fails the block unless the wavefront has 64 lanes and the broadcast controls are 0 (not emulated).
+inline void check_mfma_args(const char* what, int cbsz, int abid, int blgp) {
+    if (warpSize != 64)
+        fail_block("%s needs 64-lane wavefronts (MXC_EMU_WARP=64), warpSize is %d", what, static_cast<int>(warpSize));
+    if (cbsz || abid || blgp) fail_block("%s: cbsz/abid/blgp are not emulated", what);
+}
 typedef _Float16 mfma_half4 __attribute__((__vector_size__(4 * sizeof(_Float16))));
 typedef float mfma_float4 __attribute__((__vector_size__(4 * sizeof(float))));
 } // namespace mxc_emu
@@ -172,10 +178,7 @@ typedef float mfma_float4 __attribute__((__vector_size__(4 * sizeof(float))));
 // of B from the lanes holding them, and sums in fp32 in k order.
 inline mxc_emu::mfma_float4 __builtin_amdgcn_mfma_f32_16x16x16f16(mxc_emu::mfma_half4 a, mxc_emu::mfma_half4 b,
                                                                   mxc_emu::mfma_float4 c, int cbsz, int abid, int blgp) {
-    if (warpSize != 64)
-        mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x16f16 needs 64-lane wavefronts (MXC_EMU_WARP=64), warpSize is %d",
-                            static_cast<int>(warpSize));
-    if (cbsz || abid || blgp) mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x16f16: cbsz/abid/blgp are not emulated");
+    mxc_emu::check_mfma_args("__builtin_amdgcn_mfma_f32_16x16x16f16", cbsz, abid, blgp);
     const int l = static_cast<int>(__lane_id()), col = l % 16, row0 = 4 * (l / 16);
     float bcol[16];
     for (int g = 0; g < 4; ++g) {
@@ -198,10 +201,7 @@ inline mxc_emu::mfma_float4 __builtin_amdgcn_mfma_f32_16x16x16f16(mxc_emu::mfma_
 // 16x16 fp32. Lane l holds A[l % 16][l / 16], B[l / 16][l % 16] and C, D[4 * (l / 16) + i][l % 16].
 inline mxc_emu::mfma_float4 __builtin_amdgcn_mfma_f32_16x16x4f32(float a, float b, mxc_emu::mfma_float4 c, int cbsz, int abid,
                                                                  int blgp) {
-    if (warpSize != 64)
-        mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x4f32 needs 64-lane wavefronts (MXC_EMU_WARP=64), warpSize is %d",
-                            static_cast<int>(warpSize));
-    if (cbsz || abid || blgp) mxc_emu::fail_block("__builtin_amdgcn_mfma_f32_16x16x4f32: cbsz/abid/blgp are not emulated");
+    mxc_emu::check_mfma_args("__builtin_amdgcn_mfma_f32_16x16x4f32", cbsz, abid, blgp);
     const int l = static_cast<int>(__lane_id()), col = l % 16, row0 = 4 * (l / 16);
     float bcol[4];
     for (int q = 0; q < 4; ++q) bcol[q] = __shfl(b, col + 16 * q); // B[q][col]

@@ -147,12 +147,23 @@ template <> struct mma_tile<float> {
 typedef _Float16 mfma_half4 __attribute__((__vector_size__(4 * sizeof(_Float16))));
 typedef float mfma_float4 __attribute__((__vector_size__(4 * sizeof(float))));
 
-template <> struct mma_tile<mxc_half> {
+// The 16x16 fp32 accumulator of both MFMA tiles: lane l holds D[4 * (l / 16) + i][l % 16].
+struct mfma_acc {
+    struct frag_acc { mfma_float4 v; };
+    __device__ static void zero(frag_acc& c) {
+        for (int i = 0; i < 4; ++i) c.v[i] = 0.0f;
+    }
+    __device__ static void store(float* p, int ld, const frag_acc& c) {
+        const int l = mma_lane();
+        for (int i = 0; i < 4; ++i) p[(4 * (l / 16) + i) * ld + l % 16] = c.v[i];
+    }
+};
+
+template <> struct mma_tile<mxc_half> : mfma_acc {
     static constexpr int M = 16, N = 16, K = 16;
     struct frag_a { mfma_half4 v; };
     struct frag_b { mfma_half4 v; };
     using frag_bt = frag_b; // the same lanes, loaded from the transposed layout
-    struct frag_acc { mfma_float4 v; };
 
     __device__ static _Float16 f16(mxc_half h) { return __builtin_bit_cast(_Float16, h.bits); }
     __device__ static void load_a(frag_a& a, const mxc_half* p, int ld) {
@@ -167,25 +178,17 @@ template <> struct mma_tile<mxc_half> {
         const int l = mma_lane();
         for (int i = 0; i < 4; ++i) b.v[i] = f16(p[(l % 16) * ld + 4 * (l / 16) + i]);
     }
-    __device__ static void zero(frag_acc& c) {
-        for (int i = 0; i < 4; ++i) c.v[i] = 0.0f;
-    }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) {
         c.v = __builtin_amdgcn_mfma_f32_16x16x16f16(a.v, b.v, c.v, 0, 0, 0);
-    }
-    __device__ static void store(float* p, int ld, const frag_acc& c) {
-        const int l = mma_lane();
-        for (int i = 0; i < 4; ++i) p[(4 * (l / 16) + i) * ld + l % 16] = c.v[i];
     }
 };
 
 // Native fp32: one float of A and of B per lane, K = 4.
-template <> struct mma_tile<float> {
+template <> struct mma_tile<float> : mfma_acc {
     static constexpr int M = 16, N = 16, K = 4;
     struct frag_a { float v; };
     struct frag_b { float v; };
     using frag_bt = frag_b;
-    struct frag_acc { mfma_float4 v; };
 
     __device__ static void load_a(frag_a& a, const float* p, int ld) {
         const int l = mma_lane();
@@ -199,15 +202,8 @@ template <> struct mma_tile<float> {
         const int l = mma_lane();
         b.v = p[(l % 16) * ld + l / 16];
     }
-    __device__ static void zero(frag_acc& c) {
-        for (int i = 0; i < 4; ++i) c.v[i] = 0.0f;
-    }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) {
         c.v = __builtin_amdgcn_mfma_f32_16x16x4f32(a.v, b.v, c.v, 0, 0, 0);
-    }
-    __device__ static void store(float* p, int ld, const frag_acc& c) {
-        const int l = mma_lane();
-        for (int i = 0; i < 4; ++i) p[(4 * (l / 16) + i) * ld + l % 16] = c.v[i];
     }
 };
 
