@@ -63,9 +63,12 @@ bool channels_last_wanted(const gemm_problem& p) {
 
 // The GEMM configuration of problem p: the tuned tile, else the rule's preset, split-K where
 // the rule wants it (c.splits, c.scratch_bytes) and the kernel has its scratch; sets c.comment.
-// ring: the matrix-unit kernel with the ring of asynchronous copies (gemm_mma_small) where the
-// rule picks a matrix-unit tile (the channels-last convolutions: their operands are vectors so
-// that they can be copied so; gemm_mma_large has two stages in its 48 KiB).
+// ring: a matrix-unit kernel with the ring of asynchronous copies where the rule picks a
+// matrix-unit tile (the channels-last convolutions: their operands are vectors so that they can
+// be copied so): gemm_mma_large_ring where the target has it (k.large_ring), else gemm_mma_small
+// (gemm_mma_large has two stages in its 48 KiB). Without `ring`, k.large_ring still makes the
+// large tile gemm_mma_large_ring (whose register-staged loop serves operands that are not
+// vectors).
 std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_elem e, hip_launch_choice& c,
                         bool can_split, bool ring = false) {
     if (!k.tuning.config.empty()) {
@@ -74,11 +77,13 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
     }
     mxc_gemm_preset preset = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
     if (e == MXC_GEMM_F32 && k.f32_mma && mxc_gemm_f32_mma(p.m, p.n, p.k, p.z)) preset = MXC_GEMM_MMA_F32;
-    const bool to_ring = ring && preset == MXC_GEMM_MMA;
-    if (to_ring) preset = MXC_GEMM_MMA_SMALL;
-    std::string cfg = preset_type(preset);
+    const bool to_small_ring = ring && preset == MXC_GEMM_MMA && !k.large_ring;
+    if (to_small_ring) preset = MXC_GEMM_MMA_SMALL;
+    const bool large_ring = preset == MXC_GEMM_MMA && k.large_ring;
+    std::string cfg = large_ring ? "mxc::hip::gemm_mma_large_ring" : preset_type(preset);
     c.comment = "gemm " + p.text() + ": " + cfg +
-                (to_ring                         ? " (rule: mxc_gemm_pick's matrix-unit tile with the ring of stages)"
+                (to_small_ring                   ? " (rule: mxc_gemm_pick's matrix-unit tile with the ring of stages)"
+                 : large_ring                    ? " (rule: mxc_gemm_pick; its large tile with the ring of stages: has_large_ring)"
                  : preset == MXC_GEMM_MMA_F32 ? " (rule: mxc_gemm_f32_mma)"
                                               : " (rule: mxc_gemm_pick)");
     if (!can_split) return cfg;
@@ -198,6 +203,33 @@ bool f32_matrix_units_take(const std::string& arch, const std::string& op) {
     const char* env = std::getenv("MXC_FP32_MMA");
     if (!has_f32_matrix_units(arch) || (env != nullptr && std::strcmp(env, "0") == 0)) return false;
     return op == "dot" || (op == "convolution" && env != nullptr && std::strcmp(env, "all") == 0);
+}
+
+bool has_large_ring(const std::string& arch) {
+    if (arch == "emu") return true;
+    if (arch.rfind("sm_", 0) != 0) return false;
+    int v = 0;
+    std::size_t i = 3;
+    for (; i < arch.size() && arch[i] >= '0' && arch[i] <= '9' && v < 10000; ++i) v = v * 10 + (arch[i] - '0');
+    if (i == 3) return false;
+    for (int big : {80, 87, 90, 100, 103}) // 164 or 228 KiB of shared memory per SM
+        if (v == big) return true;
+    return false;
+}
+
+bool large_ring_wanted(const std::string& arch) {
+    const char* env = std::getenv("MXC_LARGE_RING");
+    return has_large_ring(arch) && !(env != nullptr && std::strcmp(env, "0") == 0);
+}
+
+int use_large_ring(lowered_module& l, const std::string& arch) {
+    const bool on = large_ring_wanted(arch);
+    int marked = 0;
+    for (kernel_call& k : l.kernels) {
+        k.large_ring = on && k.type == dtype::half_type;
+        marked += k.large_ring;
+    }
+    return marked;
 }
 
 int use_f32_matrix_units(lowered_module& l, const std::string& arch) {

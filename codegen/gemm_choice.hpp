@@ -55,6 +55,23 @@ bool f32_matrix_units_take(const std::string& arch, const std::string& op);
 // and a tuning-database tile overrides). Returns how many it marked.
 int use_f32_matrix_units(lowered_module& l, const std::string& arch);
 
+// Whether GPU architecture `arch` runs gemm_mma_large_ring (templates/hip/gemm.hpp: the large
+// matrix-unit tile with a ring of four stages filled by asynchronous copies, 80 KiB of dynamic
+// shared memory): NVIDIA GPUs with cp.async and at least 160 KiB of shared memory per SM, so
+// that two blocks fit (sm_80 and sm_87: 164 KiB; sm_90, sm_100, sm_103: 228 KiB; not sm_86,
+// sm_89 or sm_120: 100 KiB), and the host emulator ("emu", so that CI runs the kernel). AMD GPUs
+// have no asynchronous copies (and 64 KiB of LDS).
+bool has_large_ring(const std::string& arch);
+
+// Whether builds for `arch` use it: where has_large_ring, unless MXC_LARGE_RING=0 in mxc's
+// environment (the A/B: the two-stage gemm_mma_large, and the channels-last convolutions on
+// gemm_mma_small).
+bool large_ring_wanted(const std::string& arch);
+
+// Marks the half kernels of a hip module built for `arch` whose large matrix-unit tile is
+// gemm_mma_large_ring (kernel_call::large_ring) where large_ring_wanted. Returns how many.
+int use_large_ring(lowered_module& l, const std::string& arch);
+
 // Reserves the scratch of every split-K launch of a hip module: one region past the end of the
 // planned arena, as large as the largest need (the kernels of an instance run one after another
 // on its stream), so arena_bytes (the workspace the C API reports) includes it. Returns its bytes.

@@ -37,6 +37,8 @@ struct kernel_call {
     // hip: a float GEMM kernel (dot; with MXC_FP32_MMA=all also convolution) whose product may
     // run on the target's matrix units (use_f32_matrix_units, codegen/gemm_choice.hpp).
     bool f32_mma = false;
+    // hip, half: the rule's large matrix-unit tile is gemm_mma_large_ring (use_large_ring).
+    bool large_ring = false;
     // hip: the arena scratch of a split-K GEMM (reserve_gemm_scratch, codegen/gemm_choice.hpp);
     // scratch_bytes 0: none (the kernel gets a null scratch pointer and runs unsplit).
     location scratch;

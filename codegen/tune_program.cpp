@@ -139,8 +139,12 @@ __global__ void reference_gemm(int64_t m, int64_t n, int64_t k, int64_t z, const
     }
 }
 
-// The matrix-unit kernel (gemm_mma_launch; gemm_mma_f32 for float) in place of a tile.
-struct mma_engine {};
+// The matrix-unit kernel (gemm_mma_launch; gemm_mma_f32 for float) in place of a tile; Ring:
+// gemm_mma_large_ring where gemm_mma_launch would run gemm_mma_large.
+template <bool Ring> struct mma_engine {};
+template <class Cfg> struct is_mma_engine : std::false_type {};
+template <bool Ring> struct is_mma_engine<mma_engine<Ring>> : std::true_type {};
+template <bool Ring> constexpr bool ring_of(mma_engine<Ring>) { return Ring; }
 
 mxc_desc matrix_desc(int64_t z, int64_t rows, int64_t cols) {
     mxc_desc d{};
@@ -194,8 +198,9 @@ template <class T> struct problem {
         using namespace mxc::hip;
         const dot_source<T> sa{a, matrix_desc(z, m, k)}, sb{b, matrix_desc(z, k, n)};
         const dot_out<plain_store<T>> out{plain_store<T>{c}, m, n};
-        if constexpr (std::is_same<Cfg, mma_engine>::value) {
+        if constexpr (is_mma_engine<Cfg>::value) {
             if constexpr (std::is_same<T, float>::value) gemm_mma_launch<gemm_mma_f32>(m, n, k, z, sa, sb, out, stream);
+            else if (ring_of(Cfg{}) && gemm_mma_pick_large(m, n, z)) gemm_mma_launch<gemm_mma_large_ring>(m, n, k, z, sa, sb, out, stream);
             else gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
         } else {
             gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
@@ -256,7 +261,8 @@ template <class T> struct problem {
         o << "\nvoid job_" << j << "() {\n    problem<" << dtype_c_name(p.type) << "> p(\"" << tuning_label(p) << "\", "
           << p.m << ", " << p.n << ", " << p.k << ", " << p.z << ", " << eps << ");\n";
         for (auto& t : jobs[j].tiles) o << "    p.time<" << t.cpp_type() << ">(\"" << t.text() << "\");\n";
-        if (jobs[j].mma) o << "    p.time<mma_engine>(\"" << mma_name << "\");\n";
+        if (jobs[j].mma)
+            o << "    p.time<mma_engine<" << (jobs[j].large_ring ? "true" : "false") << ">>(\"" << mma_name << "\");\n";
         o << "}\n";
     }
     o << R"(} // namespace

@@ -36,6 +36,8 @@ struct tuning_job {
     // the rule, which takes that kernel (half: but for M <= 16; float: where mxc_gemm_f32_mma
     // and the target allow, the only float jobs given mma).
     bool mma = false;
+    // with mma, half: the large tile is gemm_mma_large_ring, as in the build (large_ring_wanted)
+    bool large_ring = false;
 };
 
 // The C++/HIP source of the timing program. Run as `program WARMUPS REPS`, for every job it

@@ -669,6 +669,7 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
         const int f32_mma = use_f32_matrix_units(l, opts.offload_arch);
         if (f32_mma && opts.log)
             opts.log("fp32 matrix units: " + std::to_string(f32_mma) + " float GEMM kernels may run on them (gemm_mma_f32)");
+        use_large_ring(l, opts.offload_arch);
         const int packed = pack_channels_last_weights(l);
         if (packed && opts.log) opts.log("channels-last weights: " + std::to_string(packed) + " tensors stored as [M, kh, kw, C]");
         const int64_t scratch = reserve_gemm_scratch(l);

@@ -140,6 +140,7 @@ std::string build_cached(module& m, const run_options& o) {
     lowered_module l = lower(m);
     if (o.target == "hip") {
         use_f32_matrix_units(l, o.offload_arch);
+        use_large_ring(l, o.offload_arch);
         pack_channels_last_weights(l);
         reserve_gemm_scratch(l);
     }

@@ -53,7 +53,7 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
         const bool mma = p->type == dtype::half_type ||
                          (p->type == dtype::float_type && f32_matrix_units_take(opts.offload_arch, p->op) &&
                           mxc_gemm_f32_mma(p->m, p->n, p->k, p->z));
-        jobs.push_back({*p, tuning_candidates(*p), mma});
+        jobs.push_back({*p, tuning_candidates(*p), mma, mma && p->type == dtype::half_type && large_ring_wanted(opts.offload_arch)});
         tiles += jobs.back().tiles.size() + jobs.back().mma;
     }
     problems = static_cast<int64_t>(jobs.size());

@@ -104,6 +104,12 @@ inline hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t graph, hi
     return cudaGraphInstantiate(exec, graph, 0);
 }
 
+// Kernel attributes (only the dynamic shared memory a kernel may take, past 48 KiB).
+#define hipFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+inline hipError_t hipFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int value) {
+    return cudaFuncSetAttribute(kernel, attr, value);
+}
+
 #define hipThreadIdx_x threadIdx.x
 #define hipThreadIdx_y threadIdx.y
 #define hipThreadIdx_z threadIdx.z

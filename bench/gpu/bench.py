@@ -426,6 +426,8 @@ def versions():
         # the -simt / -mmaall stages: float products on the SIMT engine (MXC_FP32_MMA=0), convolutions on the matrix units too (=all)
         v["fp32_matrix_units"] = {"0": "off (MXC_FP32_MMA=0)", "all": "dot products and convolutions (MXC_FP32_MMA=all)"}.get(
             os.environ.get("MXC_FP32_MMA", ""), "dot products")
+        # the -noring stages: the half large tile without its ring of stages (MXC_LARGE_RING=0, docs/tuning.md)
+        v["large_ring"] = "off (MXC_LARGE_RING=0)" if os.environ.get("MXC_LARGE_RING", "") == "0" else "on"
     v["cpu"] = platform.processor() or platform.machine()
     return v
 

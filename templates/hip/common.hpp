@@ -6,6 +6,8 @@
 #pragma once
 #include <hip/hip_runtime.h>
 
+#include <atomic>
+
 #include "templates/common/abi.hpp"
 #include "templates/common/math.hpp"
 #include "templates/common/types.hpp"
@@ -93,6 +95,30 @@ __device__ inline void grid_dependency_sync() {
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+}
+
+// Dynamic shared memory: the shared bytes a launch asks for (hipLaunchKernelGGL's fourth
+// argument), for kernels that need more than the 48 KiB of static shared memory (on NVIDIA
+// sm_80+, up to 163 KiB (sm_80) or 227 KiB (sm_90) per block; 64 KiB on AMD), 128-byte aligned.
+template <class T> __device__ __forceinline__ T* dynamic_shared() {
+#if defined(MXC_HIP_EMU)
+    return reinterpret_cast<T*>(mxc_emu::dynamic_shared());
+#else
+    extern __shared__ __attribute__((aligned(128))) unsigned char mxc_dynamic_shared_bytes[];
+    return reinterpret_cast<T*>(mxc_dynamic_shared_bytes);
+#endif
+}
+// Past 48 KiB of it, kernel K must be allowed its bytes before it is launched: once per device
+// (one instantiation per kernel; the call is not a stream operation, so it may come while the
+// stream captures a graph). A refusal is left for hipGetLastError, and the launch fails.
+template <auto K> inline void allow_dynamic_shared(int bytes) {
+    if (bytes <= 48 * 1024) return;
+    static std::atomic<bool> done[64];
+    int dev = 0;
+    if (hipGetDevice(&dev) != hipSuccess || dev < 0 || dev >= 64) dev = 0;
+    if (done[dev].load(std::memory_order_relaxed)) return;
+    if (hipFuncSetAttribute(reinterpret_cast<const void*>(K), hipFuncAttributeMaxDynamicSharedMemorySize, bytes) == hipSuccess)
+        done[dev].store(true, std::memory_order_relaxed);
 }
 
 // A 16-byte (or other vector) access at p must be aligned to the vector: a GPU faults

@@ -641,6 +641,18 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     kernels spill 112 / 124 bytes (stores / loads; per-element epilogue: 60 / 72), the plain
 //     1x1 8 / 12 (28 / 36), the im2col none; the epilogue's static PTX grew from ~1.2k to ~15k
 //     instructions (every extra input's run paths, up to max_inputs, unrolled).
+//   gemm_mma_large_ring: the large tile with 4 stages, 4 x (128x40 + 128x40) halves = 80 KiB
+//     (B's stages sized for either layout) in dynamic shared memory (dynamic_shared,
+//     allow_dynamic_shared), two blocks per SM on sm_80 (164 KiB) and sm_90 (228 KiB); the
+//     float tile in one pass. Its main loop is gemm_mma_small's pipelined one where both views
+//     are vectors, else the register-staged loop in the first two stages. The compiler's large
+//     tile where the target has such memory and asynchronous copies (has_large_ring,
+//     codegen/gemm_choice.hpp). Why: at batch 32 (ResNet-50 fp16, H200, 2026-11-23) the
+//     register-staged large tile ran the 1x1 convolutions at about 27 TFLOP/s, each k-tile
+//     waiting for one round of global loads; the ring keeps three in flight, and with no
+//     registers holding them the fused 1x1 kernels spill less (sm_90, ResNet-50 batch 32: 128
+//     registers, 72 / 84 bytes of spill stores / loads where gemm_mma_large's spill 92 / 108;
+//     the channels-last ones 12 / 12). Not yet timed.
 //   gemm_mma_small 64x64x32 with 4 stages, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32
 //     (wavefront 64: 2x2). 4 x (64x40 + 32x72) halves = 38 KiB (the register-staged loop uses
 //     two of the stages), float tile 64 x 68 in one pass; 4 mma per barrier (warp 32). For
@@ -684,15 +696,18 @@ template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 
     static constexpr int passes = BM * ldc * 4 <= ab_bytes ? 1 : (BM / 2) * ldc * 4 <= ab_bytes ? 2 : 4;
     static constexpr int c_rows = BM / passes;
     static constexpr int smem_bytes = ab_bytes;
+    // past the 48 KiB of static shared memory: dynamic (gemm_mma_launch_slices asks for it)
+    static constexpr bool dynamic_smem = smem_bytes > 48 * 1024;
     static_assert(stages >= 2 && (stages & (stages - 1)) == 0, "gemm_mma_config: 2, 4, 8 ... stages");
     static_assert(BM % (16 * FM) == 0 && threads / 64 % warps_m == 0, "gemm_mma_config: warps must tile the rows");
     static_assert(FM % passes == 0 && c_rows * ldc * 4 <= ab_bytes, "gemm_mma_config: the float tile must fit");
-    static_assert(smem_bytes <= 48 * 1024, "gemm_mma_config: static shared memory is limited to 48 KiB");
+    static_assert(smem_bytes <= 96 * 1024, "gemm_mma_config: at most 96 KiB of shared memory (two blocks per SM on sm_90)");
     static_assert((a_elems * sizeof(E)) % 32 == 0 && (b_elems * sizeof(E)) % 32 == 0, "gemm_mma_config: stages must stay 32-byte aligned");
     static_assert(BK % 16 == 0, "gemm_mma_config: K steps of whole 16-deep fragments (8 and 4 for float)");
     static_assert(BN % 8 == 0 && ldc % 4 == 0, "gemm_mma_config: the epilogue reads runs of 8 floats, rows 16-byte aligned");
 };
 using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
+using gemm_mma_large_ring = gemm_mma_config<128, 128, 4, 2, 32, 4>; // 80 KiB, dynamic: NVIDIA sm_80 / sm_90
 using gemm_mma_small = gemm_mma_config<64, 64, 2, 1, 32, 4>;
 using gemm_mma_f32 = gemm_mma_config<64, 64, 2, 1, 16, 4, float>;
 static_assert(mxc_gemm_preset_tile(MXC_GEMM_MMA).bm == gemm_mma_large::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA).bn == gemm_mma_large::BN &&
@@ -946,7 +961,13 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
     constexpr int FM = G::FM, FNX = G::fn_max;
     // stages: A's (G::stages of them; the register-staged loop uses the first two), then B's;
     // after the main loop, the float tile
-    alignas(32) __shared__ float smem[G::smem_bytes / 4];
+    float* smem;
+    if constexpr (G::dynamic_smem) {
+        smem = dynamic_shared<float>();
+    } else {
+        alignas(32) __shared__ float fixed[G::smem_bytes / 4];
+        smem = fixed;
+    }
     E* const stage_a = reinterpret_cast<E*>(smem);
     E* const stage_b = stage_a + G::stages * G::a_elems;
     float* const cs = smem;
@@ -1058,18 +1079,21 @@ template <class Cfg> struct gemm_is_mma : std::false_type {};
 template <int BM, int BN, int FM, int MinBlocks, int BK, int Stages, class E>
 struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks, BK, Stages, E>> : std::true_type {};
 
-// Launches configuration G (gemm_mma_large or gemm_mma_small), or the one gemm_mma_pick_large
-// chooses (G = gemm_auto); grids beyond the y / z limits (65535) go in several launches.
+// Launches configuration G (gemm_mma_large, gemm_mma_large_ring, gemm_mma_small, gemm_mma_f32),
+// or the one gemm_mma_pick_large chooses (G = gemm_auto); grids beyond the y / z limits (65535)
+// go in several launches. A configuration past 48 KiB asks for its shared memory at launch.
 template <class G, class SA, class SB, class Out>
 inline void gemm_mma_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64_t zs, int64_t ks, const SA& sa,
                                    const SB& sb, const Out& out, hipStream_t stream) {
     constexpr int64_t lim = 65535;
     const int64_t gx = (n + G::BN - 1) / G::BN, gy = (m + G::BM - 1) / G::BM;
     auto kernel = gemm_mma_kernel<G, SA, SB, Out>;
+    constexpr int shared = G::dynamic_smem ? G::smem_bytes : 0;
+    allow_dynamic_shared<gemm_mma_kernel<G, SA, SB, Out>>(shared);
     for (int64_t z0 = 0; z0 < zs; z0 += lim)
         for (int64_t y0 = 0; y0 < gy; y0 += lim) {
             const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));
-            hipLaunchKernelGGL(kernel, grid, dim3(G::threads), 0, stream, m, n, k, z0, y0, z, ks, sa, sb, out);
+            hipLaunchKernelGGL(kernel, grid, dim3(G::threads), shared, stream, m, n, k, z0, y0, z, ks, sa, sb, out);
         }
 }
 template <class G = gemm_auto, class SA, class SB, class Out>

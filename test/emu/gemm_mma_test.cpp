@@ -135,6 +135,16 @@ int main() {
     bad += check<gemm_mma_small>("small", 70, 72, 75, 2, false, true, 0, true);
     bad += check<gemm_mma_small>("small", 64, 64, 8, 1, false, true, 0, true);
     bad += check<gemm_mma_small>("small", 33, 130, 203, 3, false, true, 0, true);
+    // gemm_mma_large_ring: the large tile with four stages in 80 KiB of dynamic shared memory;
+    // the pipelined loop (B along N or along K; fewer k-tiles than stages; edges), and the
+    // register-staged one in the same memory (transposed A, misaligned)
+    using mxc::hip::gemm_mma_large_ring;
+    bad += check<gemm_mma_large_ring>("large-ring", 256, 136, 1000, 1, false, false, 0);
+    bad += check<gemm_mma_large_ring>("large-ring", 131, 133, 75, 2, false, false, 0, true);
+    bad += check<gemm_mma_large_ring>("large-ring", 200, 260, 456, 1, false, true, 0);
+    bad += check<gemm_mma_large_ring>("large-ring", 77, 130, 21, 1, false, true, 0, true);
+    bad += check<gemm_mma_large_ring>("large-ring", 129, 200, 37, 1, true, false, 0);
+    bad += check<gemm_mma_large_ring>("large-ring", 72, 144, 40, 2, false, true, 1);
     bad += check<mxc::hip::gemm_auto>("auto", 65, 70, 50, 2, false, false, 0);
     // fp32 operands (gemm_mma_f32): the register-staged loop (transposed A, misaligned, odd
     // strides), the pipelined one (both operands vectors along their rows, B along N or K),

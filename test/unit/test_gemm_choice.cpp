@@ -304,3 +304,44 @@ TEST(GemmChoice, Fp32MatrixUnits) {
     ::unsetenv("MXC_FP32_MMA");
     EXPECT_EQ(hip_launch_choice_of(l.kernels[0]).args, ", mxc::hip::gemm_medium");
 }
+
+// gemm_mma_large_ring: the large matrix-unit tile with the ring of stages (80 KiB of dynamic
+// shared memory) on NVIDIA GPUs with 160 KiB or more per SM and the emulator; the rule's large
+// tile becomes it for half kernels (channels-last convolutions included, which would otherwise
+// take gemm_mma_small for its ring); MXC_LARGE_RING=0 is the A/B.
+TEST(GemmChoice, LargeRing) {
+    ::unsetenv("MXC_LARGE_RING");
+    for (const char* a : {"sm_80", "sm_87", "sm_90", "sm_100", "sm_103", "emu"}) EXPECT_TRUE(has_large_ring(a)) << a;
+    for (const char* a : {"sm_75", "sm_86", "sm_89", "sm_120", "sm_", "sm_9", "sm_900", "gfx90a", "gfx942", ""})
+        EXPECT_FALSE(has_large_ring(a)) << a;
+
+    const std::vector<int64_t> padded = {1, 1, 1, 1, 1, 1, 1}, one = {1, 0, 0, 1, 1, 1, 1};
+    lowered_module l;
+    l.kernels.push_back(call("fused_convolution", f16, {sh(f16, {32, 256, 56, 56}), sh(f16, {128, 256, 1, 1})},
+                             {32, 128, 56, 56}, one)); // 128 x 100352 x 256: the large tile
+    l.kernels.push_back(call("convolution", f16, {sh(f16, {32, 64, 56, 56}), sh(f16, {128, 64, 3, 3})}, {32, 128, 56, 56},
+                             padded)); // channels-last once it has its scratch
+    l.kernels.push_back(call("dot", f16, {sh(f16, {32, 197, 768}), sh(f16, {768, 768})}, {32, 197, 768}));
+    l.kernels.push_back(call("dot", f16, {sh(f16, {197, 768}), sh(f16, {768, 768})}, {197, 768})); // few tiles: small
+    l.kernels.push_back(call("dot", f32, {sh(f32, {4096, 768}), sh(f32, {768, 768})}, {4096, 768}));
+    EXPECT_EQ(use_large_ring(l, "sm_86"), 0);
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[0]).args, ", mxc::hip::gemm_mma_large, MXC_CONV_GEMM_1X1");
+    EXPECT_EQ(use_large_ring(l, "sm_90"), 4); // the half ones
+    EXPECT_FALSE(l.kernels[4].large_ring);
+    auto c = hip_launch_choice_of(l.kernels[0]);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_1X1");
+    EXPECT_EQ(c.comment, "gemm 128x100352x256x1: mxc::hip::gemm_mma_large_ring (rule: mxc_gemm_pick; its large tile with "
+                         "the ring of stages: has_large_ring)");
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[1]).args, ", mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_IM2COL"); // no scratch yet
+    l.kernels[1].scratch_bytes = INT64_MAX;
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[1]).args, ", mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_NHWC");
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[2]).args, ", mxc::hip::gemm_mma_large_ring");
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[3]).args, ", mxc::hip::gemm_mma_small");
+    // the A/B switch
+    ::setenv("MXC_LARGE_RING", "0", 1);
+    EXPECT_FALSE(large_ring_wanted("sm_90"));
+    EXPECT_EQ(use_large_ring(l, "sm_90"), 0);
+    ::unsetenv("MXC_LARGE_RING");
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[1]).args, ", mxc::hip::gemm_mma_small, MXC_CONV_GEMM_NHWC");
+    EXPECT_TRUE(large_ring_wanted("emu"));
+}

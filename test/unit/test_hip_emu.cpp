@@ -244,6 +244,42 @@ TEST_P(HipEmu, InvalidConfiguration) {
     EXPECT_EQ(hipGetLastError(), hipErrorInvalidConfiguration);
 }
 
+// Dynamic shared memory (extern __shared__ on a GPU): the launch's bytes, shared by the block
+// (thread t writes word t, thread 0 sums them after the barrier), its start undefined (here
+// 0xff bytes); past 48 KiB only when the kernel was allowed them (hipFuncSetAttribute), as CUDA.
+__global__ void dynamic_sum(unsigned* out, unsigned words) {
+    unsigned* buf = reinterpret_cast<unsigned*>(mxc_emu::dynamic_shared());
+    if (threadIdx.x == 0 && blockIdx.x == 0) out[1] = buf[words - 1]; // before anything writes it
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < words; i += blockDim.x) buf[i] = i;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned s = 0;
+        for (unsigned i = 0; i < words; ++i) s += buf[i];
+        out[0] = s;
+    }
+}
+TEST_P(HipEmu, DynamicSharedMemory) {
+    unsigned* out;
+    ASSERT_EQ(hipMalloc(&out, 8), hipSuccess);
+    const void* k = reinterpret_cast<const void*>(dynamic_sum);
+    ASSERT_EQ(hipFuncSetAttribute(k, hipFuncAttributeMaxDynamicSharedMemorySize, 0), hipSuccess); // (the other warp size's)
+    const unsigned small = 40 * 1024 / 4, big = 80 * 1024 / 4;
+    hipLaunchKernelGGL(dynamic_sum, dim3(2), dim3(256), small * 4, nullptr, out, small);
+    ASSERT_EQ(hipGetLastError(), hipSuccess);
+    EXPECT_EQ(host_copy(out, 2)[0], small * (small - 1) / 2);
+    EXPECT_EQ(host_copy(out, 2)[1], 0xffffffffu); // undefined at the start of the launch
+    hipLaunchKernelGGL(dynamic_sum, dim3(2), dim3(256), big * 4, nullptr, out, big);
+    EXPECT_EQ(hipGetLastError(), hipErrorInvalidValue); // not allowed yet
+    ASSERT_EQ(hipFuncSetAttribute(k, hipFuncAttributeMaxDynamicSharedMemorySize, int(big * 4)), hipSuccess);
+    hipLaunchKernelGGL(dynamic_sum, dim3(2), dim3(256), big * 4, nullptr, out, big);
+    ASSERT_EQ(hipGetLastError(), hipSuccess);
+    EXPECT_EQ(host_copy(out, 2)[0], big * (big - 1) / 2);
+    hipLaunchKernelGGL(dynamic_sum, dim3(2), dim3(256), big * 4 + 4, nullptr, out, big + 1); // past what was allowed
+    EXPECT_EQ(hipGetLastError(), hipErrorInvalidValue);
+    EXPECT_EQ(hipFuncSetAttribute(k, hipFuncAttributeMaxDynamicSharedMemorySize, 228 * 1024), hipErrorInvalidValue); // sm_90: 227 KiB
+}
+
 TEST_P(HipEmu, GraphCaptureRecordsAndReplays) {
     const int n = 100;
     std::vector<float> host(n, 1.0f), back(n, 0.0f);

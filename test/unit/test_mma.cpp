@@ -125,6 +125,8 @@ TEST(mma_compile, sm_90_uses_wmma) {
             EXPECT_NE(ptx.str().find("wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32"), std::string::npos);
             EXPECT_NE(ptx.str().find("wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32"), std::string::npos);
             EXPECT_NE(ptx.str().find("cvt.rna.tf32.f32"), std::string::npos);
+            // gemm_mma_large_ring: its stages in dynamic shared memory (templates/hip/common.hpp)
+            EXPECT_NE(ptx.str().find(".extern .shared .align 128 .b8 _ZN3mxc3hip24mxc_dynamic_shared_bytesE[];"), std::string::npos);
         }
     }
 }

@@ -101,11 +101,13 @@ TEST(Tuning, TimingProgram) {
     EXPECT_NE(src.find("p.time<mxc::hip::gemm_config<32, 32, 16, 2, 2>>(\"32x32x16/2x2\");"), std::string::npos);
     EXPECT_NE(src.find("problem<float> p(\"convolution:float_type:4x16x18x2\", 4, 16, 18, 2,"), std::string::npos);
     EXPECT_NE(src.find("job_1();"), std::string::npos);
-    EXPECT_EQ(src.find("p.time<mma_engine>"), std::string::npos); // only jobs with mma
+    EXPECT_EQ(src.find("p.time<mma_engine"), std::string::npos); // only jobs with mma
     jobs[0].mma = true;
     EXPECT_NE(timing_program(jobs).find("p.time<mxc::hip::gemm_config<32, 32, 16, 2, 2>>(\"32x32x16/2x2\");\n"
-                                        "    p.time<mma_engine>(\"mma\");"),
+                                        "    p.time<mma_engine<false>>(\"mma\");"),
               std::string::npos);
+    jobs[0].large_ring = true; // the build's large tile (large_ring_wanted) timed as such
+    EXPECT_NE(timing_program(jobs).find("    p.time<mma_engine<true>>(\"mma\");"), std::string::npos);
 }
 
 // A half job also times the matrix-unit kernel: when it wins, no entry (the rule's choice).

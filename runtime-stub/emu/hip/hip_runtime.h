@@ -167,11 +167,17 @@ template <class T> struct list {
 };
 
 // ---- Device state: allocations, the sticky error of a failed kernel, captures in progress.
+// A kernel's hipFuncAttributeMaxDynamicSharedMemorySize (hipFuncSetAttribute).
+struct func_shared_limit {
+    const void* kernel;
+    int bytes;
+};
 struct device_state {
     pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
     list<void*> allocations;
     hipError_t sticky = hipSuccess; // a kernel failed: the context is unusable (like a GPU fault)
     int capturing = 0;              // streams capturing now
+    list<func_shared_limit> shared_limits;
 };
 inline device_state& device() {
     static device_state d;
@@ -529,13 +535,57 @@ inline bool run_block(scheduler& s, body_ref body, unsigned n) {
     return !s.failed;
 }
 
+// ---- Dynamic shared memory (extern __shared__ on a GPU; templates/hip/common.hpp's
+// dynamic_shared): one buffer per OS thread, as large as the running launch asked for, its
+// contents at kernel start undefined (filled with 0xff bytes: half and float NaNs).
+// Limits as on the GPU with the most of it among mxc's targets (sm_90: 227 KiB per block):
+// past 48 KiB, a launch gets only what its kernel was allowed beforehand with
+// hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, bytes).
+enum : size_t { default_dynamic_shared = 48 * 1024, max_shared_per_block = 227 * 1024 };
+struct dynamic_shared_buffer {
+    unsigned char* data = nullptr;
+    size_t cap = 0, size = 0;
+};
+inline dynamic_shared_buffer& dynamic_shared_of_thread() {
+    thread_local dynamic_shared_buffer b; // lives as long as its OS thread (never freed)
+    return b;
+}
+// The running kernel's dynamic shared memory (null when its launch asked for none).
+inline unsigned char* dynamic_shared() {
+    dynamic_shared_buffer& b = dynamic_shared_of_thread();
+    return b.size ? b.data : nullptr;
+}
+inline bool dynamic_shared_start(size_t bytes) {
+    dynamic_shared_buffer& b = dynamic_shared_of_thread();
+    if (bytes > b.cap) {
+        void* p = aligned_alloc(256, (bytes + 255) / 256 * 256);
+        if (!p) return false;
+        free(b.data);
+        b.data = static_cast<unsigned char*>(p);
+        b.cap = (bytes + 255) / 256 * 256;
+    }
+    b.size = bytes;
+    if (bytes) memset(b.data, 0xff, bytes);
+    return true;
+}
+// hipErrorInvalidValue where the GPU would refuse `bytes` of dynamic shared memory for kernel.
+inline hipError_t check_dynamic_shared(const void* kernel, size_t bytes) {
+    if (bytes <= default_dynamic_shared) return hipSuccess;
+    lock l;
+    list<func_shared_limit>& limits = device().shared_limits;
+    for (size_t i = 0; i < limits.size; ++i)
+        if (limits[i].kernel == kernel) return bytes <= size_t(limits[i].bytes) ? hipSuccess : hipErrorInvalidValue;
+    return hipErrorInvalidValue;
+}
+
 // One kernel launch: validates the configuration like a GPU, then runs every block.
-inline hipError_t run_kernel(const char* name, dim3 grid, dim3 block, body_ref body) {
+inline hipError_t run_kernel(const char* name, dim3 grid, dim3 block, size_t shared, body_ref body) {
     if (hipError_t e = sticky()) return e;
     uint64_t threads = uint64_t(block.x) * block.y * block.z;
     if (!block.x || !block.y || !block.z || block.x > 1024 || block.y > 1024 || block.z > 64 || threads > max_threads ||
         !grid.x || !grid.y || !grid.z || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
         return record(hipErrorInvalidConfiguration);
+    if (!dynamic_shared_start(shared)) return record(hipErrorOutOfMemory);
     scheduler& s = sched();
     uint3 saved_t = threadIdx, saved_b = blockIdx, saved_bd = blockDim, saved_g = gridDim;
     blockDim = {block.x, block.y, block.z};
@@ -556,6 +606,7 @@ inline hipError_t run_kernel(const char* name, dim3 grid, dim3 block, body_ref b
     blockIdx = saved_b;
     blockDim = saved_bd;
     gridDim = saved_g;
+    dynamic_shared_start(0);
     return result;
 }
 
@@ -804,23 +855,24 @@ template <class F> inline hipError_t submit(hipStream_t s, const char* what, F o
 template <class Call> struct kernel_run {
     const char* name;
     dim3 grid, block;
+    size_t shared;
     Call call;
     hipError_t operator()() {
         body_ref b{[](const void* c) { (*static_cast<const Call*>(c))(); }, &call};
-        return run_kernel(name, grid, block, b);
+        return run_kernel(name, grid, block, shared, b);
     }
 };
-template <class Call> inline void launch_call(const char* name, dim3 grid, dim3 block, size_t shared, hipStream_t stream,
-                                              Call call) {
-    if (shared > 64 * 1024) { // no dynamic shared memory in mxc's kernels; a GPU's limit
-        record(hipErrorInvalidConfiguration);
+template <class Call> inline void launch_call(const char* name, const void* kernel, dim3 grid, dim3 block, size_t shared,
+                                              hipStream_t stream, Call call) {
+    if (hipError_t e = check_dynamic_shared(kernel, shared)) { // as the GPU refuses the launch
+        record(e);
         return;
     }
-    submit(stream, name, kernel_run<Call>{name, grid, block, static_cast<Call&&>(call)});
+    submit(stream, name, kernel_run<Call>{name, grid, block, shared, static_cast<Call&&>(call)});
 }
 template <class... D> inline void launch_converted(const char* name, void (*kernel)(D...), dim3 grid, dim3 block,
                                                    size_t shared, hipStream_t stream, D... d) {
-    launch_call(name, grid, block, shared, stream, [kernel, d...] { kernel(d...); });
+    launch_call(name, reinterpret_cast<const void*>(kernel), grid, block, shared, stream, [kernel, d...] { kernel(d...); });
 }
 template <class... P, class... A>
 inline void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, size_t shared, hipStream_t stream,
@@ -925,6 +977,22 @@ inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int device) {
     p->multiProcessorCount = 1;
     return hipSuccess;
 }
+// Kernel attributes: only the dynamic shared memory a kernel may take (see dynamic_shared).
+enum hipFuncAttribute { hipFuncAttributeMaxDynamicSharedMemorySize = 8 };
+inline hipError_t hipFuncSetAttribute(const void* kernel, hipFuncAttribute attr, int value) {
+    if (!kernel || attr != hipFuncAttributeMaxDynamicSharedMemorySize || value < 0 ||
+        size_t(value) > mxc_emu::max_shared_per_block)
+        return mxc_emu::record(hipErrorInvalidValue);
+    mxc_emu::lock l;
+    mxc_emu::list<mxc_emu::func_shared_limit>& limits = mxc_emu::device().shared_limits;
+    for (size_t i = 0; i < limits.size; ++i)
+        if (limits[i].kernel == kernel) {
+            limits[i].bytes = value;
+            return hipSuccess;
+        }
+    return limits.push({kernel, value}) ? hipSuccess : mxc_emu::record(hipErrorOutOfMemory);
+}
+
 // Clears the sticky error of a failed kernel (allocations stay).
 inline hipError_t hipDeviceReset() {
     mxc_emu::lock l;
