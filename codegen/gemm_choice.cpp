@@ -186,14 +186,20 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     return c;
 }
 
+namespace {
+// NN of an NVIDIA "sm_NN..." architecture (its compute capability x 10), else 0.
+int sm_version(const std::string& arch) {
+    if (arch.rfind("sm_", 0) != 0) return 0;
+    int v = 0;
+    std::size_t i = 3;
+    for (; i < arch.size() && arch[i] >= '0' && arch[i] <= '9' && v < 10000; ++i) v = v * 10 + (arch[i] - '0');
+    return i > 3 ? v : 0;
+}
+} // namespace
+
 bool has_f32_matrix_units(const std::string& arch) {
     if (arch == "emu") return true;
-    if (arch.rfind("sm_", 0) == 0) {
-        int v = 0;
-        std::size_t i = 3;
-        for (; i < arch.size() && arch[i] >= '0' && arch[i] <= '9' && v < 10000; ++i) v = v * 10 + (arch[i] - '0');
-        return i > 3 && v >= 80;
-    }
+    if (arch.rfind("sm_", 0) == 0) return sm_version(arch) >= 80;
     for (const char* g : {"gfx908", "gfx90a", "gfx940", "gfx941", "gfx942"})
         if (arch.rfind(g, 0) == 0 && (arch.size() == std::strlen(g) || arch[std::strlen(g)] == ':')) return true; // (gfx90a:xnack-)
     return false;
@@ -207,11 +213,7 @@ bool f32_matrix_units_take(const std::string& arch, const std::string& op) {
 
 bool has_large_ring(const std::string& arch) {
     if (arch == "emu") return true;
-    if (arch.rfind("sm_", 0) != 0) return false;
-    int v = 0;
-    std::size_t i = 3;
-    for (; i < arch.size() && arch[i] >= '0' && arch[i] <= '9' && v < 10000; ++i) v = v * 10 + (arch[i] - '0');
-    if (i == 3) return false;
+    const int v = sm_version(arch);
     for (int big : {80, 87, 90, 100, 103}) // 164 or 228 KiB of shared memory per SM
         if (v == big) return true;
     return false;
