@@ -437,6 +437,9 @@ TEST(HipGemmForms, HalfConvolutionOnTheMatrixUnitKernel) {
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_IM2COL>, {3, 4, 11, 10}, {6, 2, 3, 3}, {3, 6, 6, 5}, strided);
+    // the large tile with the ring (dynamic shared memory): im2col through its register-staged loop
+    expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_IM2COL>, {2, 5, 9, 7}, {6, 5, 3, 3}, {2, 6, 9, 7}, same);
+    expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_IM2COL>, {3, 4, 11, 10}, {6, 2, 3, 3}, {3, 6, 6, 5}, strided);
 }
 
 // The 1x1 form's B matrix: vector loads when the plane is a multiple of the vector width,
@@ -451,8 +454,11 @@ TEST(HipGemmForms, PointwiseConvolutionColumnsMatchTheReference) {
         SCOPED_TRACE("plane " + std::to_string(h * 5));
         expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_1X1>, {3, 40, h, 5}, {70, 40, 1, 1}, {3, 70, h, 5}, unit, MXC_CONV_GEMM_1X1);
         expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large, MXC_CONV_GEMM_1X1>, {3, 40, h, 5}, {70, 40, 1, 1}, {3, 70, h, 5}, unit, MXC_CONV_GEMM_1X1);
+        expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_1X1>, {3, 40, h, 5}, {70, 40, 1, 1}, {3, 70, h, 5}, unit, MXC_CONV_GEMM_1X1);
     }
     expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_small, MXC_CONV_GEMM_1X1>, {2, 40, 4, 4}, {70, 40, 1, 1}, {2, 70, 4, 4}, unit, MXC_CONV_GEMM_1X1);
+    // vectors (plane 16): gemm_mma_large_ring's pipelined loop, K over two k-tiles
+    expect_half_conv(convolution<mxc_half, mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_1X1>, {2, 40, 4, 4}, {70, 40, 1, 1}, {2, 70, 4, 4}, unit, MXC_CONV_GEMM_1X1);
     for (int64_t h : {7, 4}) {
         const mxc_desc ins[2] = {packed({3, 20, h, 5}), packed({9, 20, 1, 1})}, od = packed({3, 9, h, 5});
         ASSERT_EQ(mxc_conv_pick(ins[0], ins[1], od, unit.data()), MXC_CONV_GEMM_1X1);
@@ -779,6 +785,10 @@ TEST(HipGemmForms, MatrixUnitEpilogueRunsThroughConvolutions) {
         o = c30;
         o.extras = odd;
         expect_fused_conv_runs<gemm_mma_large, MXC_CONV_GEMM_IM2COL>(o, off, false);
+        // the large tile with the ring: the pipelined loop (plane 24) and the register-staged one (49, im2col)
+        expect_fused_conv_runs<mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_1X1>(c24, off, off == 1);
+        expect_fused_conv_runs<mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_1X1>(c49, off, false);
+        expect_fused_conv_runs<mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_IM2COL>(o, off, false);
         for (fused_conv_case p : {c49, c24, c30}) { // the plain store
             p.extras.clear();
             if (p.w[2] == 1) expect_fused_conv_runs<gemm_mma_small, MXC_CONV_GEMM_1X1>(p, off, false);
