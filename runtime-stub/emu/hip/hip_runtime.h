@@ -568,14 +568,19 @@ inline bool dynamic_shared_start(size_t bytes) {
     if (bytes) memset(b.data, 0xff, bytes);
     return true;
 }
+// Kernel's entry in the device's limits (null: never set); under the device lock.
+inline func_shared_limit* shared_limit_of(const void* kernel) {
+    list<func_shared_limit>& limits = device().shared_limits;
+    for (size_t i = 0; i < limits.size; ++i)
+        if (limits[i].kernel == kernel) return &limits[i];
+    return nullptr;
+}
 // hipErrorInvalidValue where the GPU would refuse `bytes` of dynamic shared memory for kernel.
 inline hipError_t check_dynamic_shared(const void* kernel, size_t bytes) {
     if (bytes <= default_dynamic_shared) return hipSuccess;
     lock l;
-    list<func_shared_limit>& limits = device().shared_limits;
-    for (size_t i = 0; i < limits.size; ++i)
-        if (limits[i].kernel == kernel) return bytes <= size_t(limits[i].bytes) ? hipSuccess : hipErrorInvalidValue;
-    return hipErrorInvalidValue;
+    const func_shared_limit* f = shared_limit_of(kernel);
+    return f && bytes <= size_t(f->bytes) ? hipSuccess : hipErrorInvalidValue;
 }
 
 // One kernel launch: validates the configuration like a GPU, then runs every block.
@@ -984,13 +989,11 @@ inline hipError_t hipFuncSetAttribute(const void* kernel, hipFuncAttribute attr,
         size_t(value) > mxc_emu::max_shared_per_block)
         return mxc_emu::record(hipErrorInvalidValue);
     mxc_emu::lock l;
-    mxc_emu::list<mxc_emu::func_shared_limit>& limits = mxc_emu::device().shared_limits;
-    for (size_t i = 0; i < limits.size; ++i)
-        if (limits[i].kernel == kernel) {
-            limits[i].bytes = value;
-            return hipSuccess;
-        }
-    return limits.push({kernel, value}) ? hipSuccess : mxc_emu::record(hipErrorOutOfMemory);
+    if (mxc_emu::func_shared_limit* f = mxc_emu::shared_limit_of(kernel)) {
+        f->bytes = value;
+        return hipSuccess;
+    }
+    return mxc_emu::device().shared_limits.push({kernel, value}) ? hipSuccess : mxc_emu::record(hipErrorOutOfMemory);
 }
 
 // Clears the sticky error of a failed kernel (allocations stay).
