@@ -248,10 +248,12 @@ def run_mxc(lib_path, feeds):
 
 def write_profile(row, who, prof):
     """The kernels of one row's runs (CUPTI, per run, longest first) to OUT/profile-....txt."""
-    total, rows = prof
+    import timeline
+    total, rows, tl = prof
     path = os.path.join(ARGS.out, "profile-%s-b%d-%s.txt" % (row["model"], row["batch"], row["dtype"]))
     with open(path, "a") as f:
         f.write("== %s: %.3f ms of kernels per run, %.0f launches\n" % (who, total, sum(r[2] for r in rows)))
+        f.write("   timeline: %s\n" % timeline.describe(tl))
         for name, ms, n in rows:
             f.write("%9.4f ms %5.1f%% x%-4g %s\n" % (ms, 100 * ms / total if total else 0, n, name[:200]))
 
@@ -294,9 +296,12 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
             if k:
                 row["kernels_cupti_ms"], row["kernels_cupti_n"] = k[0], sum(x[2] for x in k[1])
                 row["overhead_us"] = 1000 * (row["mxc_ms"] - k[0])
+                # the run time minus the GPU's busy time (overlapping kernels counted once) and its parts
+                row["timeline"] = k[2]
+                row["overhead_busy_us"] = 1000 * (row["mxc_ms"] - k[2]["busy_ms"])
                 write_profile(row, "mxc", k)
-                log("  mxc kernels (CUPTI) %.3f ms in %d launches, host overhead %.1f us" %
-                    (k[0], round(row["kernels_cupti_n"]), row["overhead_us"]))
+                log("  mxc kernels (CUPTI) %.3f ms in %d launches, host overhead %.1f us (run minus busy time %.1f us)" %
+                    (k[0], round(row["kernels_cupti_n"]), row["overhead_us"], row["overhead_busy_us"]))
         if not ARGS.no_perf:
             p = step(row, "perf", lambda: mxc_perf(path, dtype))
             if p:
@@ -361,7 +366,7 @@ def table(rows, meta):
              "caller's stream (inputs and outputs stay on the GPU: no host copies in the time), CUDA events around "
              "each run. Host overhead: that median run time minus the kernel time of one run as CUPTI records it "
              "(torch.profiler over 20 runs of the same library; without it, `mxc perf`'s event pairs); the kernels of each "
-             "row are listed in profile-MODEL-bB-DTYPE.txt, PyTorch eager's beside them. Rebuild: the same mxc command again (object and library cache).",
+             "row are listed in profile-MODEL-bB-DTYPE.txt, PyTorch eager's beside them, with a timeline line per run (bench/gpu/timeline.py: busy time, the overlap of programmatic dependent launch, the idle gaps between kernels, the first kernel's latency after the graph launch; `overhead_busy_us` in bench.jsonl: the run time minus the busy time). Rebuild: the same mxc command again (object and library cache).",
              "Accuracy: against ONNX Runtime CPU (fp32 model) on the same inputs; fp32 passes with "
              "max|mxc-ort|/max|ort| <= 1e-3, fp16 with ||mxc-ort||/(sqrt(n) max|ort|) <= 1e-2."]
     if errs:

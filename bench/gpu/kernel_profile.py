@@ -38,10 +38,12 @@ def main():
              for i in probe.inputs}
     probe.close()
     median, times, _ = torch_side.run_mxc(lib, "m", feeds, a.runs, 10)
-    total, rows = torch_side.profile_mxc(lib, "m", feeds)
+    import timeline
+    total, rows, tl = torch_side.profile_mxc(lib, "m", feeds)
     print("%s%s: %.3f ms per run (median of %d), kernels %.3f ms in %.0f launches, the rest %.1f us" %
           (os.path.basename(a.model), " --fp16" if a.fp16 else "", median, a.runs, total, sum(r[2] for r in rows),
            1000 * (median - total)))
+    print("timeline: %s; the run time minus the busy time: %.1f us" % (timeline.describe(tl), 1000 * (median - tl["busy_ms"])))
     for name, ms, n in rows:
         print("%9.4f ms %5.1f%% x%-4g %s" % (ms, 100 * ms / total if total else 0, n, name[:220]))
     # the GEMM problems and the kernel each got (the comments above the generated launches)

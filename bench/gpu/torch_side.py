@@ -243,7 +243,9 @@ def run_mxc(lib_path, name, feeds, runs, warmup):
 def profile_kernels(fn, runs=20):
     """The GPU kernels of `runs` calls of fn() as CUPTI records them (torch.profiler, which sees
     every kernel of the process, a library's graph launches included): (kernel ms per run,
-    [(name, ms per run, launches per run)] longest first)."""
+    [(name, ms per run, launches per run)] longest first, the timeline's summary: busy time,
+    overlap, gaps and launch latency per run, bench/gpu/timeline.py)."""
+    import timeline
     import json
     import tempfile
     from torch.profiler import ProfilerActivity, profile
@@ -264,7 +266,7 @@ def profile_kernels(fn, runs=20):
             t[0] += e["dur"] / 1000.0
             t[1] += 1
     rows = sorted(((n, t / runs, c / runs) for n, (t, c) in per.items()), key=lambda r: -r[1])
-    return sum(r[1] for r in rows), rows
+    return sum(r[1] for r in rows), rows, timeline.summarize(events, runs)
 
 
 def profile_mxc(lib_path, name, feeds, runs=20):
