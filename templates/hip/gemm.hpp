@@ -652,7 +652,10 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     waiting for one round of global loads; the ring keeps three in flight, and with no
 //     registers holding them the fused 1x1 kernels spill less (sm_90, ResNet-50 batch 32: 128
 //     registers, 72 / 84 bytes of spill stores / loads where gemm_mma_large's spill 92 / 108;
-//     the channels-last ones 12 / 12). Not yet timed.
+//     the channels-last ones 12 / 12), every byte of it in the register-staged loop: the same
+//     kernels built without that loop (what the launches that take the ring run: both views
+//     vectors) spill nothing, a 48-byte stack frame (the epilogue's run buffers) left (ptxas -v,
+//     nvcc 13, 2026-11-24). Not yet timed.
 //   gemm_mma_small 64x64x32 with 4 stages, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32
 //     (wavefront 64: 2x2). 4 x (64x40 + 32x72) halves = 38 KiB (the register-staged loop uses
 //     two of the stages), float tile 64 x 68 in one pass; 4 mma per barrier (warp 32). For
