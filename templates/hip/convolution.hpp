@@ -99,7 +99,7 @@ __device__ inline int64_t conv_quot(int64_t n, const mxc_fastdiv&, int64_t d) { 
 template <class T> struct conv_w_source {
     const T* w;
     int64_t mg, row;
-    __device__ gemm_strided_view<T> view(int64_t z) const { return make_strided_view(w + z * mg * row, row, 1); }
+    MXC_HD gemm_strided_view<T> view(int64_t z) const { return make_strided_view(w + z * mg * row, row, 1); }
 };
 
 // B of group z, the implicit im2col matrix: B(kk, j) with kk = (channel, kernel offset),
@@ -109,6 +109,7 @@ template <class T, int Index> struct conv_im2col_view {
     conv_geom g;
     int fast = 1;
     bool vec = false;
+    static constexpr bool vector_view = false; // gemm.hpp: gemm_may_vec
     // forced inline (both paths): a call would keep the view, g included, in scratch memory
     // (clang, gfx90a: 784 bytes per lane)
     __device__ __forceinline__ T at(int64_t kk, int64_t j) const {
@@ -209,7 +210,7 @@ template <class T, int Index> struct conv_im2col_view {
 template <class T, int Index> struct conv_im2col_source {
     const T* x;
     conv_geom g;
-    __device__ conv_im2col_view<T, Index> view(int64_t z) const { return {x + z * g.cg * g.xs1, g}; }
+    MXC_HD conv_im2col_view<T, Index> view(int64_t z) const { return {x + z * g.cg * g.xs1, g}; }
 };
 
 // A of group z of a convolution_transpose: A(i, (c, k)) = w[g * cg + c, i, k] (packed w).
@@ -220,6 +221,7 @@ template <class T, int Index> struct conv_tw_view {
     int32_t small; // conv_geom::small
     int fast = 1;
     bool vec = false;
+    static constexpr bool vector_view = false; // gemm.hpp: gemm_may_vec
     __device__ T at(int64_t i, int64_t kk) const {
         if (conv_small<Index>(small)) {
             const uint32_t c = kn_d.div(uint32_t(kk));
@@ -235,7 +237,7 @@ template <class T, int Index> struct conv_tw_source {
     int64_t cg, ws0, ws1, kn;
     mxc_fastdiv kn_d;
     int32_t small;
-    __device__ conv_tw_view<T, Index> view(int64_t z) const { return {w + z * cg * ws0, ws0, ws1, kn, kn_d, small}; }
+    MXC_HD conv_tw_view<T, Index> view(int64_t z) const { return {w + z * cg * ws0, ws0, ws1, kn, kn_d, small}; }
 };
 
 // B of group z for a 1x1 / stride-1 / unpadded convolution with packed spatial dims:
@@ -278,7 +280,7 @@ template <class T, int Index> struct conv_1x1_source {
     int64_t cg, xs0, xs1, plane;
     mxc_fastdiv plane_d;
     int32_t small;
-    __device__ conv_1x1_view<T, Index> view(int64_t z) const {
+    MXC_HD conv_1x1_view<T, Index> view(int64_t z) const {
         constexpr int V = gemm_vec_width<T>;
         const T* p = x + z * cg * xs1;
         const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0 && plane % V == 0 && xs0 % V == 0 && xs1 % V == 0;
@@ -382,7 +384,7 @@ template <class T> struct conv_nhwc_view {
 };
 template <class T> struct conv_nhwc_source {
     conv_nhwc_view<T> v;
-    __device__ conv_nhwc_view<T> view(int64_t) const { return v; }
+    MXC_HD conv_nhwc_view<T> view(int64_t) const { return v; }
 };
 
 // The depthwise kernel: block tiles of TH x TW outputs of one (image, channel) plane, PW per

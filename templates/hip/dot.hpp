@@ -14,7 +14,7 @@ namespace hip {
 template <class T> struct dot_source {
     const T* p;
     mxc_desc d;
-    __device__ gemm_strided_view<T> view(int64_t z) const {
+    MXC_HD gemm_strided_view<T> view(int64_t z) const {
         const int r = d.rank;
         return make_strided_view(p + gemm_batch_offset(d, z), d.strides[r - 2], d.strides[r - 1]);
     }
@@ -25,7 +25,7 @@ template <class T> struct dot_source {
 template <class T> struct batch_strided_source {
     const T* p;
     int64_t zs, sr, sc;
-    __device__ gemm_strided_view<T> view(int64_t z) const { return make_strided_view(p + z * zs, sr, sc); }
+    MXC_HD gemm_strided_view<T> view(int64_t z) const { return make_strided_view(p + z * zs, sr, sc); }
 };
 
 // Output (z, i, j) of a folded product is element z * zs + i * rs + j; epi writes it.

@@ -145,7 +145,7 @@ template <class T> struct gemm_strided_view {
     __device__ T at(int64_t r, int64_t c) const { return p[r * sr + c * sc]; }
     __device__ const T* ptr(int64_t r, int64_t c) const { return p + r * sr + c * sc; }
 };
-template <class T> __device__ inline gemm_strided_view<T> make_strided_view(const T* p, int64_t sr, int64_t sc) {
+template <class T> MXC_HD inline gemm_strided_view<T> make_strided_view(const T* p, int64_t sr, int64_t sc) {
     constexpr int V = gemm_vec_width<T>;
     const bool aligned = reinterpret_cast<uintptr_t>(p) % 16 == 0;
     gemm_strided_view<T> v{p, sr, sc, 1, false};
@@ -652,10 +652,9 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     waiting for one round of global loads; the ring keeps three in flight, and with no
 //     registers holding them the fused 1x1 kernels spill less (sm_90, ResNet-50 batch 32: 128
 //     registers, 72 / 84 bytes of spill stores / loads where gemm_mma_large's spill 92 / 108;
-//     the channels-last ones 12 / 12), every byte of it in the register-staged loop: the same
-//     kernels built without that loop (what the launches that take the ring run: both views
-//     vectors) spill nothing, a 48-byte stack frame (the epilogue's run buffers) left (ptxas -v,
-//     nvcc 13, 2026-11-24). Not yet timed.
+//     the channels-last ones 12 / 12), every byte of it in the register-staged loop; since the
+//     loops are separate kernels (gemm_loop), the ring kernels spill 0-4 / 0-8 bytes (ptxas -v,
+//     nvcc 13, 2026-11-24; the staged ones keep theirs). Not yet timed.
 //   gemm_mma_small 64x64x32 with 4 stages, warp tile 32 x 16 (warp 32: 2x1) or 32 x 32
 //     (wavefront 64: 2x2). 4 x (64x40 + 32x72) halves = 38 KiB (the register-staged loop uses
 //     two of the stages), float tile 64 x 68 in one pass; 4 mma per barrier (warp 32). For
@@ -669,15 +668,17 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     SM, far more than the step's math and its share of memory bandwidth: each step waited
 //     for one round of global loads (only the next step in flight) and a barrier. A 64-deep
 //     step (the ninth session's try, never timed) halves the rounds; the ring of stages hides
-//     three of them (a reading of the profiles, not yet a measurement). sm_90: 92-96
-//     registers, no spills (ResNet-50 fp16 kernels, either loop in one kernel).
+//     three of them (a reading of the profiles, not yet a measurement). sm_90, no spills:
+//     ResNet-50 fp16's convolutions 86-96 registers; BERT-base's fused products took 110-130
+//     with both loops in one kernel (130: one block per SM), their ring kernels take 94-112.
 //   gemm_mma_f32 64x64x16 with 4 stages, fp32 operands (mma_tile<float>: 3xTF32 wmma 16x16x8 on
 //     NVIDIA sm_80+, fp32 MFMA 16x16x4 on AMD; templates/hip/mma.hpp): the small tile's layout
 //     with rows padded by 4 floats; 16 deep so that 4 x (64x20 + 64x20) floats = 40 KiB fit the
 //     48 KiB (32 deep would need 72 KiB). The compiler's choice for float dot products where
 //     the target has such units (mxc_gemm_f32_mma); never gemm_auto's. sm_90 (ptxas -v, nvcc 13,
-//     BERT-base's fp32 products): 124-182 registers, no spills, so one block of 8 warps per SM
-//     (capped at 128 registers for two blocks, the test kernel spilled 28 bytes).
+//     BERT-base's fp32 products, no spills): the staged kernels 123-182 registers, one block of
+//     8 warps per SM; the ring kernels (what their vector operands run) 110-128, two blocks
+//     (gemm_mma_min_blocks). With both loops in one kernel all took 124-182.
 // gemm_mma_pick_large chooses between the half ones by the number of large tiles;
 // gemm_mma_launch<G> runs one (G = gemm_auto: the choice at run time, half).
 template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 2, class E = mxc_half> struct gemm_mma_config {
@@ -955,8 +956,56 @@ __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, i
 }
 #endif
 
-template <class G, class SA, class SB, class Out>
-__global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
+// The main loop a gemm_mma_kernel is built with (its template argument Loop). One kernel with
+// both loops, chosen per block at run time, is sized by the larger: the register-staged loop's
+// prefetch registers and column states made every ring configuration's kernel heavier than its
+// pipelined loop needs (ptxas -v, nvcc 13, sm_90, 2026-11-24: BERT-base's fp32 products on
+// gemm_mma_f32 took 124-182 registers, one block per SM, and 96-112 without the staged loop;
+// ResNet-50 batch 32's fused ring kernels spilled 72 / 84 bytes, none without it). So the
+// launcher picks the loop on the host, from the operands' views, and each kernel has one:
+//  - gemm_loop_ring: the pipelined loop (both views 16-byte vectors, A along K; configurations
+//    with more than 2 stages, where MXC_ASYNC_COPY). A block whose views are not vectors after
+//    all (the host checks at most gemm_ring_checks batches) fills one stage element by element
+//    and multiplies it, one k-tile at a time: slow, correct, and light on registers. Built
+//    where there are no asynchronous copies (nvcc for sm_75, say), it is the staged kernel.
+//  - gemm_loop_staged: the register-staged loop (every view; two of the stages).
+enum gemm_loop : int { gemm_loop_staged = 0, gemm_loop_ring = 1 };
+
+// Whether the ring can run where this code is built, as the host sees it (no arch macro there:
+// nvcc's host pass cannot tell sm_75 from sm_90, and a ring kernel built without asynchronous
+// copies is the staged one).
+#if defined(MXC_NO_ASYNC_COPY) || defined(__HIP_PLATFORM_AMD__) || (defined(MXC_HIP_EMU) && !defined(MXC_ASYNC_COPY))
+inline constexpr bool gemm_host_ring = false;
+#else
+inline constexpr bool gemm_host_ring = true;
+#endif
+
+// Whether a view type can be a vector view at all (views whose vec is always false say so with
+// a constant vector_view = false: the im2col matrix), so that no ring kernel is built for them.
+template <class View, class = void> struct gemm_may_vec : std::true_type {};
+template <class View> struct gemm_may_vec<View, std::void_t<decltype(View::vector_view)>> : std::bool_constant<View::vector_view> {};
+template <class Source> using gemm_view_of = decltype(std::declval<const Source&>().view(int64_t(0)));
+
+// The pipelined loop's condition for every batch z < zc (views of more batches: the first
+// gemm_ring_checks and the last; the kernel keeps a fallback for the others).
+constexpr int64_t gemm_ring_checks = 256;
+template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB& sb, int64_t zc) {
+    auto ok = [&](int64_t z) {
+        const auto va = sa.view(z);
+        const auto vb = sb.view(z);
+        return va.vec && va.fast && vb.vec;
+    };
+    for (int64_t z = 0; z < zc && z < gemm_ring_checks; ++z)
+        if (!ok(z)) return false;
+    return zc <= gemm_ring_checks || ok(zc - 1);
+}
+
+// The ring kernels of every configuration keep to two blocks per SM (the staged loop's may not:
+// gemm_mma_f32's took up to 182 registers; its ring kernels 110-136, capped at 128 none spills).
+template <class G, int Loop> constexpr int gemm_mma_min_blocks = Loop == gemm_loop_ring && G::min_blocks < 2 ? 2 : G::min_blocks;
+
+template <class G, class SA, class SB, class Out, int Loop>
+__global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>))
     gemm_mma_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     grid_dependency_sync();
     using E = typename G::elem;
@@ -992,17 +1041,34 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, G::min_blocks)
         for (int j = 0; j < FNX; ++j)
             if (j < fn) mt::zero(acc[i][j]);
 
-    bool pipelined = false;
 #if defined(MXC_ASYNC_COPY)
-    if constexpr (G::stages > 2) {
+    constexpr bool ring = Loop == gemm_loop_ring && G::stages > 2;
+#else
+    constexpr bool ring = false;
+#endif
+    if constexpr (ring) {
+#if defined(MXC_ASYNC_COPY)
         if (va.vec && va.fast && vb.vec) {
             if (vb.fast) gemm_mma_pipelined<G, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
             else gemm_mma_pipelined<G, true>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
-            pipelined = true;
+        } else {
+            // the fallback (see gemm_loop): stage 0, element by element (rows of the tile, columns fastest)
+            for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
+                for (int s = tid; s < G::BM * G::BK; s += G::threads) {
+                    const int r = s / G::BK, c = s % G::BK;
+                    stage_a[r * G::lda + c] = m0 + r < m && k0 + c < ke ? va.at(m0 + r, k0 + c) : E(0.0f);
+                }
+                for (int s = tid; s < G::BK * G::BN; s += G::threads) {
+                    const int r = s / G::BN, c = s % G::BN;
+                    stage_b[r * G::ldb + c] = k0 + r < ke && n0 + c < n ? vb.at(k0 + r, n0 + c) : E(0.0f);
+                }
+                block_sync();
+                gemm_mma_step<G, false>(stage_a, stage_b, acc, row0, col0, fn);
+                block_sync(); // every warp is done with the stage (the next k-tile, or the epilogue's float tile)
+            }
         }
-    }
 #endif
-    if (!pipelined) {
+    } else {
         E ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
         // B's column states, if any, in shared memory (held in registers across the multiply they
         // spill the large configuration): column c's at cols_b[c], read by its threads in each put
@@ -1090,14 +1156,21 @@ inline void gemm_mma_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, i
                                    const SB& sb, const Out& out, hipStream_t stream) {
     constexpr int64_t lim = 65535;
     const int64_t gx = (n + G::BN - 1) / G::BN, gy = (m + G::BM - 1) / G::BM;
-    auto kernel = gemm_mma_kernel<G, SA, SB, Out>;
     constexpr int shared = G::dynamic_smem ? G::smem_bytes : 0;
-    allow_dynamic_shared<gemm_mma_kernel<G, SA, SB, Out>>(shared);
-    for (int64_t z0 = 0; z0 < zs; z0 += lim)
-        for (int64_t y0 = 0; y0 < gy; y0 += lim) {
-            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));
-            hipLaunchKernelGGL(kernel, grid, dim3(G::threads), shared, stream, m, n, k, z0, y0, z, ks, sa, sb, out);
-        }
+    auto launch = [&](auto loop) {
+        constexpr int L = decltype(loop)::value;
+        auto kernel = gemm_mma_kernel<G, SA, SB, Out, L>;
+        allow_dynamic_shared<gemm_mma_kernel<G, SA, SB, Out, L>>(shared);
+        for (int64_t z0 = 0; z0 < zs; z0 += lim)
+            for (int64_t y0 = 0; y0 < gy; y0 += lim) {
+                const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));
+                hipLaunchKernelGGL(kernel, grid, dim3(G::threads), shared, stream, m, n, k, z0, y0, z, ks, sa, sb, out);
+            }
+    };
+    if constexpr (G::stages > 2 && gemm_host_ring && gemm_may_vec<gemm_view_of<SA>>::value && gemm_may_vec<gemm_view_of<SB>>::value) {
+        if (gemm_ring_views(sa, sb, z)) return launch(std::integral_constant<int, gemm_loop_ring>{});
+    }
+    launch(std::integral_constant<int, gemm_loop_staged>{});
 }
 template <class G = gemm_auto, class SA, class SB, class Out>
 inline void gemm_mma_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,

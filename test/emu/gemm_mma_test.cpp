@@ -20,11 +20,15 @@
 
 using mxc::hip::gemm_strided_view;
 
-// Matrix z of a batch: element (r, c) at p[z * sz + r * sr + c * sc].
+// Matrix z of a batch: element (r, c) at p[z * sz + r * sr + c * sc], one element further for
+// batch `odd` (a batch the launcher's check of the first and last ones does not see: not a
+// vector view where the others are).
 template <class E> struct test_source {
     const E* p;
-    int64_t sr, sc, sz;
-    __device__ gemm_strided_view<E> view(int64_t z) const { return mxc::hip::make_strided_view(p + z * sz, sr, sc); }
+    int64_t sr, sc, sz, odd = -1;
+    MXC_HD gemm_strided_view<E> view(int64_t z) const {
+        return mxc::hip::make_strided_view(p + z * sz + (z == odd ? 1 : 0), sr, sc);
+    }
 };
 struct test_out {
     float* c;
@@ -53,20 +57,26 @@ template <> struct elem_of<mxc::hip::gemm_auto> { using type = mxc_half; };
 // One product: A (m x k) row-major or transposed (k x m in memory), likewise B; `shift`
 // elements of offset in both buffers (1: no 16-byte vectors); with `padded`, the rows in
 // memory are rounded up to a multiple of 8 elements and the padding holds infinity (vectors that
-// reach past the matrix edge must not count it).
-template <class Cfg>
-static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb, int shift, bool padded = false) {
+// reach past the matrix edge must not count it); batch `odd` of both one element further
+// (test_source). Through gemm_run (the launcher's choice of kernel and loop), or with Loop >= 0
+// that gemm_mma_kernel's loop launched directly (gemm_loop), whatever the views.
+template <class Cfg, int Loop = -1>
+static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb, int shift, bool padded = false,
+                 int odd = -1) {
     using E = typename elem_of<Cfg>::type;
     auto up = [&](int x) { return padded ? (x + 7) / 8 * 8 : x; };
     const int64_t lda = up(ta ? m : k), ldb = up(tb ? k : n);
     const int64_t asz = (ta ? k : m) * lda, bsz = (tb ? n : k) * ldb;
-    std::vector<E> a(z * asz + shift), b(z * bsz + shift);
-    for (auto& x : a) x = random_elem<E>();
-    for (auto& x : b) x = random_elem<E>();
-    for (int64_t e = 0; e < int64_t(a.size()) - shift; ++e)
-        if (e % lda >= (ta ? m : k)) a[shift + e] = E(INFINITY);
-    for (int64_t e = 0; e < int64_t(b.size()) - shift; ++e)
-        if (e % ldb >= (tb ? k : n)) b[shift + e] = E(INFINITY);
+    // batches `gap` elements apart with an odd one (gaps and row padding hold infinity)
+    const int64_t gap = odd >= 0 ? 8 : 0, as = asz + gap, bs = bsz + gap;
+    auto base = [&](int64_t q, int64_t size) { return shift + q * size + (q == odd ? 1 : 0); };
+    std::vector<E> a(z * as + shift + 1, E(INFINITY)), b(z * bs + shift + 1, E(INFINITY));
+    for (int q = 0; q < z; ++q) {
+        for (int64_t e = 0; e < asz; ++e)
+            if (e % lda < (ta ? m : k)) a[base(q, as) + e] = random_elem<E>();
+        for (int64_t e = 0; e < bsz; ++e)
+            if (e % ldb < (tb ? k : n)) b[base(q, bs) + e] = random_elem<E>();
+    }
     std::vector<float> c(size_t(z) * m * n, -12345.0f);
     E *da = nullptr, *db = nullptr;
     float* dc = nullptr;
@@ -76,8 +86,19 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
     CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(E), hipMemcpyHostToDevice));
     CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(E), hipMemcpyHostToDevice));
     CHECK(hipMemcpy(dc, c.data(), c.size() * sizeof(float), hipMemcpyHostToDevice));
-    const test_source<E> sa{da + shift, ta ? 1 : lda, ta ? lda : 1, asz}, sb{db + shift, tb ? 1 : ldb, tb ? ldb : 1, bsz};
-    mxc::hip::gemm_run<E, Cfg>(m, n, k, z, sa, sb, test_out{dc, m, n}, 0); // Cfg's kernel (gemm_auto: gemm_pick's)
+    const test_source<E> sa{da + shift, ta ? 1 : lda, ta ? lda : 1, as, odd}, sb{db + shift, tb ? 1 : ldb, tb ? ldb : 1, bs, odd};
+    const test_out out{dc, m, n};
+    if constexpr (Loop < 0) {
+        mxc::hip::gemm_run<E, Cfg>(m, n, k, z, sa, sb, out, 0); // Cfg's kernel (gemm_auto: gemm_pick's)
+    } else {
+        constexpr int shared = Cfg::dynamic_smem ? Cfg::smem_bytes : 0;
+        mxc::hip::allow_dynamic_shared<mxc::hip::gemm_mma_kernel<Cfg, test_source<E>, test_source<E>, test_out, Loop>>(shared);
+        const dim3 grid(unsigned((n + Cfg::BN - 1) / Cfg::BN), unsigned((m + Cfg::BM - 1) / Cfg::BM), unsigned(z));
+        hipLaunchKernelGGL((mxc::hip::gemm_mma_kernel<Cfg, test_source<E>, test_source<E>, test_out, Loop>), grid,
+                           dim3(Cfg::threads), shared, 0, int64_t(m), int64_t(n), int64_t(k), int64_t(0), int64_t(0), int64_t(z),
+                           int64_t(k), sa, sb, out);
+        CHECK(hipGetLastError());
+    }
     CHECK(hipDeviceSynchronize());
     CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
     int bad = 0;
@@ -87,8 +108,8 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
             for (int j = 0; j < n; ++j) {
                 double ref = 0, mag = 0;
                 for (int l = 0; l < k; ++l) {
-                    const float x = a[shift + q * asz + (ta ? l * lda + i : i * lda + l)];
-                    const float y = b[shift + q * bsz + (tb ? j * ldb + l : l * ldb + j)];
+                    const float x = a[base(q, as) + (ta ? l * lda + i : i * lda + l)];
+                    const float y = b[base(q, bs) + (tb ? j * ldb + l : l * ldb + j)];
                     ref += double(x) * y;
                     mag += fabs(double(x) * y);
                 }
@@ -98,8 +119,10 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
                 if (!(err <= 1e-5 * mag + 1e-30) && bad++ < 5)
                     printf("  %s: c[%d][%d][%d] = %.7g, expected %.7g\n", name, q, i, j, got, ref);
             }
-    printf("%s %dx%dx%d z=%d%s%s%s%s: %s (max relative error %.3g)\n", name, m, n, k, z, ta ? " A^T" : "", tb ? " B^T" : "",
-           shift ? " unaligned" : "", padded ? " padded" : "", bad ? "FAIL" : "ok", worst);
+    printf("%s %dx%dx%d z=%d%s%s%s%s%s%s: %s (max relative error %.3g)\n", name, m, n, k, z, ta ? " A^T" : "", tb ? " B^T" : "",
+           shift ? " unaligned" : "", padded ? " padded" : "", odd >= 0 ? " odd batch" : "",
+           Loop == mxc::hip::gemm_loop_ring ? " ring loop" : Loop == mxc::hip::gemm_loop_staged ? " staged loop" : "",
+           bad ? "FAIL" : "ok", worst);
     CHECK(hipFree(da));
     CHECK(hipFree(db));
     CHECK(hipFree(dc));
@@ -158,6 +181,23 @@ int main() {
     bad += check<gemm_mma_f32>("f32", 50, 61, 27, 2, true, true, 0, true);
     bad += check<gemm_mma_f32>("f32", 70, 33, 45, 3, true, false, 1);
     bad += check<gemm_mma_f32>("f32", 17, 20, 6, 1, false, false, 0);
+    // the loop the launcher picks on the host (gemm_ring_views), and each kernel's loop whatever
+    // the views: a batch past the host's checks that is not a vector view takes the ring
+    // kernel's fallback; the ring kernel with views that are not vectors (transposed A,
+    // misaligned) runs the fallback in every block; the staged kernel with vector views
+    using mxc::hip::gemm_loop_ring;
+    using mxc::hip::gemm_loop_staged;
+#if defined(MXC_MMA_GENERIC) // (302 blocks: minutes under the emulated wmma; the loops do not depend on the mma path)
+    bad += check<gemm_mma_small>("small", 20, 24, 40, 302, false, false, 0, false, 300);
+    bad += check<gemm_mma_f32>("f32", 20, 24, 40, 302, false, true, 0, false, 300);
+#endif
+    bad += check<gemm_mma_small, gemm_loop_ring>("small", 70, 33, 45, 3, true, false, 0);
+    bad += check<gemm_mma_small, gemm_loop_ring>("small", 100, 72, 40, 2, false, false, 1);
+    bad += check<gemm_mma_large_ring, gemm_loop_ring>("large-ring", 131, 133, 75, 2, true, true, 0, true);
+    bad += check<gemm_mma_f32, gemm_loop_ring>("f32", 70, 33, 45, 3, true, false, 1);
+    bad += check<gemm_mma_small, gemm_loop_staged>("small", 96, 136, 200, 1, false, false, 0);
+    bad += check<gemm_mma_large_ring, gemm_loop_staged>("large-ring", 131, 133, 75, 2, false, true, 0, true);
+    bad += check<gemm_mma_f32, gemm_loop_staged>("f32", 33, 130, 203, 3, false, false, 0, true);
     printf(bad ? "FAILED\n" : "PASSED\n");
     return bad ? 1 : 0;
 }
