@@ -777,6 +777,19 @@ __device__ __forceinline__ void gemm_fetch(const View& v, int64_t r0, int64_t c0
         for (int e = 0; e < V; ++e) buf[i * V + e] = gf + e < fn ? x.v[e] : T(0.0f);
     }
 }
+// gemm_put's element-wise form: thread tid's elements of the tile, loaded and stored one by one
+// (element i: s = tid + i * Threads, consecutive threads on consecutive addresses).
+template <int Threads, int R, int CC, bool FastC, class View, class T>
+__device__ __forceinline__ void gemm_put_each(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, T* dst, int ld, int tid) {
+    constexpr int F = FastC ? CC : R;
+    const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
+#pragma unroll 2 // more loads in flight spill the large configuration (sm_90, 128 registers)
+    for (int s = tid; s < R * CC; s += Threads) {
+        const int o = s / F, f = s % F;
+        const int64_t go = o0 + o, gf = f0 + f;
+        dst[FastC ? o * ld + f : f * ld + o] = go < on && gf < fn ? (FastC ? v.at(go, gf) : v.at(gf, go)) : T(0.0f);
+    }
+}
 template <int Threads, int R, int CC, bool FastC, class View, class T, int E, class CS>
 __device__ __forceinline__ void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, const T (&buf)[E], T* dst,
                                 int ld, int tid, const CS& cs) {
@@ -797,19 +810,13 @@ __device__ __forceinline__ void gemm_put(const View& v, int64_t r0, int64_t c0, 
             }
         }
     } else {
-        const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
         if constexpr (FastC && gemm_col_state<CS>) {
-            if (v.cols()) { // column tid % F (cs), rows tid / F + i * Threads / F (as below), 8 loads in flight
-                gemm_col_loads<Threads, F, R, 8>(v, o0, on, cs, tid, [&](int o, T x) { dst[o * ld + tid % F] = x; });
+            if (v.cols()) { // column tid % F (cs), rows tid / F + i * Threads / F (as gemm_put_each), 8 loads in flight
+                gemm_col_loads<Threads, F, R, 8>(v, r0, rn, cs, tid, [&](int o, T x) { dst[o * ld + tid % F] = x; });
                 return;
             }
         }
-#pragma unroll 2 // more loads in flight spill the large configuration (sm_90, 128 registers)
-        for (int s = tid; s < R * CC; s += Threads) {
-            const int o = s / F, f = s % F;
-            const int64_t go = o0 + o, gf = f0 + f;
-            dst[FastC ? o * ld + f : f * ld + o] = go < on && gf < fn ? (FastC ? v.at(go, gf) : v.at(gf, go)) : T(0.0f);
-        }
+        gemm_put_each<Threads, R, CC, FastC>(v, r0, c0, rn, cn, dst, ld, tid);
     }
 }
 
@@ -1052,16 +1059,10 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
             if (vb.fast) gemm_mma_pipelined<G, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
             else gemm_mma_pipelined<G, true>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
         } else {
-            // the fallback (see gemm_loop): stage 0, element by element (rows of the tile, columns fastest)
+            // the fallback (see gemm_loop): stage 0, element by element
             for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
-                for (int s = tid; s < G::BM * G::BK; s += G::threads) {
-                    const int r = s / G::BK, c = s % G::BK;
-                    stage_a[r * G::lda + c] = m0 + r < m && k0 + c < ke ? va.at(m0 + r, k0 + c) : E(0.0f);
-                }
-                for (int s = tid; s < G::BK * G::BN; s += G::threads) {
-                    const int r = s / G::BN, c = s % G::BN;
-                    stage_b[r * G::ldb + c] = k0 + r < ke && n0 + c < n ? vb.at(k0 + r, n0 + c) : E(0.0f);
-                }
+                gemm_put_each<G::threads, G::BM, G::BK, true>(va, m0, k0, m, ke, stage_a, G::lda, tid);
+                gemm_put_each<G::threads, G::BK, G::BN, true>(vb, k0, n0, ke, n, stage_b, G::ldb, tid);
                 block_sync();
                 gemm_mma_step<G, false>(stage_a, stage_b, acc, row0, col0, fn);
                 block_sync(); // every warp is done with the stage (the next k-tile, or the epilogue's float tile)
