@@ -4,6 +4,7 @@
 #include "codegen/emit.hpp"
 #include "ir/error.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <unordered_map>
 
@@ -20,8 +21,8 @@ std::string lens_text(const shape& s) {
 } // namespace
 
 // Arithmetic operations of one call: exact for convolution and dot (a multiply-add counts 2;
-// fused ones add one per output element),
-// one per element read for reductions and pooling, one per output element for the rest, and
+// fused ones add one per output element), attention's two products plus 5 per score, one per
+// element read for reductions and pooling, one per output element for the rest, and
 // zero for copies.
 double kernel_flops(const kernel_call& k) {
     double out = elements(k.ins->result);
@@ -34,6 +35,13 @@ double kernel_flops(const kernel_call& k) {
         return 2 * out * elements(k.in_shapes[1]) / static_cast<double>(k.in_shapes[1].lens[0]) + epilogue;
     if (op == "dot" && !k.in_shapes.empty() && !k.in_shapes[0].lens.empty())
         return 2 * out * static_cast<double>(k.in_shapes[0].lens.back()) + epilogue;
+    if (op == "attention" && k.in_shapes.size() >= 3 && k.in_shapes[1].lens.size() >= 2) {
+        // the scores (2 D a product, one for the body and 4 for the softmax) and the values (2 Dv)
+        const shape &q = k.in_shapes[0], &kt = k.in_shapes[1], &v = k.in_shapes[2];
+        const double scores = elements(q) / static_cast<double>(std::max<int64_t>(1, q.lens.back())) *
+                              static_cast<double>(kt.lens.back());
+        return scores * (2 * static_cast<double>(q.lens.back()) + 5 + 2 * static_cast<double>(v.lens.back()));
+    }
     if (op == "pooling" && k.params.ip.size() >= 2) {
         std::size_t s = (k.params.ip.size() - 2) / 5; // ip = [mode, include_pad, pads[2s], stride[s], lengths[s], dilation[s]]
         double window = 1;

@@ -113,6 +113,12 @@ bool conv_runs_channels_last(const kernel_call& k) {
 hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     hip_launch_choice c;
     const std::string op = strip_fused(k.kernel);
+    if (op == "attention" && k.in_shapes.size() >= 3 && !k.in_shapes[0].lens.empty() && !k.in_shapes[2].lens.empty()) {
+        // the bound on the head sizes (templates/hip/attention.hpp): one kernel instantiated
+        const int64_t head = std::max(k.in_shapes[0].lens.back(), k.in_shapes[2].lens.back());
+        c.args = head <= 64 ? ", 64" : head <= 128 ? ", 128" : ", 256";
+        return c;
+    }
     const auto e = elem_of(k.type);
     if (!e || k.in_shapes.size() < 2) return c;
     if (op == "dot") {

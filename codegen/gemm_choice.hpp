@@ -18,6 +18,7 @@ struct hip_launch_choice {
     //   ", mxc::hip::gemm_config<...>, MXC_CONV_GEMM_1X1"  convolution (tile, form)
     //   ", mxc::hip::dw_wide, MXC_CONV_DEPTHWISE"          depthwise convolution
     //   ", void, MXC_CONV_PER_OUTPUT"                      convolution with strided weights
+    //   ", 64"                                             attention (the bound on its head sizes)
     std::string args;
     // The line the emitter writes above the launch (without "// "): "tuned: <tile type>" for a
     // tuning-database tile, else what the rule chose and for which GEMM problem.

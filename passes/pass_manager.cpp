@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -87,6 +88,9 @@ std::vector<std::string> default_pipeline(bool fp16) {
                                   "fold-batchnorm", "constant-propagate", "dce", "fuse-reduce", "eliminate-contiguous",
                                   "fuse-pointwise", "fuse-epilogue", "merge-parallel-dots", "dce"};
     if (fp16) r.insert(std::find(r.begin(), r.end(), "fuse-pointwise"), "convert-fp16");
+    // fuse-attention after fuse-reduce (its softmax); MXC_FUSE_ATTENTION=0: without it (the A/B)
+    const char* env = std::getenv("MXC_FUSE_ATTENTION");
+    if (!env || std::string(env) != "0") r.insert(std::find(r.begin(), r.end(), "eliminate-contiguous"), "fuse-attention");
     return r;
 }
 

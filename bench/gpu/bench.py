@@ -433,6 +433,8 @@ def versions():
             os.environ.get("MXC_FP32_MMA", ""), "dot products")
         # the -noring stages: the half large tile without its ring of stages (MXC_LARGE_RING=0, docs/tuning.md)
         v["large_ring"] = "off (MXC_LARGE_RING=0)" if os.environ.get("MXC_LARGE_RING", "") == "0" else "on"
+        # the -noattn stages: attention as three to five kernels, not fused (MXC_FUSE_ATTENTION=0, passes/fuse_attention.cpp)
+        v["fuse_attention"] = "off (MXC_FUSE_ATTENTION=0)" if os.environ.get("MXC_FUSE_ATTENTION", "") == "0" else "on"
     v["cpu"] = platform.processor() or platform.machine()
     return v
 

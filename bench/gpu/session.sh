@@ -22,6 +22,9 @@
 # name ending in -noring (bench-noring:ARGS, profile-noring:MODEL) builds with MXC_LARGE_RING=0:
 # the half products of the large tile on the two-stage gemm_mma_large (channels-last
 # convolutions on gemm_mma_small) instead of gemm_mma_large_ring, into files named with -noring.
+# A stage name ending in -noattn (bench-noattn:ARGS, profile-noattn:MODEL) builds with
+# MXC_FUSE_ATTENTION=0: attention as its products, softmax and epilogues instead of the one
+# attention kernel (passes/fuse_attention.cpp), into files named with -noattn.
 # --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
 # conformance and bench get it as their --deadline.
 set -u
@@ -38,13 +41,14 @@ left() { echo $((until_s - SECONDS - 15)); }
 log() { echo "[$SECONDS s] $*" | tee -a "$res/progress.log"; }
 for st in "$@"; do
   name=${st%%:*}; args=; [[ $st == *:* ]] && args=${st#*:}; args=${args//+/ }
-  sfx=; unset MXC_NO_PDL MXC_NO_ASYNC_COPY MXC_CHANNELS_LAST MXC_FP32_MMA MXC_LARGE_RING; MXC_HIP_COMPILER=$hip_compiler
+  sfx=; unset MXC_NO_PDL MXC_NO_ASYNC_COPY MXC_CHANNELS_LAST MXC_FP32_MMA MXC_LARGE_RING MXC_FUSE_ATTENTION; MXC_HIP_COMPILER=$hip_compiler
   [[ $name == *-nopdl ]] && { name=${name%-nopdl}; sfx=-nopdl; export MXC_NO_PDL=1; }
   [[ $name == *-nchw ]] && { name=${name%-nchw}; sfx=-nchw; export MXC_CHANNELS_LAST=0; }
   [[ $name == *-nhwc ]] && { name=${name%-nhwc}; sfx=-nhwc; export MXC_CHANNELS_LAST=1; }
   [[ $name == *-simt ]] && { name=${name%-simt}; sfx=-simt; export MXC_FP32_MMA=0; }
   [[ $name == *-mmaall ]] && { name=${name%-mmaall}; sfx=-mmaall; export MXC_FP32_MMA=all; }
   [[ $name == *-noring ]] && { name=${name%-noring}; sfx=-noring; export MXC_LARGE_RING=0; }
+  [[ $name == *-noattn ]] && { name=${name%-noattn}; sfx=-noattn; export MXC_FUSE_ATTENTION=0; }
   if [[ $name == *-noasync ]]; then
     name=${name%-noasync}; sfx=-noasync; export MXC_NO_ASYNC_COPY=1 # (a label for bench.py)
     printf '#!/bin/sh\nexec "%s" -DMXC_NO_ASYNC_COPY "$@"\n' "${hip_compiler:-${NVCC:-/usr/local/cuda/bin/nvcc}}" > /tmp/nvcc-noasync

@@ -6,6 +6,7 @@
 #pragma once
 #include "templates/common/fastdiv.hpp"
 #include "templates/common/pointwise_program.hpp"
+#include "templates/hip/body.hpp"
 #include "templates/hip/common.hpp"
 #include "templates/hip/convolution.hpp"
 #include "templates/hip/dot.hpp"
@@ -15,21 +16,6 @@
 
 namespace mxc {
 namespace hip {
-
-// The body of kernels compiled without a generated expression: the program in ip.
-struct program_body {};
-
-// How many x[] body F reads: a generated expression's `inputs` (codegen/emit_fused.cpp), else
-// all max_inputs. The kernels fill x[j] for j < body_arity only, in unrolled loops, so that x
-// is indexed by constants and stays in registers (filled up to a.n_in in a loop, it was a
-// local-memory array: a 32-byte stack frame in every fused GEMM kernel, ptxas -v), and the
-// run epilogue loads only the extra inputs the body uses.
-template <class F, class = void> struct body_arity {
-    static constexpr int value = max_inputs;
-};
-template <class F> struct body_arity<F, std::void_t<decltype(F::inputs)>> {
-    static constexpr int value = F::inputs < max_inputs ? F::inputs : max_inputs;
-};
 
 // The offset of an extra input at output element e, its dims collapsed on the host: dims that
 // step through the input evenly merge into runs (stride-0 broadcasts merge too), and an
