@@ -54,9 +54,13 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
     const T* kt = in_ptr<T>(a, 1) + mxc_attention_batch_offset(kd, dims, qd, b);
     const T* v = in_ptr<T>(a, 2) + mxc_attention_batch_offset(vd, dims, qd, b);
     const int64_t d = dims.d, dv = dims.dv, lk = dims.lk;
+    // the strides the loops step by, read once (indexed by the rank, they would be read from
+    // local memory in every iteration)
+    const int64_t q_i = qd.strides[r - 2], q_d = qd.strides[r - 1], k_d = kd.strides[r - 2], k_j = kd.strides[r - 1],
+                  v_j = vd.strides[r - 2], v_c = vd.strides[r - 1];
     for (int idx = tid; idx < BQ * HD; idx += NT) {
         const int ii = idx / HD, dd = idx % HD;
-        qs[ii][dd] = i0 + ii < dims.lq && dd < d ? C(q[(i0 + ii) * qd.strides[r - 2] + dd * qd.strides[r - 1]]) : C(0);
+        qs[ii][dd] = i0 + ii < dims.lq && dd < d ? C(q[(i0 + ii) * q_i + dd * q_d]) : C(0);
     }
     const T* erow[arity > 1 ? arity - 1 : 1] = {}; // this row of each extra input
     int64_t estep[arity > 1 ? arity - 1 : 1] = {};
@@ -75,8 +79,8 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
         for (int idx = tid; idx < BK * HD; idx += NT) {
             const int jj = idx / HD, dd = idx % HD;
             const int64_t j = j0 + jj;
-            ks[jj][dd] = j < lk && dd < d ? C(kt[dd * kd.strides[r - 2] + j * kd.strides[r - 1]]) : C(0);
-            vs[jj][dd] = j < lk && dd < dv ? C(v[j * vd.strides[r - 2] + dd * vd.strides[r - 1]]) : C(0);
+            ks[jj][dd] = j < lk && dd < d ? C(kt[dd * k_d + j * k_j]) : C(0);
+            vs[jj][dd] = j < lk && dd < dv ? C(v[j * v_j + dd * v_c]) : C(0);
         }
         block_sync();
         C s[KPT];
@@ -137,11 +141,12 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
     }
     if (!live) return;
     T* y = out_ptr<T>(a) + mxc_attention_out_offset(dims, qd, b) + i * dims.out_strides[r - 2];
+    const int64_t y_c = dims.out_strides[r - 1];
     const bool masked = m == mxc_lowest<C>(); // a fully masked row (or no keys): 0, as softmax gives
 #pragma unroll
     for (int c = 0; c < CPT; ++c) {
         const int64_t col = lane + c * G;
-        if (col < dv) y[col * dims.out_strides[r - 1]] = T(masked ? C(0) : C(acc[c] / l));
+        if (col < dv) y[col * y_c] = T(masked ? C(0) : C(acc[c] / l));
     }
 }
 
