@@ -128,3 +128,29 @@ TEST(HipAttention, MatchesSoftmaxOfScoresTimesValues) {
     expect_attention<mxc_half, 64, false>(2, 2, 33, 50, 64, 64, true);
     expect_attention<mxc_half, 128, true>(1, 1, 5, 3, 80, 128, false);  // fewer keys than a tile's lanes
 }
+
+// A hand-written call naming a head-size bound below the heads launches nothing and leaves an
+// invalid-configuration error for the run to report.
+TEST(HipAttention, HeadsPastTheNamedBoundAreALaunchError) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    std::vector<float> q(100, 0.5f), kv(100, 0.25f), y(100, 7.0f);
+    float *dq = to_device(q), *dk = to_device(kv), *dv = to_device(kv), *dy = to_device(y);
+    const mxc_desc ins[3] = {desc({1, 100}, {100, 1}), desc({100, 1}, {1, 100}), desc({1, 100}, {100, 1})};
+    const mxc_desc od = desc({1, 100}, {100, 1});
+    const int64_t ip[4] = {2, 0, 1, 0}; // rank 2, identity, the program "x0"
+    const void* p[3] = {dq, dk, dv};
+    const mxc_kargs ka = {3, p, ins, dy, &od, ip, 4, nullptr, 0, nullptr};
+    (void)hipGetLastError();
+    mxc::hip::attention<float, 64>(ka, hipStream_t{}); // heads of 100 past the bound 64
+    EXPECT_EQ(hipGetLastError(), hipErrorInvalidConfiguration);
+    ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+    std::vector<float> got(100);
+    ASSERT_EQ(hipMemcpy(got.data(), dy, got.size() * sizeof(float), hipMemcpyDeviceToHost), hipSuccess);
+    EXPECT_EQ(got[0], 7.0f); // nothing written
+    mxc::hip::attention<float, 128>(ka, hipStream_t{});
+    EXPECT_EQ(hipGetLastError(), hipSuccess);
+    ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+    ASSERT_EQ(hipMemcpy(got.data(), dy, got.size() * sizeof(float), hipMemcpyDeviceToHost), hipSuccess);
+    EXPECT_NEAR(got[0], 0.25f, 1e-6f); // one key: its value
+    for (float* x : {dq, dk, dv, dy}) (void)hipFree(x);
+}
