@@ -34,22 +34,13 @@ MXC_HD inline mxc_attention_dims mxc_attention_dims_of(const mxc_desc* in, const
     return a;
 }
 
-// The offset of batch b's first element in input i (its leading dims unravelled; extra inputs
-// have the same leading dims as q).
-MXC_HD inline int64_t mxc_attention_batch_offset(const mxc_desc& d, const mxc_attention_dims& a, const mxc_desc& q, int64_t b) {
+// The offset of batch b's first element where the leading dims step by `strides`: an input's
+// (its leading dims are q's) or the output's (mxc_attention_dims::out_strides).
+MXC_HD inline int64_t mxc_attention_offset(const int64_t* strides, const mxc_attention_dims& a, const mxc_desc& q, int64_t b) {
     int64_t off = 0;
     for (int i = a.rank - 3; i >= 0; --i) {
         const int64_t len = q.lens[i];
-        off += (b % len) * d.strides[i];
-        b /= len;
-    }
-    return off;
-}
-MXC_HD inline int64_t mxc_attention_out_offset(const mxc_attention_dims& a, const mxc_desc& q, int64_t b) {
-    int64_t off = 0;
-    for (int i = a.rank - 3; i >= 0; --i) {
-        const int64_t len = q.lens[i];
-        off += (b % len) * a.out_strides[i];
+        off += (b % len) * strides[i];
         b /= len;
     }
     return off;

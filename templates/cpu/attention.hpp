@@ -44,12 +44,12 @@ template <class T, class F> void attention_expr(const mxc_kargs& k, F f) {
             // scores = body(q kt, extras): q's rows i0.., the extras' rows i0..
             const void* p[8];
             mxc_desc d[8];
-            p[0] = input<T>(k, 0) + mxc_attention_batch_offset(in[0], a, in[0], b) + i0 * in[0].strides[r - 2];
+            p[0] = input<T>(k, 0) + mxc_attention_offset(in[0].strides, a, in[0], b) + i0 * in[0].strides[r - 2];
             d[0] = attention_matrix(rows, a.d, in[0].strides[r - 2], in[0].strides[r - 1]);
-            p[1] = input<T>(k, 1) + mxc_attention_batch_offset(in[1], a, in[0], b);
+            p[1] = input<T>(k, 1) + mxc_attention_offset(in[1].strides, a, in[0], b);
             d[1] = attention_matrix(a.d, a.lk, in[1].strides[r - 2], in[1].strides[r - 1]);
             for (int e = 3; e < n_in; ++e) {
-                p[e - 1] = input<T>(k, e) + mxc_attention_batch_offset(in[e], a, in[0], b) + i0 * in[e].strides[r - 2];
+                p[e - 1] = input<T>(k, e) + mxc_attention_offset(in[e].strides, a, in[0], b) + i0 * in[e].strides[r - 2];
                 d[e - 1] = attention_matrix(rows, a.lk, in[e].strides[r - 2], in[e].strides[r - 1]);
             }
             const mxc_desc sd = attention_matrix(rows, a.lk, a.lk, 1);
@@ -61,12 +61,12 @@ template <class T, class F> void attention_expr(const mxc_kargs& k, F f) {
             const mxc_kargs probs = {1, ps, &sd, s.data(), &sd, axis, 1, nullptr, 0, nullptr};
             softmax<T>(probs);
             // y = probabilities x v, then stored through the output's strides
-            const void* pv[2] = {s.data(), input<T>(k, 2) + mxc_attention_batch_offset(in[2], a, in[0], b)};
+            const void* pv[2] = {s.data(), input<T>(k, 2) + mxc_attention_offset(in[2].strides, a, in[0], b)};
             const mxc_desc dv[2] = {sd, attention_matrix(a.lk, a.dv, in[2].strides[r - 2], in[2].strides[r - 1])};
             const mxc_desc yd = attention_matrix(rows, a.dv, a.dv, 1);
             const mxc_kargs product = {2, pv, dv, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
             dot<T>(product);
-            T* out = output<T>(k) + mxc_attention_out_offset(a, in[0], b) + i0 * a.out_strides[r - 2];
+            T* out = output<T>(k) + mxc_attention_offset(a.out_strides, a, in[0], b) + i0 * a.out_strides[r - 2];
             for (int64_t i = 0; i < rows; ++i)
                 for (int64_t c = 0; c < a.dv; ++c)
                     out[i * a.out_strides[r - 2] + c * a.out_strides[r - 1]] = y[static_cast<size_t>(i * a.dv + c)];

@@ -50,9 +50,9 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
     const int64_t i = i0 + row;
     const bool live = i < dims.lq;
     const mxc_desc &qd = a.in_desc[0], &kd = a.in_desc[1], &vd = a.in_desc[2];
-    const T* q = in_ptr<T>(a, 0) + mxc_attention_batch_offset(qd, dims, qd, b);
-    const T* kt = in_ptr<T>(a, 1) + mxc_attention_batch_offset(kd, dims, qd, b);
-    const T* v = in_ptr<T>(a, 2) + mxc_attention_batch_offset(vd, dims, qd, b);
+    const T* q = in_ptr<T>(a, 0) + mxc_attention_offset(qd.strides, dims, qd, b);
+    const T* kt = in_ptr<T>(a, 1) + mxc_attention_offset(kd.strides, dims, qd, b);
+    const T* v = in_ptr<T>(a, 2) + mxc_attention_offset(vd.strides, dims, qd, b);
     const int64_t d = dims.d, dv = dims.dv, lk = dims.lk;
     // the strides the loops step by, read once (indexed by the rank, they would be read from
     // local memory in every iteration)
@@ -68,7 +68,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
     for (int e = 0; e + 1 < arity; ++e)
         if (3 + e < a.n_in && live) {
             const mxc_desc& ed = a.in_desc[3 + e];
-            erow[e] = in_ptr<T>(a, 3 + e) + mxc_attention_batch_offset(ed, dims, qd, b) + i * ed.strides[r - 2];
+            erow[e] = in_ptr<T>(a, 3 + e) + mxc_attention_offset(ed.strides, dims, qd, b) + i * ed.strides[r - 2];
             estep[e] = ed.strides[r - 1];
         }
     C m = mxc_lowest<C>(), l = C(0), acc[CPT];
@@ -140,7 +140,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
         }
     }
     if (!live) return;
-    T* y = out_ptr<T>(a) + mxc_attention_out_offset(dims, qd, b) + i * dims.out_strides[r - 2];
+    T* y = out_ptr<T>(a) + mxc_attention_offset(dims.out_strides, dims, qd, b) + i * dims.out_strides[r - 2];
     const int64_t y_c = dims.out_strides[r - 1];
     const bool masked = m == mxc_lowest<C>(); // a fully masked row (or no keys): 0, as softmax gives
 #pragma unroll

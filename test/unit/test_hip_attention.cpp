@@ -6,7 +6,7 @@
 // the program in ip (no functor).
 #include <gtest/gtest.h>
 
-#include <hip/hip_runtime.h> // the emulator (CMakeLists.txt puts runtime-stub/emu first)
+#include "hip_emu_util.hpp"
 #include "ir/pointwise_body.hpp"
 #include "templates/hip/attention.hpp"
 
@@ -16,22 +16,8 @@
 
 namespace {
 
-mxc_desc desc(std::vector<int64_t> lens, std::vector<int64_t> strides) {
-    mxc_desc d{};
-    d.rank = int32_t(lens.size());
-    for (int i = 0; i < d.rank; ++i) {
-        d.lens[i] = lens[size_t(i)];
-        d.strides[i] = strides[size_t(i)];
-    }
-    return d;
-}
-
-template <class T> T* to_device(const std::vector<T>& v) {
-    T* p = nullptr;
-    EXPECT_EQ(hipMalloc(&p, v.size() * sizeof(T)), hipSuccess);
-    EXPECT_EQ(hipMemcpy(p, v.data(), v.size() * sizeof(T), hipMemcpyHostToDevice), hipSuccess);
-    return p;
-}
+using mxc::test::desc;
+using mxc::test::to_device;
 
 std::vector<float> values(size_t n, uint32_t seed) {
     std::vector<float> v(n);

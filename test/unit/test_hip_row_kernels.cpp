@@ -8,7 +8,7 @@
 // fully masked (-inf) row, float and half.
 #include <gtest/gtest.h>
 
-#include <hip/hip_runtime.h> // the emulator (CMakeLists.txt puts runtime-stub/emu first)
+#include "hip_emu_util.hpp"
 #include "templates/hip/norm.hpp"
 #include "templates/hip/softmax.hpp"
 
@@ -17,22 +17,8 @@
 
 namespace {
 
-mxc_desc desc(std::vector<int64_t> lens, std::vector<int64_t> strides) {
-    mxc_desc d{};
-    d.rank = int32_t(lens.size());
-    for (int i = 0; i < d.rank; ++i) {
-        d.lens[i] = lens[size_t(i)];
-        d.strides[i] = strides[size_t(i)];
-    }
-    return d;
-}
-
-template <class T> T* to_device(const std::vector<T>& v) {
-    T* p = nullptr;
-    EXPECT_EQ(hipMalloc(&p, v.size() * sizeof(T)), hipSuccess);
-    EXPECT_EQ(hipMemcpy(p, v.data(), v.size() * sizeof(T), hipMemcpyHostToDevice), hipSuccess);
-    return p;
-}
+using mxc::test::desc;
+using mxc::test::to_device;
 
 // rows x len, normalised over the last dim; scale and bias [len] broadcast over the rows
 // (scale_stride 1), or a scale read with stride 2 (not stepped: the general form).
