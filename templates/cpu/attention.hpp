@@ -33,7 +33,7 @@ inline mxc_desc attention_matrix(int64_t rows, int64_t cols, int64_t row_stride,
 template <class T, class F> void attention_expr(const mxc_kargs& k, F f) {
     const mxc_desc* in = k.in_desc;
     const mxc_attention_dims a = mxc_attention_dims_of(in, *k.out_desc, k.ip);
-    const int r = a.rank, n_in = k.n_in < 8 ? k.n_in : 8;
+    const int r = a.rank, n_in = k.n_in; // at most 8 (the op's limit)
     if (a.batches == 0 || a.lq == 0 || a.dv == 0) return;
     constexpr int64_t block_rows = 256;
     const int64_t rows_max = a.lq < block_rows ? a.lq : block_rows;

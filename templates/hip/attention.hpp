@@ -154,11 +154,11 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
 // hand-written one: the generated code names a bound that fits) launches an empty grid, an
 // invalid configuration that the run reports (hipGetLastError), instead of reading past the
 // shared arrays.
-template <class T, int HD, class F> void attention_launch(const mxc_kargs& k, hipStream_t s, F f, bool fits = true) {
+template <class T, int HD, class F>
+void attention_launch(const mxc_kargs& k, const mxc_attention_dims& dims, hipStream_t s, F f, bool fits = true) {
     using C = mxc_compute_t<T>;
     constexpr int BK = attention_key_tile<C>(HD);
     if constexpr (BK > 0) {
-        const mxc_attention_dims dims = mxc_attention_dims_of(k.in_desc, *k.out_desc, k.ip);
         const int64_t grid = fits ? dims.batches * ((dims.lq + attention_rows - 1) / attention_rows) : 0;
         hipLaunchKernelGGL((attention_kernel<T, F, HD, BK>), dim3(static_cast<unsigned>(grid)), dim3(attention_threads), 0, s,
                            pack(k), dims, int64_t(1 + k.ip[0]), f);
@@ -172,13 +172,13 @@ template <class T, int HD = 0, class F> void attention_expr(const mxc_kargs& k, 
     if (dims.batches == 0 || dims.lq == 0 || dims.dv == 0) return;
     const int64_t head = dims.d > dims.dv ? dims.d : dims.dv;
     if constexpr (HD > 0) {
-        attention_launch<T, HD>(k, s, f, head <= HD);
+        attention_launch<T, HD>(k, dims, s, f, head <= HD);
     } else if (head <= 64) {
-        attention_launch<T, 64>(k, s, f);
+        attention_launch<T, 64>(k, dims, s, f);
     } else if (head <= 128) {
-        attention_launch<T, 128>(k, s, f);
+        attention_launch<T, 128>(k, dims, s, f);
     } else {
-        attention_launch<T, 256>(k, s, f);
+        attention_launch<T, 256>(k, dims, s, f);
     }
 }
 template <class T, int HD = 0> void attention(const mxc_kargs& k, hipStream_t s) { attention_expr<T, HD>(k, s, program_body{}); }

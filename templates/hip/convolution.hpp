@@ -108,8 +108,7 @@ template <class T, int Index> struct conv_im2col_view {
     const T* x; // at the group's first channel
     conv_geom g;
     int fast = 1;
-    bool vec = false;
-    static constexpr bool vector_view = false; // gemm.hpp: gemm_may_vec
+    static constexpr bool vec = false; // never vectors (gemm.hpp: gemm_may_vec builds no ring kernel)
     // forced inline (both paths): a call would keep the view, g included, in scratch memory
     // (clang, gfx90a: 784 bytes per lane)
     __device__ __forceinline__ T at(int64_t kk, int64_t j) const {
@@ -220,8 +219,7 @@ template <class T, int Index> struct conv_tw_view {
     mxc_fastdiv kn_d;
     int32_t small; // conv_geom::small
     int fast = 1;
-    bool vec = false;
-    static constexpr bool vector_view = false; // gemm.hpp: gemm_may_vec
+    static constexpr bool vec = false; // never vectors (gemm.hpp: gemm_may_vec builds no ring kernel)
     __device__ T at(int64_t i, int64_t kk) const {
         if (conv_small<Index>(small)) {
             const uint32_t c = kn_d.div(uint32_t(kk));

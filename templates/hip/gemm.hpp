@@ -987,10 +987,11 @@ inline constexpr bool gemm_host_ring = false;
 inline constexpr bool gemm_host_ring = true;
 #endif
 
-// Whether a view type can be a vector view at all (views whose vec is always false say so with
-// a constant vector_view = false: the im2col matrix), so that no ring kernel is built for them.
-template <class View, class = void> struct gemm_may_vec : std::true_type {};
-template <class View> struct gemm_may_vec<View, std::void_t<decltype(View::vector_view)>> : std::bool_constant<View::vector_view> {};
+// Whether a view type can be a vector view at all (views that never are declare vec a constant
+// false: the im2col matrix), so that no ring kernel is built for them.
+// (&View::vec: a plain pointer for a static member, a pointer to member otherwise)
+template <class View, bool Static = std::is_pointer<decltype(&View::vec)>::value> struct gemm_may_vec : std::true_type {};
+template <class View> struct gemm_may_vec<View, true> : std::bool_constant<View::vec> {};
 template <class Source> using gemm_view_of = decltype(std::declval<const Source&>().view(int64_t(0)));
 
 // The pipelined loop's condition for every batch z < zc (views of more batches: the first
