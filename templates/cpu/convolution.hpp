@@ -26,10 +26,11 @@ template <class T> struct conv_pack_b {
     const mxc_desc &xd, &wd, &od;
     const int64_t *pad, *stride, *dil;
     int64_t kn;
-    template <class NR> void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR) const {
+    template <class NR> void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR nrc) const {
         using C = compute_t<T>;
         constexpr int nr = NR::value;
         const int s = od.rank - 2, last = s - 1;
+        if (s == 2 && cols <= pack2d_cols) return pack2d(k0, kc, j0, cols, dst, nrc);
         const int64_t out_w = od.lens[od.rank - 1], in_w = xd.lens[xd.rank - 1], xs_w = xd.strides[xd.rank - 1];
         for (int64_t kk = 0; kk < kc; ++kk) {
             int64_t kidx[MXC_MAX_RANK], o[MXC_MAX_RANK], rest = (k0 + kk) % kn, at = j0;
@@ -84,6 +85,88 @@ template <class T> struct conv_pack_b {
                 }
             }
         }
+    }
+
+    // 2-d convolutions (all but a few): the block's columns are cut once into runs along output
+    // rows (segments); then each row kk of the panel is assembled in a contiguous buffer, each
+    // segment a zero-filled head (left padding), a copy (stride 1: moves of 8 elements) and a
+    // zero-filled tail (right padding), or all zeros (a padding row), and the buffer is stored
+    // into the nr-wide strips with fixed-size copies. The kernel offset and channel of kk step
+    // along with it (no division per row; per segment only at the edges with stride > 1).
+    static constexpr int pack2d_cols = 64; // the widest block of the float and double shapes (gemm_shape::nc)
+    template <class NR> void pack2d(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR) const {
+        using C = compute_t<T>;
+        constexpr int nr = NR::value;
+        struct segment {
+            int col, len;
+            int64_t ih0, iw0; // the input row and column that the segment's first output reads at kernel offset 0
+        };
+        segment seg[pack2d_cols];
+        int segs = 0;
+        const int64_t out_w = od.lens[3], in_h = xd.lens[2], in_w = xd.lens[3];
+        const int64_t xs_c = xd.strides[1], xs_h = xd.strides[2], xs_w = xd.strides[3], sw = stride[1];
+        for (int col = 0; col < cols;) {
+            const int64_t p = j0 + col, oh = p / out_w, ow = p % out_w;
+            const int len = int(out_w - ow < cols - col ? out_w - ow : cols - col);
+            seg[segs++] = segment{col, len, oh * stride[0] - pad[0], ow * sw - pad[1]};
+            col += len;
+        }
+        const int width = (cols + nr - 1) / nr * nr;
+        alignas(64) C row[pack2d_cols + 8];
+        for (int c = cols; c < width; ++c) row[c] = C(0); // the last strip's padding
+        const int64_t kh_n = wd.lens[2], kw_n = wd.lens[3];
+        int64_t ch = k0 / kn, kh = k0 % kn / kw_n, kw = k0 % kn % kw_n;
+        for (int64_t kk = 0; kk < kc; ++kk) {
+            const T* xc = x + ch * xs_c;
+            const int64_t dh = kh * dil[0], dw = kw * dil[1];
+            for (int g = 0; g < segs; ++g) {
+                const segment& sg = seg[g];
+                C* r = row + sg.col;
+                const int64_t ih = sg.ih0 + dh, iw = sg.iw0 + dw;
+                if (ih < 0 || ih >= in_h) {
+                    pack_fill(r, sg.len);
+                    continue;
+                }
+                // valid t: 0 <= iw + t * sw < in_w
+                const int64_t a = iw >= 0 ? 0 : (-iw + sw - 1) / sw < sg.len ? (-iw + sw - 1) / sw : sg.len;
+                int64_t b = sg.len;
+                if (iw + (sg.len - 1) * sw >= in_w) b = iw >= in_w ? 0 : (in_w - 1 - iw) / sw + 1;
+                if (b < a) b = a;
+                pack_fill(r, a);
+                pack_copy(r + a, xc + ih * xs_h + (iw + a * sw) * xs_w, b - a, sw * xs_w);
+                pack_fill(r + b, sg.len - b);
+            }
+            for (int c0 = 0; c0 < width; c0 += nr) memcpy(dst + c0 * kc + kk * nr, row + c0, sizeof(C) * nr);
+            if (++kw == kw_n) {
+                kw = 0;
+                if (++kh == kh_n) {
+                    kh = 0;
+                    ++ch;
+                }
+            }
+        }
+    }
+    // d[0, n) = 0, in fixed-size pieces (no call for a few elements)
+    static void pack_fill(compute_t<T>* d, int64_t n) {
+        using C = compute_t<T>;
+        const C z[8] = {};
+        for (; n >= 8; n -= 8, d += 8) memcpy(d, z, sizeof z);
+        if (n & 4) memcpy(d, z, 4 * sizeof(C)), d += 4;
+        if (n & 2) memcpy(d, z, 2 * sizeof(C)), d += 2;
+        if (n & 1) *d = C(0);
+    }
+    // d[t] = src[t * step], t < n, widened to the compute type
+    static void pack_copy(compute_t<T>* d, const T* src, int64_t n, int64_t step) {
+        using C = compute_t<T>;
+        if constexpr (std::is_same<T, C>::value)
+            if (step == 1) {
+                for (; n >= 8; n -= 8, d += 8, src += 8) memcpy(d, src, 8 * sizeof(C));
+                if (n & 4) memcpy(d, src, 4 * sizeof(C)), d += 4, src += 4;
+                if (n & 2) memcpy(d, src, 2 * sizeof(C)), d += 2, src += 2;
+                if (n & 1) *d = *src;
+                return;
+            }
+        for (int64_t t = 0; t < n; ++t) d[t] = C(src[t * step]);
     }
 };
 

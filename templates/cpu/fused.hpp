@@ -132,8 +132,11 @@ template <class T, class F> struct epilogue_of {
     }
     int64_t span = 0; // elements over which every extra input's offset is linear (0: not yet known)
 
-    // y[i] = f(acc[i], in[0][i * step[0]], ..), i < len, for J extra inputs: each input's
-    // chunk first copied into a contiguous buffer, then one loop over plain arrays.
+    // y[i] = f(acc[i], in[0][i * step[0]], ..), i < len, for J extra inputs: an input of unit
+    // step in the compute type is read in place; the others (broadcasts, strided or narrower
+    // types) have their chunk copied into a contiguous buffer; then one loop over plain arrays.
+    // An extra input may be y itself, element for element (memory sharing: each element is
+    // read before it is written), never shifted: no dependence between iterations (ivdep).
     template <int J>
     void run_piece(const compute_t<T>* acc, T* y, const T* const* in, const int64_t* step, int64_t len) {
         using C = compute_t<T>;
@@ -141,20 +144,30 @@ template <class T, class F> struct epilogue_of {
         C buf[J > 0 ? J : 1][chunk];
         for (int64_t i0 = 0; i0 < len; i0 += chunk) {
             const int64_t n = len - i0 < chunk ? len - i0 : chunk;
+            const C* src[J > 0 ? J : 1];
             for (int j = 0; j < J; ++j) {
-                const T* src = in[j] + i0 * step[j];
+                const T* s = in[j] + i0 * step[j];
+                src[j] = buf[j];
+                if constexpr (std::is_same<T, C>::value)
+                    if (step[j] == 1) {
+                        src[j] = s;
+                        continue;
+                    }
                 if (step[j] == 1)
-                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[i]);
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(s[i]);
                 else if (step[j] == 0)
-                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[0]);
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(s[0]);
                 else
-                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(src[i * step[j]]);
+                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(s[i * step[j]]);
             }
+            const C* a = acc + i0;
+            T* out = y + i0;
+#pragma GCC ivdep
             for (int64_t i = 0; i < n; ++i) {
                 C x[J + 1];
-                x[0] = acc[i0 + i];
-                for (int j = 0; j < J; ++j) x[j + 1] = buf[j][i];
-                y[i0 + i] = T(f(x));
+                x[0] = a[i];
+                for (int j = 0; j < J; ++j) x[j + 1] = src[j][i];
+                out[i] = T(f(x));
             }
         }
     }

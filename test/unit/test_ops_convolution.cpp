@@ -74,6 +74,37 @@ TEST(ops_convolution, depthwise) {
     check(c);
 }
 
+// The implicit GEMM (M >= 4 and C * KH * KW >= 4) packs its im2col panel run by run along
+// output rows (templates/cpu/convolution.hpp, conv_pack_b::pack2d): rows wider and narrower
+// than a block of 64 columns, runs that start in the left padding or end in the right one,
+// rows wholly in the padding, strides and dilations that skip input columns, and more than
+// one depth slice (C * KH * KW > 256).
+TEST(ops_convolution, gemm_im2col_runs) {
+    conv2d wide{1, 3, 5, 70, 5, 3, 3, 1};
+    wide.pads = {1, 2, 1, 2};
+    check(wide);
+    conv2d narrow{2, 4, 6, 3, 6, 3, 3, 1};
+    narrow.pads = {2, 1, 0, 1};
+    check(narrow);
+    conv2d strided{1, 5, 9, 11, 4, 3, 3, 1};
+    strided.pads = {1, 1, 2, 2};
+    strided.stride = {2, 3};
+    check(strided);
+    conv2d dilated{1, 4, 8, 9, 4, 3, 2, 1};
+    dilated.pads = {2, 3, 2, 1};
+    dilated.dil = {2, 3};
+    check(dilated);
+    conv2d padding_rows{1, 2, 2, 5, 4, 2, 2, 1};
+    padding_rows.pads = {3, 4, 3, 4}; // output rows and columns that read only padding
+    check(padding_rows);
+    conv2d deep{1, 40, 6, 7, 8, 3, 3, 1}; // 360 im2col rows: two depth slices
+    deep.pads = {1, 1, 1, 1};
+    check(deep);
+    conv2d strided_1x1{1, 8, 9, 9, 8, 1, 1, 1}; // ResNet's downsampling: 1x1, stride 2
+    strided_1x1.stride = {2, 2};
+    check(strided_1x1);
+}
+
 TEST(ops_convolution, strided_input_view) {
     // x stored as NHWC and transposed to NCHW: same result as the packed NCHW input.
     conv2d c{1, 2, 3, 4, 2, 2, 2, 1};
