@@ -6,6 +6,7 @@
 //                      input N (N >= 1); ip = [convolution's ip (1 + 3s values), program]
 //   fused_dot:         a, b, then extra inputs as above; ip = [program]
 #pragma once
+#include "templates/common/fastdiv.hpp"
 #include "templates/common/pointwise_program.hpp"
 #include "templates/cpu/common.hpp"
 #include "templates/cpu/convolution.hpp"
@@ -96,12 +97,30 @@ template <class T, class F> struct epilogue_of {
                 if (sj < span) span = sj;
             }
             if (span < 1) span = 1;
+            // indices below 2^31: divisions as multiplies (a run's unravel took four chained
+            // 64-bit divisions, about a fifth of MobileNetV2's epilogue time)
+            fast = elements(od) < (int64_t(1) << 31);
+            if (fast) {
+                span_div = mxc_fastdiv(uint32_t(span));
+                for (int d = 1; d <= last; ++d) len_div[d] = mxc_fastdiv(uint32_t(od.lens[d] > 0 ? od.lens[d] : 1));
+            }
         }
         next = -1; // the element-wise cursor starts afresh after a run
         while (len > 0) {
-            const int64_t piece = (e / span + 1) * span - e < len ? (e / span + 1) * span - e : len;
+            const int64_t span_end = ((fast ? int64_t(span_div.div(uint32_t(e))) : e / span) + 1) * span;
+            const int64_t piece = span_end - e < len ? span_end - e : len;
             int64_t idx0[MXC_MAX_RANK] = {};
-            if (last >= 0) mxc_unravel(od, e, idx0);
+            if (fast) {
+                uint32_t rest = uint32_t(e);
+                for (int d = last; d > 0; --d) {
+                    const uint32_t q = len_div[d].div(rest);
+                    idx0[d] = rest - q * len_div[d].d;
+                    rest = q;
+                }
+                if (last >= 0) idx0[0] = rest;
+            } else if (last >= 0) {
+                mxc_unravel(od, e, idx0);
+            }
             const T* in[fused_max_inputs];
             int64_t step[fused_max_inputs];
             for (int j = 2; j < k.n_in; ++j) {
@@ -131,12 +150,16 @@ template <class T, class F> struct epilogue_of {
         }
     }
     int64_t span = 0; // elements over which every extra input's offset is linear (0: not yet known)
+    bool fast = false; // every element index fits 31 bits: span_div and len_div hold
+    mxc_fastdiv span_div, len_div[MXC_MAX_RANK];
 
-    // y[i] = f(acc[i], in[0][i * step[0]], ..), i < len, for J extra inputs: an input of unit
-    // step in the compute type is read in place; the others (broadcasts, strided or narrower
-    // types) have their chunk copied into a contiguous buffer; then one loop over plain arrays.
-    // An extra input may be y itself, element for element (memory sharing: each element is
-    // read before it is written), never shifted: no dependence between iterations (ivdep).
+    // y[i] = f(acc[i], in[0][i * step[0]], ..), i < len, for J extra inputs. An input of step 0
+    // (a broadcast: a conv's bias along a row) is one value; one of unit step in the compute type
+    // is read in place; the others (strided, or narrower types) have their chunk copied into a
+    // contiguous buffer. Then one loop over plain arrays and values, compiled for each pattern
+    // of arrays and values (bit j of the mask: input j is an array). An extra input may be y
+    // itself, element for element (memory sharing: each element is read before it is written),
+    // never shifted: no dependence between iterations (ivdep).
     template <int J>
     void run_piece(const compute_t<T>* acc, T* y, const T* const* in, const int64_t* step, int64_t len) {
         using C = compute_t<T>;
@@ -145,9 +168,15 @@ template <class T, class F> struct epilogue_of {
         for (int64_t i0 = 0; i0 < len; i0 += chunk) {
             const int64_t n = len - i0 < chunk ? len - i0 : chunk;
             const C* src[J > 0 ? J : 1];
+            unsigned arrays = 0;
             for (int j = 0; j < J; ++j) {
                 const T* s = in[j] + i0 * step[j];
                 src[j] = buf[j];
+                if (step[j] == 0) {
+                    buf[j][0] = C(s[0]);
+                    continue;
+                }
+                arrays |= 1u << j;
                 if constexpr (std::is_same<T, C>::value)
                     if (step[j] == 1) {
                         src[j] = s;
@@ -155,20 +184,26 @@ template <class T, class F> struct epilogue_of {
                     }
                 if (step[j] == 1)
                     for (int64_t i = 0; i < n; ++i) buf[j][i] = C(s[i]);
-                else if (step[j] == 0)
-                    for (int64_t i = 0; i < n; ++i) buf[j][i] = C(s[0]);
                 else
                     for (int64_t i = 0; i < n; ++i) buf[j][i] = C(s[i * step[j]]);
             }
-            const C* a = acc + i0;
-            T* out = y + i0;
+            run_loop<J>(arrays, acc + i0, y + i0, src, n);
+        }
+    }
+    template <int J, unsigned Arrays = 0>
+    void run_loop(unsigned arrays, const compute_t<T>* a, T* out, const compute_t<T>* const* src, int64_t n) {
+        using C = compute_t<T>;
+        if constexpr (Arrays + 1 < (1u << J)) {
+            if (arrays != Arrays) return run_loop<J, Arrays + 1>(arrays, a, out, src, n);
+        }
+        C v[J > 0 ? J : 1]; // the values of the broadcast inputs
+        for (int j = 0; j < J; ++j) v[j] = src[j][0];
 #pragma GCC ivdep
-            for (int64_t i = 0; i < n; ++i) {
-                C x[J + 1];
-                x[0] = a[i];
-                for (int j = 0; j < J; ++j) x[j + 1] = src[j][i];
-                out[i] = T(f(x));
-            }
+        for (int64_t i = 0; i < n; ++i) {
+            C x[J + 1];
+            x[0] = a[i];
+            for (int j = 0; j < J; ++j) x[j + 1] = (Arrays >> j & 1u) ? src[j][i] : v[j];
+            out[i] = T(f(x));
         }
     }
 };
