@@ -12,6 +12,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+
+#include "templates/common/math.hpp"
 
 using namespace mxc;
 using namespace mxc::test;
@@ -340,4 +343,41 @@ TEST(ops_math, linear_attention_op_gated_gqa_packing) {
                           attrs({{"q_num_heads", int64_t{2}}, {"kv_num_heads", int64_t{1}}}))
                   .find("takes 6 inputs"),
               std::string::npos);
+}
+
+// The host's float exp (templates/common/math.hpp, mxc_exp_host: the cpu kernels, the
+// evaluator and constant folding use it): within 2 ulp of double exp over every float whose
+// exp is finite and nonzero (sampled: every 4099th bit pattern), 0 and inf past the ends,
+// NaN through.
+TEST(ops_math, host_exp_within_two_ulp) {
+    double worst = 0;
+    float worst_x = 0;
+    for (uint64_t b = 0; b <= 0xffffffffull; b += 4099) {
+        const uint32_t bits = uint32_t(b);
+        float x;
+        std::memcpy(&x, &bits, sizeof x);
+        if (!(std::fabs(x) < 110.0f)) continue;
+        const double want = std::exp(double(x));
+        const float got = mxc_exp_host(x);
+        if (float(want) == 0.0f && want < 0.7e-45) { // below half the least subnormal
+            EXPECT_EQ(got, 0.0f) << "x = " << x;
+            continue;
+        }
+        if (std::isinf(float(want))) {
+            EXPECT_TRUE(std::isinf(got)) << "x = " << x;
+            continue;
+        }
+        const float w = float(want);
+        const double ulp = double(std::nextafter(w, INFINITY)) - double(w);
+        const double err = std::fabs(double(got) - want) / ulp;
+        if (err > worst) worst = err, worst_x = x;
+    }
+    EXPECT_LE(worst, 2.0) << "worst at x = " << worst_x;
+    EXPECT_TRUE(std::isnan(mxc_exp_host(NAN)));
+    EXPECT_EQ(mxc_exp_host(INFINITY), INFINITY);
+    EXPECT_EQ(mxc_exp_host(-INFINITY), 0.0f);
+    EXPECT_EQ(mxc_exp_host(0.0f), 1.0f);
+    EXPECT_EQ(mxc_exp_host(-0.0f), 1.0f);
+    EXPECT_EQ(mxc_exp_host(1000.0f), INFINITY);
+    EXPECT_EQ(mxc_exp_host(-1000.0f), 0.0f);
 }
