@@ -192,10 +192,17 @@ template <class T, class F> struct epilogue_of {
     }
     template <int J, unsigned Arrays = 0>
     void run_loop(unsigned arrays, const compute_t<T>* a, T* out, const compute_t<T>* const* src, int64_t n) {
-        using C = compute_t<T>;
         if constexpr (Arrays + 1 < (1u << J)) {
             if (arrays != Arrays) return run_loop<J, Arrays + 1>(arrays, a, out, src, n);
         }
+#if MXC_GEMM_AVX2
+        if (gemm_runtime_isa() == gemm_isa::avx2) return loop_avx2<J, Arrays>(a, out, src, n);
+#endif
+        loop<J, Arrays>(a, out, src, n);
+    }
+    template <int J, unsigned Arrays>
+    __attribute__((always_inline)) void loop(const compute_t<T>* a, T* out, const compute_t<T>* const* src, int64_t n) {
+        using C = compute_t<T>;
         C v[J > 0 ? J : 1]; // the values of the broadcast inputs
         for (int j = 0; j < J; ++j) v[j] = src[j][0];
 #pragma GCC ivdep
@@ -206,6 +213,16 @@ template <class T, class F> struct epilogue_of {
             out[i] = T(f(x));
         }
     }
+#if MXC_GEMM_AVX2
+    // The same loop in 32-byte vectors where the CPU has AVX2 (the gemm kernel's run-time
+    // choice, gemm_runtime_isa) in a library built for any x86-64. AVX2 without FMA: no
+    // multiply-add is contracted, so every element is the same as the baseline loop's.
+    template <int J, unsigned Arrays>
+    __attribute__((target("avx2"), noinline)) void loop_avx2(const compute_t<T>* a, T* out, const compute_t<T>* const* src,
+                                                          int64_t n) {
+        loop<J, Arrays>(a, out, src, n);
+    }
+#endif
 };
 
 template <class T, class F> void fused_convolution_expr(const mxc_kargs& k, F f) {
