@@ -51,6 +51,30 @@ template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
             });
             return;
         }
+        // One row against a b of unit column stride (a classifier's weights, K x N row-major):
+        // the blocked GEMM would pack all of b on every run and fill one of its six rows. Each
+        // work item streams b's rows over its columns instead, summing in order of k (the
+        // GEMM's order).
+        if (m_len == 1 && bs_n == 1) {
+            constexpr int64_t cols = 64;
+            const int64_t items = (n_len + cols - 1) / cols;
+            parallel_for(batches * items, [&](int64_t t) {
+                const int64_t batch = t / items, j0 = t % items * cols, nb = n_len - j0 < cols ? n_len - j0 : cols;
+                int64_t aoff, boff;
+                mxc_dot_batch_offsets(ad, bd, batch, &aoff, &boff);
+                C acc[cols];
+                for (int64_t j = 0; j < nb; ++j) acc[j] = C(0);
+                for (int64_t kk = 0; kk < k_len; ++kk) {
+                    const C av = C(a[aoff + kk * as_k]);
+                    const T* brow = b + boff + kk * bs_k + j0;
+                    for (int64_t j = 0; j < nb; ++j) acc[j] += av * C(brow[j]);
+                }
+                E ep = epi;
+                const int64_t e = batch * n_len + j0;
+                epilogue_store(ep, static_cast<const C*>(acc), y + e, e, nb);
+            });
+            return;
+        }
         const gemm_split sp = gemm_plan<T>(m_len, n_len, batches);
         const int64_t blocks = sp.blocks();
         parallel_for(batches * blocks, [&](int64_t t) {

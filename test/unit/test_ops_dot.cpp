@@ -31,6 +31,14 @@ TEST(ops_dot, batched_matches_naive) {
     expect_near(y.to_doubles(), naive_dot(a, b, 2, 3, 5, 4));
 }
 
+// One row against a row-major b (templates/cpu/dot.hpp: the classifier path, columns in work
+// items of 64, k summed in order), with columns past a work item and batches.
+TEST(ops_dot, one_row_matches_naive) {
+    auto a = values(3 * 1 * 37, 4), b = values(3 * 37 * 150, 5);
+    auto y = run_op("dot", {flit({3, 1, 37}, a), flit({3, 37, 150}, b)});
+    expect_near(y.to_doubles(), naive_dot(a, b, 3, 1, 37, 150));
+}
+
 TEST(ops_dot, transposed_and_broadcast_inputs) {
     // a given as [K, M] and transposed; b given as [K, N] and broadcast over a batch of 2.
     int64_t M = 3, K = 4, N = 2;
