@@ -98,5 +98,22 @@ template <class E, class C, class T> inline void epilogue_store(E& epi, const C*
         for (int64_t i = 0; i < len; ++i) y[i] = T(epi(acc[i], e + i));
 }
 
+// Rows of a block: y[r * ldy + i] = epi(acc[r * acc_ld + i], e + r * ldy + i), i < len, r < rows;
+// the epilogue's run_rows when it has one (fused epilogues: one unravel a block), else row by row.
+template <class E, class C, class T, class = void> struct has_epilogue_rows : std::false_type {};
+template <class E, class C, class T>
+struct has_epilogue_rows<E, C, T,
+                         decltype(void(std::declval<E&>().run_rows(std::declval<const C*>(), int64_t(), std::declval<T*>(),
+                                                                   int64_t(), int64_t(), int64_t(), int64_t())))>
+    : std::true_type {};
+
+template <class E, class C, class T>
+inline void epilogue_store_rows(E& epi, const C* acc, int64_t acc_ld, T* y, int64_t ldy, int64_t e, int64_t len, int64_t rows) {
+    if constexpr (has_epilogue_rows<E, C, T>::value)
+        epi.run_rows(acc, acc_ld, y, ldy, e, len, rows);
+    else
+        for (int64_t r = 0; r < rows; ++r) epilogue_store(epi, acc + r * acc_ld, y + r * ldy, e + r * ldy, len);
+}
+
 } // namespace cpu
 } // namespace mxc

@@ -84,71 +84,116 @@ template <class T, class F> struct epilogue_of {
     // block of all the inputs: the run is cut at its boundaries and each piece reads every
     // input with one step.
     void run(const compute_t<T>* acc, T* y, int64_t e, int64_t len) {
-        using C = compute_t<T>;
-        const mxc_desc& od = *k.out_desc;
-        const int last = od.rank - 1;
-        if (span == 0) {
-            span = elements(od);
-            for (int j = 2; j < k.n_in; ++j) {
-                const mxc_desc& d = k.in_desc[j];
-                int64_t sj = last >= 0 ? od.lens[last] : 1;
-                for (int dim = last - 1; dim >= 0 && d.strides[dim] == d.strides[dim + 1] * od.lens[dim + 1]; --dim)
-                    sj *= od.lens[dim];
-                if (sj < span) span = sj;
-            }
-            if (span < 1) span = 1;
-            // indices below 2^31: divisions as multiplies (a run's unravel took four chained
-            // 64-bit divisions, about a fifth of MobileNetV2's epilogue time)
-            fast = elements(od) < (int64_t(1) << 31);
-            if (fast) {
-                span_div = mxc_fastdiv(uint32_t(span));
-                for (int d = 1; d <= last; ++d) len_div[d] = mxc_fastdiv(uint32_t(od.lens[d] > 0 ? od.lens[d] : 1));
-            }
-        }
+        init();
         next = -1; // the element-wise cursor starts afresh after a run
         while (len > 0) {
             const int64_t span_end = ((fast ? int64_t(span_div.div(uint32_t(e))) : e / span) + 1) * span;
             const int64_t piece = span_end - e < len ? span_end - e : len;
-            int64_t idx0[MXC_MAX_RANK] = {};
-            if (fast) {
-                uint32_t rest = uint32_t(e);
-                for (int d = last; d > 0; --d) {
-                    const uint32_t q = len_div[d].div(rest);
-                    idx0[d] = rest - q * len_div[d].d;
-                    rest = q;
-                }
-                if (last >= 0) idx0[0] = rest;
-            } else if (last >= 0) {
-                mxc_unravel(od, e, idx0);
-            }
             const T* in[fused_max_inputs];
-            int64_t step[fused_max_inputs];
-            for (int j = 2; j < k.n_in; ++j) {
-                int64_t o = 0;
-                for (int d = 0; d <= last; ++d) o += idx0[d] * k.in_desc[j].strides[d];
-                in[j] = input<T>(k, j) + o;
-                step[j] = last >= 0 ? k.in_desc[j].strides[last] : 0;
-            }
-            switch (k.n_in - 2) { // the common counts of extra inputs with a loop GCC vectorises
-            case 0: run_piece<0>(acc, y, in + 2, step + 2, piece); break;
-            case 1: run_piece<1>(acc, y, in + 2, step + 2, piece); break;
-            case 2: run_piece<2>(acc, y, in + 2, step + 2, piece); break;
-            case 3: run_piece<3>(acc, y, in + 2, step + 2, piece); break;
-            default: {
-                C x[fused_max_inputs];
-                for (int64_t i = 0; i < piece; ++i) {
-                    x[0] = acc[i];
-                    for (int j = 2; j < k.n_in; ++j) x[j - 1] = C(in[j][i * step[j]]);
-                    y[i] = T(f(x));
-                }
-            }
-            }
+            int64_t step[fused_max_inputs], idx0[MXC_MAX_RANK];
+            locate(e, idx0, in, step);
+            run_any(acc, y, in, step, piece);
             acc += piece;
             y += piece;
             e += piece;
             len -= piece;
         }
     }
+
+    // Rows of a block (a GEMM's output rows: y[r * ldy + i] = f(acc[r * acc_ld + i], ..) for
+    // element e + r * ldy + i, i < len, r < rows): where ldy is the stride of one output dim
+    // and the rows stay within it and within spans, each input's offset steps by its stride
+    // along that dim from one row to the next (one unravel for the block, not one a row).
+    void run_rows(const compute_t<T>* acc, int64_t acc_ld, T* y, int64_t ldy, int64_t e, int64_t len, int64_t rows) {
+        init();
+        const mxc_desc& od = *k.out_desc;
+        int d = od.rank - 1;
+        int64_t inner = 1;
+        while (d >= 0 && inner < ldy) inner *= od.lens[d--];
+        int64_t idx0[MXC_MAX_RANK];
+        const T* in[fused_max_inputs];
+        int64_t step[fused_max_inputs];
+        bool rowwise = rows > 1 && d >= 0 && inner == ldy && span % ldy == 0 && e % ldy + len <= ldy;
+        if (rowwise) {
+            locate(e, idx0, in, step);
+            rowwise = idx0[d] + rows <= od.lens[d];
+        }
+        if (!rowwise) {
+            for (int64_t r = 0; r < rows; ++r) run(acc + r * acc_ld, y + r * ldy, e + r * ldy, len);
+            return;
+        }
+        next = -1;
+        for (int64_t r = 0; r < rows; ++r) {
+            run_any(acc + r * acc_ld, y + r * ldy, in, step, len);
+            for (int j = 2; j < k.n_in; ++j) in[j] += k.in_desc[j].strides[d];
+        }
+    }
+
+  private:
+    // span, and the divisors, once
+    void init() {
+        if (span != 0) return;
+        const mxc_desc& od = *k.out_desc;
+        const int last = od.rank - 1;
+        span = elements(od);
+        for (int j = 2; j < k.n_in; ++j) {
+            const mxc_desc& d = k.in_desc[j];
+            int64_t sj = last >= 0 ? od.lens[last] : 1;
+            for (int dim = last - 1; dim >= 0 && d.strides[dim] == d.strides[dim + 1] * od.lens[dim + 1]; --dim)
+                sj *= od.lens[dim];
+            if (sj < span) span = sj;
+        }
+        if (span < 1) span = 1;
+        // indices below 2^31: divisions as multiplies (a run's unravel took four chained
+        // 64-bit divisions, about a fifth of MobileNetV2's epilogue time)
+        fast = elements(od) < (int64_t(1) << 31);
+        if (fast) {
+            span_div = mxc_fastdiv(uint32_t(span));
+            for (int d = 1; d <= last; ++d) len_div[d] = mxc_fastdiv(uint32_t(od.lens[d] > 0 ? od.lens[d] : 1));
+        }
+    }
+    // idx0: the index of element e; in[j], step[j]: extra input j at it, and its step along the last dim
+    void locate(int64_t e, int64_t* idx0, const T** in, int64_t* step) const {
+        const mxc_desc& od = *k.out_desc;
+        const int last = od.rank - 1;
+        for (int d = 0; d < MXC_MAX_RANK; ++d) idx0[d] = 0;
+        if (fast) {
+            uint32_t rest = uint32_t(e);
+            for (int d = last; d > 0; --d) {
+                const uint32_t q = len_div[d].div(rest);
+                idx0[d] = rest - q * len_div[d].d;
+                rest = q;
+            }
+            if (last >= 0) idx0[0] = rest;
+        } else if (last >= 0) {
+            mxc_unravel(od, e, idx0);
+        }
+        for (int j = 2; j < k.n_in; ++j) {
+            int64_t o = 0;
+            for (int d = 0; d <= last; ++d) o += idx0[d] * k.in_desc[j].strides[d];
+            in[j] = input<T>(k, j) + o;
+            step[j] = last >= 0 ? k.in_desc[j].strides[last] : 0;
+        }
+    }
+    void run_any(const compute_t<T>* acc, T* y, const T* const* in, const int64_t* step, int64_t piece) {
+        using C = compute_t<T>;
+        switch (k.n_in - 2) { // the common counts of extra inputs with a loop GCC vectorises
+        case 0: run_piece<0>(acc, y, in + 2, step + 2, piece); break;
+        case 1: run_piece<1>(acc, y, in + 2, step + 2, piece); break;
+        case 2: run_piece<2>(acc, y, in + 2, step + 2, piece); break;
+        case 3: run_piece<3>(acc, y, in + 2, step + 2, piece); break;
+        default: {
+            C x[fused_max_inputs];
+            for (int64_t i = 0; i < piece; ++i) {
+                x[0] = acc[i];
+                for (int j = 2; j < k.n_in; ++j) x[j - 1] = C(in[j][i * step[j]]);
+                y[i] = T(f(x));
+            }
+        }
+        }
+    }
+
+  public:
     int64_t span = 0; // elements over which every extra input's offset is linear (0: not yet known)
     bool fast = false; // every element index fits 31 bits: span_div and len_div hold
     mxc_fastdiv span_div, len_div[MXC_MAX_RANK];

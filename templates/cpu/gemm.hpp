@@ -285,10 +285,8 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
     // The extra inputs of a fused epilogue may share y's storage (memory_sharing.cpp): each
     // element is read before it is written. The epilogue may keep state (fused.hpp): a copy.
     E ep = epi;
-    for (int64_t i = 0; i < mb; ++i) {
-        const int64_t o = (i0 + i) * ldy + j0;
-        epilogue_store(ep, acc + i * S::nc, y + o, ebase + o, nb);
-    }
+    const int64_t o = i0 * ldy + j0;
+    epilogue_store_rows(ep, static_cast<const C*>(acc), S::nc, y + o, ldy, ebase + o, nb, mb);
 }
 
 // Packing of a strided matrix: element (i, j) at p[i * si + j * sj], widened to the compute type.

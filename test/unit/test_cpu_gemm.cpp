@@ -177,6 +177,27 @@ TEST(CpuGemm, FusedEpilogueRunMatchesElementwise) {
             for (int64_t e = e0; e < e0 + len; ++e)
                 ASSERT_EQ(got[size_t(e)], want[size_t(e)]) << "run at " << e0 << " of " << len << ", element " << e;
         }
+    // blocks of rows (run_rows, as gemm_block stores them: row r of the block at e0 + r * ldy,
+    // its accumulators at r * 7): rows along dim 2 (ldy 5) and dim 1 (ldy 20), within the dim,
+    // past its end (into the next channel or image) and runs that overrun a row (both: row by row)
+    for (int64_t ldy : {5, 20, 3})
+        for (int64_t len : {1, 2, 5})
+            for (int64_t rows : {1, 2, 3, 4})
+                for (int64_t e0 = 0; e0 + (rows - 1) * ldy + len <= 120; e0 += 3) {
+                    mxc::cpu::epilogue_of<float, mul_add_body> runner{k, mul_add_body{}};
+                    std::vector<float> block(size_t(rows * 7));
+                    for (int64_t r = 0; r < rows; ++r)
+                        for (int64_t i = 0; i < len; ++i) block[size_t(r * 7 + i)] = acc[size_t(e0 + r * ldy + i)];
+                    std::fill(got.begin(), got.end(), 0.f);
+                    mxc::cpu::epilogue_store_rows(runner, static_cast<const float*>(block.data()), 7, got.data() + e0, ldy, e0, len,
+                                                  rows);
+                    for (int64_t r = 0; r < rows; ++r)
+                        for (int64_t i = 0; i < len; ++i) {
+                            const int64_t e = e0 + r * ldy + i;
+                            ASSERT_EQ(got[size_t(e)], want[size_t(e)])
+                                << "rows of " << len << " at " << e0 << ", ldy " << ldy << ", row " << r << ", element " << e;
+                        }
+                }
 }
 
 // Every count of extra inputs (the counts with their own loop and the generic one): y = acc +
