@@ -258,7 +258,20 @@ template <class T> struct conv_rows {
 
     // out[(oh - r0) * out_w + ow] = output rows [r0, r1) of (n, m) before the epilogue;
     // buf: small_plane of scratch.
-    void band_rows(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* out) const {
+    // (where the CPU has AVX2: the same loops in 32-byte vectors, the gemm kernel's run-time
+    // choice; without FMA, so each output is the baseline loop's)
+    void band_rows_any(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* out) const {
+#if MXC_GEMM_AVX2
+        if (gemm_runtime_isa() == gemm_isa::avx2) return band_rows_avx2(n, m, r0, r1, buf, out);
+#endif
+        band_rows(n, m, r0, r1, buf, out);
+    }
+#if MXC_GEMM_AVX2
+    __attribute__((target("avx2"), noinline)) void band_rows_avx2(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* out) const {
+        band_rows(n, m, r0, r1, buf, out);
+    }
+#endif
+    __attribute__((always_inline)) void band_rows(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* out) const {
         const int64_t out_h = r1 - r0, out_w = od.lens[3], k_h = wd.lens[2], in_rows = out_h + (k_h - 1) * dil[0];
         for (int64_t i = 0; i < in_rows * pw; ++i) buf[i] = C(0);
         const T* xc = x + n * xd.strides[0] + m / mg * xd.strides[1];
@@ -349,7 +362,7 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
             const int64_t nm = t / bands, r0 = t % bands * cr.band, r1 = r0 + cr.band < rows ? r0 + cr.band : rows;
             const int64_t e = (nm * rows + r0) * out_w;
             C buf[cr.small_plane], out[cr.small_plane];
-            cr.band_rows(nm / channels, nm % channels, r0, r1, buf, out);
+            cr.band_rows_any(nm / channels, nm % channels, r0, r1, buf, out);
             epilogue_store(ep, static_cast<const C*>(out), y + e, e, (r1 - r0) * out_w);
         });
         return;
