@@ -22,10 +22,6 @@
 #include <thread>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 namespace mxc_rt {
 
 struct thread_pool {
@@ -46,7 +42,7 @@ struct thread_pool {
 
     static void relax() {
 #if defined(__x86_64__) || defined(__i386__)
-        _mm_pause();
+        __builtin_ia32_pause(); // (a builtin: <immintrin.h> would add half a second to every library's compile)
 #else
         std::this_thread::yield();
 #endif

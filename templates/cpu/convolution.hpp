@@ -94,6 +94,8 @@ template <class T> struct conv_pack_b {
     // into the nr-wide strips with fixed-size copies. The kernel offset and channel of kk step
     // along with it (no division per row; per segment only at the edges with stride > 1).
     static constexpr int pack2d_cols = 64; // the widest block of the float and double shapes (gemm_shape::nc)
+    static_assert(gemm_shape<float>::nc <= pack2d_cols && gemm_shape<double>::nc <= pack2d_cols,
+                  "conv_pack_b: pack2d's buffers must hold a block's columns");
     template <class NR> void pack2d(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR) const {
         using C = compute_t<T>;
         constexpr int nr = NR::value;
