@@ -175,21 +175,30 @@ template <class T, class F> struct epilogue_of {
             step[j] = last >= 0 ? k.in_desc[j].strides[last] : 0;
         }
     }
+    // A generated body names its input count (F::inputs: the accumulator and the extra
+    // inputs): only that count's loops are compiled (each has a variant per pattern of arrays
+    // and values, and an AVX2 one); a body without it (the evaluator's program) takes the switch.
+    template <class G, class = void> struct extra_count : std::integral_constant<int, -1> {};
+    template <class G> struct extra_count<G, decltype(void(G::inputs))> : std::integral_constant<int, G::inputs - 1> {};
     void run_any(const compute_t<T>* acc, T* y, const T* const* in, const int64_t* step, int64_t piece) {
         using C = compute_t<T>;
-        switch (k.n_in - 2) { // the common counts of extra inputs with a loop GCC vectorises
-        case 0: run_piece<0>(acc, y, in + 2, step + 2, piece); break;
-        case 1: run_piece<1>(acc, y, in + 2, step + 2, piece); break;
-        case 2: run_piece<2>(acc, y, in + 2, step + 2, piece); break;
-        case 3: run_piece<3>(acc, y, in + 2, step + 2, piece); break;
-        default: {
-            C x[fused_max_inputs];
-            for (int64_t i = 0; i < piece; ++i) {
-                x[0] = acc[i];
-                for (int j = 2; j < k.n_in; ++j) x[j - 1] = C(in[j][i * step[j]]);
-                y[i] = T(f(x));
+        constexpr int fixed = extra_count<F>::value;
+        if constexpr (fixed >= 0 && fixed <= 3) {
+            if (k.n_in - 2 == fixed) return run_piece<fixed>(acc, y, in + 2, step + 2, piece);
+        } else if constexpr (fixed < 0) {
+            switch (k.n_in - 2) { // the common counts of extra inputs with a loop GCC vectorises
+            case 0: return run_piece<0>(acc, y, in + 2, step + 2, piece);
+            case 1: return run_piece<1>(acc, y, in + 2, step + 2, piece);
+            case 2: return run_piece<2>(acc, y, in + 2, step + 2, piece);
+            case 3: return run_piece<3>(acc, y, in + 2, step + 2, piece);
+            default: break;
             }
         }
+        C x[fused_max_inputs]; // more extra inputs: element by element
+        for (int64_t i = 0; i < piece; ++i) {
+            x[0] = acc[i];
+            for (int j = 2; j < k.n_in; ++j) x[j - 1] = C(in[j][i * step[j]]);
+            y[i] = T(f(x));
         }
     }
 
