@@ -7,6 +7,8 @@
 #pragma once
 #include "templates/common/pointwise.hpp"
 
+#include <type_traits>
+
 // name, arity: the ops a fused body may use (same names as the IR ops).
 #define MXC_PW_OPS(X)                                                                                 \
     X(relu, 1) X(sigmoid, 1) X(tanh, 1) X(neg, 1) X(abs, 1) X(exp, 1) X(log, 1) X(sqrt, 1) X(erf, 1) \
@@ -73,6 +75,13 @@ template <class C> MXC_HD inline C mxc_pw_run(const int64_t* prog, int64_t n, co
     }
     return stack[0];
 }
+
+// How many input values x[] a body reads, where it names the count (a generated body's
+// `inputs`, codegen/emit_fused.cpp: the accumulator or product x[0] and the extra inputs);
+// -1 where it does not (mxc_pw_program reads what its program reads). The cpu and hip fused
+// kernels compile only the loops of that count.
+template <class F, class = void> struct mxc_body_inputs : std::integral_constant<int, -1> {};
+template <class F> struct mxc_body_inputs<F, std::void_t<decltype(F::inputs)>> : std::integral_constant<int, F::inputs> {};
 
 // The interpreted body as a functor over the input values (the form generated bodies have).
 struct mxc_pw_program {

@@ -175,14 +175,12 @@ template <class T, class F> struct epilogue_of {
             step[j] = last >= 0 ? k.in_desc[j].strides[last] : 0;
         }
     }
-    // A generated body names its input count (F::inputs: the accumulator and the extra
+    // A generated body names its input count (mxc_body_inputs: the accumulator and the extra
     // inputs): only that count's loops are compiled (each has a variant per pattern of arrays
     // and values, and an AVX2 one); a body without it (the evaluator's program) takes the switch.
-    template <class G, class = void> struct extra_count : std::integral_constant<int, -1> {};
-    template <class G> struct extra_count<G, decltype(void(G::inputs))> : std::integral_constant<int, G::inputs - 1> {};
     void run_any(const compute_t<T>* acc, T* y, const T* const* in, const int64_t* step, int64_t piece) {
         using C = compute_t<T>;
-        constexpr int fixed = extra_count<F>::value;
+        constexpr int fixed = mxc_body_inputs<F>::value < 0 ? -1 : mxc_body_inputs<F>::value - 1;
         if constexpr (fixed >= 0 && fixed <= 3) {
             if (k.n_in - 2 == fixed) return run_piece<fixed>(acc, y, in + 2, step + 2, piece);
         } else if constexpr (fixed < 0) {

@@ -1,6 +1,7 @@
 // The bodies of fused kernels (templates/hip/fused.hpp, templates/hip/attention.hpp): a
 // generated expression (codegen/emit_fused.cpp) or, without one, the program in ip.
 #pragma once
+#include "templates/common/pointwise_program.hpp"
 #include "templates/hip/common.hpp"
 
 #include <type_traits>
@@ -16,11 +17,9 @@ struct program_body {};
 // is indexed by constants and stays in registers (filled up to a.n_in in a loop, it was a
 // local-memory array: a 32-byte stack frame in every fused GEMM kernel, ptxas -v), and the
 // run epilogue loads only the extra inputs the body uses.
-template <class F, class = void> struct body_arity {
-    static constexpr int value = max_inputs;
-};
-template <class F> struct body_arity<F, std::void_t<decltype(F::inputs)>> {
-    static constexpr int value = F::inputs < max_inputs ? F::inputs : max_inputs;
+template <class F> struct body_arity {
+    static constexpr int named = mxc_body_inputs<F>::value;
+    static constexpr int value = named < 0 || named > max_inputs ? max_inputs : named;
 };
 
 } // namespace hip
