@@ -12,6 +12,7 @@
 #pragma once
 #include "templates/common/convolution.hpp"
 #include "templates/cpu/common.hpp"
+#include "templates/cpu/conv_depthwise.hpp"
 #include "templates/cpu/gemm.hpp"
 #include "templates/cpu/parallel.hpp"
 #include "templates/cpu/window.hpp"
@@ -230,22 +231,7 @@ template <class T> struct conv_rows {
           stride(k.ip + 1 + (od.rank - 2)), dil(k.ip + 1 + 2 * (od.rank - 2)), s(od.rank - 2), last(od.rank - 1),
           cg(wd.lens[1]), mg(od.lens[1] / k.ip[0]), krows(1), k_w(wd.lens[last]) {
         for (int d = 2; d < last; ++d) krows *= wd.lens[d];
-        if (s == 2 && cg == 1 && stride[0] == 1 && stride[1] == 1) {
-            pw = (od.lens[3] - 1) + (wd.lens[3] - 1) * dil[1] + 1; // every input column a window reads, from -pad
-            pw = pw > pad[1] + xd.lens[3] ? pw : pad[1] + xd.lens[3];
-            band = small_plane / pw - (wd.lens[2] - 1) * dil[0];
-            band = band < 1 ? 0 : band > od.lens[2] ? od.lens[2] : band;
-        }
     }
-
-    // Depthwise 2-d convolutions (one input channel per output channel) with stride 1, in bands
-    // of up to `band` output rows (0: not this case): the input rows they read, zero-padded to pw
-    // columns, in a buffer (small_plane elements at most) where output (oh, ow) of the band reads
-    // buf[(oh + kh * dil) * pw + ow + kw * dil]; so the outputs at oh * pw + ow (pw - out_w
-    // columns of each row unused) take one pass over the whole band per 3 x 3 taps (no edges,
-    // no work per row).
-    static constexpr int64_t small_plane = 4096;
-    int64_t pw = 0, band = 0;
 
     // The fold of kernel rows wr[0 .. rows) (make of window_row): acc + w * x.
     auto fold(const T* const* wr, int rows) const {
@@ -256,51 +242,6 @@ template <class T> struct conv_rows {
                 for (int64_t j = 0; j < 3 && kw0 + j < kw_n; ++j) wv[r][j] = C(wr[r0 + r][(kw0 + j) * ws]);
             return [wv](C a, C v, int r, int j) { return a + wv[r][j] * v; };
         };
-    }
-
-    // out[(oh - r0) * out_w + ow] = output rows [r0, r1) of (n, m) before the epilogue;
-    // buf: small_plane of scratch.
-    // (where the CPU has AVX2: the same loops in 32-byte vectors, the gemm kernel's run-time
-    // choice; without FMA, so each output is the baseline loop's)
-    void band_rows_any(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* out) const {
-#if MXC_GEMM_AVX2
-        if (gemm_runtime_isa() == gemm_isa::avx2) return band_rows_avx2(n, m, r0, r1, buf, out);
-#endif
-        band_rows(n, m, r0, r1, buf, out);
-    }
-#if MXC_GEMM_AVX2
-    __attribute__((target("avx2"), noinline)) void band_rows_avx2(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* out) const {
-        band_rows(n, m, r0, r1, buf, out);
-    }
-#endif
-    __attribute__((always_inline)) void band_rows(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* out) const {
-        const int64_t out_h = r1 - r0, out_w = od.lens[3], k_h = wd.lens[2], in_rows = out_h + (k_h - 1) * dil[0];
-        for (int64_t i = 0; i < in_rows * pw; ++i) buf[i] = C(0);
-        const T* xc = x + n * xd.strides[0] + m / mg * xd.strides[1];
-        for (int64_t r = 0; r < in_rows; ++r) {
-            const int64_t h = r0 + r - pad[0];
-            if (h >= 0 && h < xd.lens[2])
-                for (int64_t i = 0; i < xd.lens[3]; ++i) buf[r * pw + pad[1] + i] = C(xc[h * xd.strides[2] + i * xd.strides[3]]);
-        }
-        const int64_t len = (out_h - 1) * pw + out_w;
-        for (int64_t i = 0; i < len; ++i) out[i] = C(0);
-        const int group = k_w <= 3 ? 3 : 1; // kernel rows a pass
-        for (int64_t kh0 = 0; kh0 < k_h; kh0 += group) {
-            const int rows = k_h - kh0 < group ? int(k_h - kh0) : group;
-            const T* wr[3] = {};
-            for (int r = 0; r < rows; ++r) wr[r] = w + m * wd.strides[0] + (kh0 + r) * wd.strides[2];
-            const auto make = fold(wr, rows);
-            for (int64_t kw0 = 0; kw0 < k_w; kw0 += 3) {
-                const C* xr[3] = {};
-                for (int r = 0; r < rows; ++r) xr[r] = buf + (kh0 + r) * dil[0] * pw + kw0 * dil[1];
-                const auto g = make(0, kw0);
-                if (k_w - kw0 >= 3) window_taps_rows<3>(rows, out, xr, len, 1, dil[1], g);
-                else if (k_w - kw0 == 2) window_taps_rows<2>(rows, out, xr, len, 1, dil[1], g);
-                else window_taps_rows<1>(rows, out, xr, len, 1, dil[1], g);
-            }
-        }
-        for (int64_t oh = 1; oh < out_h; ++oh) // the rows together
-            for (int64_t i = 0; i < out_w; ++i) out[oh * out_w + i] = out[oh * pw + i];
     }
 
     // acc[0, c1 - c0) = output (n, m, row, c0 .. c1 - 1) before the epilogue; row over the
@@ -357,15 +298,18 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
     const int64_t rows = elements(od) / (od.lens[0] * channels * out_w);
     const int64_t per = rows_per_item(rows, out_w * cr.krows * cr.k_w * cr.cg, 1 << 15), blocks = (rows + per - 1) / per;
     T* y = output<T>(k);
-    if (cr.band > 0) { // depthwise, stride 1: a band of rows a work item
-        const int64_t bands = (rows + cr.band - 1) / cr.band;
-        parallel_for(od.lens[0] * channels * bands, [&](int64_t t) {
+    if (const conv_depthwise<T> dw(k); dw.band > 0) { // 8 channels by a band of rows a work item
+        using D = conv_depthwise<T>;
+        const int64_t cblocks = (channels + D::lanes - 1) / D::lanes, bands = (rows + dw.band - 1) / dw.band;
+        parallel_for(od.lens[0] * cblocks * bands, [&](int64_t t) {
             E ep = epi;
-            const int64_t nm = t / bands, r0 = t % bands * cr.band, r1 = r0 + cr.band < rows ? r0 + cr.band : rows;
-            const int64_t e = (nm * rows + r0) * out_w;
-            C buf[cr.small_plane], out[cr.small_plane];
-            cr.band_rows_any(nm / channels, nm % channels, r0, r1, buf, out);
-            epilogue_store(ep, static_cast<const C*>(out), y + e, e, (r1 - r0) * out_w);
+            const int64_t nb = t / bands, n = nb / cblocks, m0 = nb % cblocks * D::lanes;
+            const int64_t r0 = t % bands * dw.band, r1 = r0 + dw.band < rows ? r0 + dw.band : rows;
+            const int64_t e = ((n * channels + m0) * rows + r0) * out_w, nl = channels - m0 < D::lanes ? channels - m0 : D::lanes;
+            typename D::V buf[D::buf_cap];
+            C run[D::lanes * D::run_cap];
+            dw.block_any(n, m0, r0, r1, buf, run);
+            epilogue_store_rows(ep, static_cast<const C*>(run), D::run_cap, y + e, rows * out_w, e, (r1 - r0) * out_w, nl);
         });
         return;
     }

@@ -162,6 +162,17 @@ TEST(cpu_depthwise, strided_input_view) {
     check_conv_all({{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 3});
 }
 
+// More than one block of 8 channels (the vector lanes), a partial last block, widths past the
+// 8 x 8 transposes, the generic tap loop (5 x 5) and a strided view (no transposes).
+TEST(cpu_depthwise, blocks_of_eight_channels) {
+    check_conv_all({{2, 13, 12, 21}, {13, 1, 3, 3}, 13, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    check_conv_all({{1, 16, 23, 34}, {16, 1, 3, 3}, 16, {1, 0}, {1, 1}, {2, 2}, {1, 1}});
+    check_conv_all({{1, 6, 11, 19}, {12, 1, 3, 3}, 6, {1, 1}, {1, 1}, {2, 1}, {1, 1}});    // multiplier 2
+    check_conv_all({{1, 9, 14, 27}, {9, 1, 5, 5}, 9, {2, 2}, {2, 2}, {1, 1}, {1, 2}});     // generic taps
+    check_conv_all({{1, 10, 9, 17}, {10, 1, 3, 3}, 10, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2}); // strided view
+    check_conv_all({{1, 8, 3, 900}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {1, 2}, {2, 1}});      // one row a band
+}
+
 TEST(cpu_pool, max_3x3_stride2_pad1) { check_pool_all({{1, 3, 12, 13}, 0, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); }
 TEST(cpu_pool, ceil_mode) {
     check_pool_all({{1, 2, 7, 8}, 0, 0, 1, {0, 0}, {0, 0}, {2, 2}, {3, 3}, {1, 1}});

@@ -1,0 +1,190 @@
+// Depthwise 2-d convolution on the cpu: every output channel reads one input channel (weights
+// [M, 1, kh, kw], group = input channels, any channel multiplier, stride, dilation and padding).
+// Eight output channels are computed at once, one per lane of a vector: the blocked-channel
+// layout (NCHWc8) that ONNX Runtime and oneDNN keep between layers, here only inside the kernel.
+// A work item is (image, block of 8 channels, band of output rows):
+//   1. the input rows the band reads, zero-padded, are transposed into buf[row * width + col],
+//      a vector of the 8 channels' values per position (8 x 8 transposes where the CPU has AVX2);
+//   2. each output position sums w[tap] * buf[...] over the taps, whole vectors, in tap order
+//      (kernel row, then column) from 0, multiply and add apart (as the other direct loops: the
+//      AVX2 clone gives the baseline's values): a stride or dilation is only an offset, there
+//      are no edges (the padding is in buf) and no division;
+//   3. the sums are transposed back into a run per channel (run[lane * run_cap + i]), which the
+//      caller hands to the epilogue a channel at a time.
+#pragma once
+#include "templates/cpu/common.hpp"
+#include "templates/cpu/gemm.hpp"
+
+#include <type_traits>
+
+namespace mxc {
+namespace cpu {
+
+template <class T> struct conv_depthwise {
+    using C = compute_t<T>;
+    static constexpr int lanes = 8;
+    typedef C V __attribute__((vector_size(lanes * sizeof(C))));
+    // the scratch a work item keeps on its stack: 48 KiB of input, 48 KiB of outputs
+    static constexpr int64_t buf_cap = 49152 / int64_t(sizeof(V)); // vectors of input a band holds
+    static constexpr int64_t run_cap = 6144 / int64_t(sizeof(C));  // outputs of a channel a band holds
+    static constexpr int64_t max_taps = 64;
+    static constexpr int64_t chunk = 64; // output positions summed before a transpose
+
+    const mxc_desc &xd, &wd, &od;
+    const T *x, *w;
+    int64_t sh = 1, sw = 1, dh = 1, dw = 1, ph = 0, pw = 0, kh_n = 1, kw_n = 1, mg = 1;
+    int64_t width = 0; // buffer columns: input columns -pw .. the last that an output reads
+    int64_t band = 0;  // output rows a work item; 0: not this kernel's case
+
+    explicit conv_depthwise(const mxc_kargs& k)
+        : xd(k.in_desc[0]), wd(k.in_desc[1]), od(*k.out_desc), x(input<T>(k, 0)), w(input<T>(k, 1)) {
+        if (od.rank != 4 || wd.lens[1] != 1 || k.ip[0] != xd.lens[1]) return;
+        ph = k.ip[1], pw = k.ip[2], sh = k.ip[3], sw = k.ip[4], dh = k.ip[5], dw = k.ip[6];
+        kh_n = wd.lens[2], kw_n = wd.lens[3], mg = od.lens[1] / k.ip[0];
+        if (kh_n * kw_n > max_taps) return;
+        width = (od.lens[3] - 1) * sw + (kw_n - 1) * dw + 1;
+        int64_t b = 0; // the most rows that fit, then evened out over the bands
+        while (b < od.lens[2] && in_rows(b + 1) * width <= buf_cap && (b + 1) * od.lens[3] <= run_cap) ++b;
+        if (b == 0) return;
+        const int64_t bands = (od.lens[2] + b - 1) / b;
+        band = (od.lens[2] + bands - 1) / bands;
+    }
+
+    int64_t in_rows(int64_t out_rows) const { return (out_rows - 1) * sh + (kh_n - 1) * dh + 1; }
+
+    // run[l * run_cap + (oh - r0) * out_w + ow] = output (n, m0 + l, oh, ow) before the epilogue,
+    // oh in [r0, r1), l < the channels left from m0 (at most 8); buf: buf_cap vectors of scratch.
+    void block_any(int64_t n, int64_t m0, int64_t r0, int64_t r1, V* buf, C* run) const {
+#if MXC_GEMM_AVX2
+        if (gemm_runtime_isa() == gemm_isa::avx2) return block_avx2(n, m0, r0, r1, buf, run);
+#endif
+        block<false>(n, m0, r0, r1, buf, run);
+    }
+#if MXC_GEMM_AVX2
+    __attribute__((target("avx2"), noinline)) void block_avx2(int64_t n, int64_t m0, int64_t r0, int64_t r1, V* buf,
+                                                              C* run) const {
+        block<true>(n, m0, r0, r1, buf, run);
+    }
+#endif
+
+    template <bool Avx>
+    __attribute__((always_inline)) void block(int64_t n, int64_t m0, int64_t r0, int64_t r1, V* buf, C* run) const {
+        const int64_t channels = od.lens[1], out_w = od.lens[3], in_h = xd.lens[2], in_w = xd.lens[3];
+        const T* src[lanes]; // each lane's input channel (the block's last for lanes past the channels)
+        V wv[max_taps];
+        for (int l = 0; l < lanes; ++l) {
+            const int64_t m = m0 + l < channels ? m0 + l : channels - 1;
+            src[l] = x + n * xd.strides[0] + m / mg * xd.strides[1];
+            for (int64_t t = 0; t < kh_n * kw_n; ++t)
+                wv[t][l] = C(w[m * wd.strides[0] + t / kw_n * wd.strides[2] + t % kw_n * wd.strides[3]]);
+        }
+        // 1. the input rows, columns [a, b) of buf from the input, the rest zero
+        const int64_t a = pw < 0 ? 0 : pw < width ? pw : width, b = pw + in_w < a ? a : pw + in_w < width ? pw + in_w : width;
+        for (int64_t r = 0; r < in_rows(r1 - r0); ++r) {
+            V* row = buf + r * width;
+            const int64_t h = r0 * sh - ph + r;
+            const bool inside = h >= 0 && h < in_h;
+            for (int64_t c = 0; c < (inside ? a : width); ++c) row[c] = V{};
+            if (!inside) continue;
+            transpose_in<Avx>(row + a, src, h * xd.strides[2] + (a - pw) * xd.strides[3], xd.strides[3], b - a);
+            for (int64_t c = b; c < width; ++c) row[c] = V{};
+        }
+        // 2. and 3., a chunk of an output row at a time
+        V acc[chunk];
+        for (int64_t oh = r0; oh < r1; ++oh)
+            for (int64_t ow = 0; ow < out_w; ow += chunk) {
+                const int64_t cnt = out_w - ow < chunk ? out_w - ow : chunk;
+                const V* in = buf + (oh - r0) * sh * width + ow * sw;
+                if (kh_n == 3 && kw_n == 3) taps<3, 3>(in, wv, acc, cnt);
+                else taps<0, 0>(in, wv, acc, cnt);
+                transpose_out<Avx>(acc, cnt, run + (oh - r0) * out_w + ow);
+            }
+    }
+
+    // acc[i] = sum over taps (r, c) of wv[r * kw + c] * in[i * sw + r * dh * width + c * dw], i < cnt;
+    // KH, KW: the kernel's size at compile time (its weights then stay in registers), 0: at run time
+    template <int KH, int KW>
+    __attribute__((always_inline)) void taps(const V* in, const V* wv, V* acc, int64_t cnt) const {
+        const int64_t kh = KH ? KH : kh_n, kw = KW ? KW : kw_n, rs = dh * width;
+        if constexpr (KH > 0 && KW > 0) {
+            V wk[KH * KW];
+            for (int t = 0; t < KH * KW; ++t) wk[t] = wv[t];
+            for (int64_t i = 0; i < cnt; ++i) {
+                const V* p = in + i * sw;
+                V s = V{};
+#pragma GCC unroll 8
+                for (int r = 0; r < KH; ++r)
+#pragma GCC unroll 8
+                    for (int c = 0; c < KW; ++c) s = s + wk[r * KW + c] * p[r * rs + c * dw];
+                acc[i] = s;
+            }
+        } else
+            for (int64_t i = 0; i < cnt; ++i) {
+                const V* p = in + i * sw;
+                V s = V{};
+                for (int64_t r = 0; r < kh; ++r)
+                    for (int64_t c = 0; c < kw; ++c) s = s + wv[r * kw + c] * p[r * rs + c * dw];
+                acc[i] = s;
+            }
+    }
+
+    // dst[i][l] = src[l][off + i * step], i < cnt
+    template <bool Avx>
+    __attribute__((always_inline)) static void transpose_in(V* dst, const T* const* src, int64_t off, int64_t step, int64_t cnt) {
+        int64_t i = 0;
+#if MXC_GEMM_AVX2
+        if constexpr (Avx && std::is_same<T, float>::value)
+            if (step == 1)
+                for (; i + lanes <= cnt; i += lanes) transpose8_in(dst + i, src, off + i);
+#endif
+        for (; i < cnt; ++i)
+            for (int l = 0; l < lanes; ++l) dst[i][l] = C(src[l][off + i * step]);
+    }
+
+    // run[l * run_cap + i] = acc[i][l], i < cnt
+    template <bool Avx> __attribute__((always_inline)) static void transpose_out(const V* acc, int64_t cnt, C* run) {
+        int64_t i = 0;
+#if MXC_GEMM_AVX2
+        if constexpr (Avx && std::is_same<C, float>::value)
+            for (; i + lanes <= cnt; i += lanes) transpose8_out(acc + i, run + i);
+#endif
+        for (int l = 0; l < lanes; ++l)
+            for (int64_t j = i; j < cnt; ++j) run[l * run_cap + j] = acc[j][l];
+    }
+
+#if MXC_GEMM_AVX2
+    // 8 x 8 floats: r[i][j] -> r[j][i] (unpack pairs, then quads, then swap the 128-bit halves)
+    __attribute__((target("avx2"))) static void transpose8(__m256 r[8]) {
+        __m256 t[8], u[8];
+        for (int i = 0; i < 8; i += 2) {
+            t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+            t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+        }
+        for (int i = 0; i < 8; i += 4) {
+            u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+            u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+            u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+            u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+        }
+        for (int i = 0; i < 4; ++i) {
+            r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+            r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+        }
+    }
+    __attribute__((target("avx2"))) static void transpose8_in(V* dst, const T* const* src, int64_t off) {
+        __m256 r[8];
+        for (int l = 0; l < 8; ++l) r[l] = _mm256_loadu_ps(reinterpret_cast<const float*>(src[l] + off));
+        transpose8(r);
+        for (int i = 0; i < 8; ++i) _mm256_storeu_ps(reinterpret_cast<float*>(dst + i), r[i]);
+    }
+    __attribute__((target("avx2"))) static void transpose8_out(const V* acc, C* run) {
+        __m256 r[8];
+        for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(reinterpret_cast<const float*>(acc + i));
+        transpose8(r);
+        for (int l = 0; l < 8; ++l) _mm256_storeu_ps(reinterpret_cast<float*>(run + l * run_cap), r[l]);
+    }
+#endif
+};
+
+} // namespace cpu
+} // namespace mxc
