@@ -9,10 +9,67 @@
 #include "templates/cpu/gemm.hpp"
 #include "templates/cpu/parallel.hpp"
 
+#include <type_traits>
 #include <vector>
 
 namespace mxc {
 namespace cpu {
+
+// acc[j] = sum over k < k_len of a[k * as_k] * b[k * bs_k + j], j < nb <= cols, in order of k
+// from 0, multiply and add apart (so the AVX2 clone gives the baseline's values). Where T is
+// its compute type: 8 rows of b at a time against 4 vectors of acc held in registers, so that
+// acc is loaded and stored once per 8 rows; the loop is bound by reading b.
+template <class T> struct gemv_cols {
+    using C = compute_t<T>;
+    static constexpr int64_t cols = 512, rows = 8, lanes = 32 / int64_t(sizeof(C)), tile = 4 * lanes;
+    typedef C V __attribute__((vector_size(32)));
+
+    static void run_any(const T* a, int64_t as_k, const T* b, int64_t bs_k, int64_t k_len, int64_t nb, C* acc) {
+#if MXC_GEMM_AVX2
+        if (gemm_runtime_isa() == gemm_isa::avx2) return run_avx2(a, as_k, b, bs_k, k_len, nb, acc);
+#endif
+        run<false>(a, as_k, b, bs_k, k_len, nb, acc);
+    }
+#if MXC_GEMM_AVX2
+    __attribute__((target("avx2"), noinline)) static void run_avx2(const T* a, int64_t as_k, const T* b, int64_t bs_k,
+                                                                   int64_t k_len, int64_t nb, C* acc) {
+        run<true>(a, as_k, b, bs_k, k_len, nb, acc);
+    }
+#endif
+    template <bool Avx>
+    __attribute__((always_inline)) static void run(const T* a, int64_t as_k, const T* b, int64_t bs_k, int64_t k_len,
+                                                   int64_t nb, C* acc) {
+        for (int64_t j = 0; j < nb; ++j) acc[j] = C(0);
+        int64_t k0 = 0;
+        if constexpr (std::is_same<T, C>::value)
+            for (; k0 + rows <= k_len; k0 += rows) {
+                int64_t j = 0;
+                for (; j + tile <= nb; j += tile) {
+                    V s[4];
+                    __builtin_memcpy(s, acc + j, sizeof s);
+#pragma GCC unroll 8
+                    for (int u = 0; u < rows; ++u) {
+                        const C av = a[(k0 + u) * as_k];
+                        const C* br = b + (k0 + u) * bs_k + j;
+#pragma GCC unroll 4
+                        for (int v = 0; v < 4; ++v) {
+                            V bv;
+                            __builtin_memcpy(&bv, br + v * lanes, sizeof bv);
+                            s[v] = s[v] + av * bv;
+                        }
+                    }
+                    __builtin_memcpy(acc + j, s, sizeof s);
+                }
+                for (; j < nb; ++j)
+                    for (int u = 0; u < rows; ++u) acc[j] += C(a[(k0 + u) * as_k]) * C(b[(k0 + u) * bs_k + j]);
+            }
+        for (int64_t kk = k0; kk < k_len; ++kk) {
+            const C av = C(a[kk * as_k]);
+            const T* br = b + kk * bs_k;
+            for (int64_t j = 0; j < nb; ++j) acc[j] += av * C(br[j]);
+        }
+    }
+};
 
 // `epi(acc, e)` maps the accumulated value of output element e before the store (fused
 // epilogues, templates/cpu/fused.hpp); the plain kernel stores acc as it is.
@@ -53,22 +110,17 @@ template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
         }
         // One row against a b of unit column stride (a classifier's weights, K x N row-major):
         // the blocked GEMM would pack all of b on every run and fill one of its six rows. Each
-        // work item streams b's rows over its columns instead, summing in order of k (the
-        // GEMM's order).
+        // work item streams b's rows over its columns instead (gemv_cols), summing in order of k
+        // (the GEMM's order).
         if (m_len == 1 && bs_n == 1) {
-            constexpr int64_t cols = 64;
-            const int64_t items = (n_len + cols - 1) / cols;
+            using G = gemv_cols<T>;
+            const int64_t items = (n_len + G::cols - 1) / G::cols;
             parallel_for(batches * items, [&](int64_t t) {
-                const int64_t batch = t / items, j0 = t % items * cols, nb = n_len - j0 < cols ? n_len - j0 : cols;
+                const int64_t batch = t / items, j0 = t % items * G::cols, nb = n_len - j0 < G::cols ? n_len - j0 : G::cols;
                 int64_t aoff, boff;
                 mxc_dot_batch_offsets(ad, bd, batch, &aoff, &boff);
-                C acc[cols];
-                for (int64_t j = 0; j < nb; ++j) acc[j] = C(0);
-                for (int64_t kk = 0; kk < k_len; ++kk) {
-                    const C av = C(a[aoff + kk * as_k]);
-                    const T* brow = b + boff + kk * bs_k + j0;
-                    for (int64_t j = 0; j < nb; ++j) acc[j] += av * C(brow[j]);
-                }
+                C acc[G::cols];
+                G::run_any(a + aoff, as_k, b + boff + j0, bs_k, k_len, nb, acc);
                 E ep = epi;
                 const int64_t e = batch * n_len + j0;
                 epilogue_store(ep, static_cast<const C*>(acc), y + e, e, nb);

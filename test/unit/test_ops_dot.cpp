@@ -31,12 +31,13 @@ TEST(ops_dot, batched_matches_naive) {
     expect_near(y.to_doubles(), naive_dot(a, b, 2, 3, 5, 4));
 }
 
-// One row against a row-major b (templates/cpu/dot.hpp: the classifier path, columns in work
-// items of 64, k summed in order), with columns past a work item and batches.
+// One row against a row-major b (templates/cpu/dot.hpp: the classifier path, gemv_cols:
+// columns in work items of 512, 8 rows of b by 32 columns in registers, k summed in order),
+// with columns past a work item and past the last whole tile, rows past the last 8, batches.
 TEST(ops_dot, one_row_matches_naive) {
-    auto a = values(3 * 1 * 37, 4), b = values(3 * 37 * 150, 5);
-    auto y = run_op("dot", {flit({3, 1, 37}, a), flit({3, 37, 150}, b)});
-    expect_near(y.to_doubles(), naive_dot(a, b, 3, 1, 37, 150));
+    auto a = values(3 * 1 * 37, 4), b = values(3 * 37 * 600, 5);
+    auto y = run_op("dot", {flit({3, 1, 37}, a), flit({3, 37, 600}, b)});
+    expect_near(y.to_doubles(), naive_dot(a, b, 3, 1, 37, 600));
 }
 
 TEST(ops_dot, transposed_and_broadcast_inputs) {
