@@ -71,34 +71,49 @@ template <class T> struct conv_depthwise {
     __attribute__((always_inline)) void block(int64_t n, int64_t m0, int64_t r0, int64_t r1, V* buf, C* run) const {
         const int64_t channels = od.lens[1], out_w = od.lens[3], in_h = xd.lens[2], in_w = xd.lens[3];
         const T* src[lanes]; // each lane's input channel (the block's last for lanes past the channels)
-        V wv[max_taps];
+        const T* ws[lanes];  // and its weights
         for (int l = 0; l < lanes; ++l) {
             const int64_t m = m0 + l < channels ? m0 + l : channels - 1;
             src[l] = x + n * xd.strides[0] + m / mg * xd.strides[1];
-            for (int64_t t = 0; t < kh_n * kw_n; ++t)
-                wv[t][l] = C(w[m * wd.strides[0] + t / kw_n * wd.strides[2] + t % kw_n * wd.strides[3]]);
+            ws[l] = w + m * wd.strides[0];
         }
+        // wv[r * kw + c][l] = lane l's weight (r, c): 8 x 8 transposes where the taps are contiguous
+        V wv[max_taps];
+        int64_t t0 = 0;
+#if MXC_GEMM_AVX2
+        if constexpr (Avx && std::is_same<T, float>::value)
+            if (wd.strides[3] == 1 && wd.strides[2] == kw_n)
+                for (; t0 + lanes <= kh_n * kw_n; t0 += lanes) transpose8_in(wv + t0, ws, t0);
+#endif
+        for (int64_t r = 0, t = 0; r < kh_n; ++r)
+            for (int64_t c = 0; c < kw_n; ++c, ++t)
+                if (t >= t0)
+                    for (int l = 0; l < lanes; ++l) wv[t][l] = C(ws[l][r * wd.strides[2] + c * wd.strides[3]]);
         // 1. the input rows, columns [a, b) of buf from the input, the rest zero
-        const int64_t a = pw < 0 ? 0 : pw < width ? pw : width, b = pw + in_w < a ? a : pw + in_w < width ? pw + in_w : width;
+        const int64_t a = pw < width ? pw : width, b = pw + in_w < width ? pw + in_w : width, h0 = r0 * sh - ph;
+        const int64_t lo = h0 < 0 ? -h0 : 0, hi = in_h - h0 < in_rows(r1 - r0) ? in_h - h0 : in_rows(r1 - r0);
         for (int64_t r = 0; r < in_rows(r1 - r0); ++r) {
             V* row = buf + r * width;
-            const int64_t h = r0 * sh - ph + r;
-            const bool inside = h >= 0 && h < in_h;
+            const bool inside = r >= lo && r < hi;
             for (int64_t c = 0; c < (inside ? a : width); ++c) row[c] = V{};
-            if (!inside) continue;
-            transpose_in<Avx>(row + a, src, h * xd.strides[2] + (a - pw) * xd.strides[3], xd.strides[3], b - a);
-            for (int64_t c = b; c < width; ++c) row[c] = V{};
+            for (int64_t c = inside ? b : width; c < width; ++c) row[c] = V{};
         }
-        // 2. and 3., a chunk of an output row at a time
+        if (lo < hi) transpose_in<Avx>(buf, src, h0 + lo, lo, hi, a, b);
+        // 2. and 3., a chunk of the band's outputs (row after row) at a time
         V acc[chunk];
-        for (int64_t oh = r0; oh < r1; ++oh)
-            for (int64_t ow = 0; ow < out_w; ow += chunk) {
-                const int64_t cnt = out_w - ow < chunk ? out_w - ow : chunk;
-                const V* in = buf + (oh - r0) * sh * width + ow * sw;
-                if (kh_n == 3 && kw_n == 3) taps<3, 3>(in, wv, acc, cnt);
-                else taps<0, 0>(in, wv, acc, cnt);
-                transpose_out<Avx>(acc, cnt, run + (oh - r0) * out_w + ow);
+        const int64_t total = (r1 - r0) * out_w;
+        for (int64_t i0 = 0, cnt; i0 < total; i0 += cnt) {
+            cnt = total - i0 < chunk ? total - i0 : chunk;
+            if (out_w >= chunk && out_w - i0 % out_w < cnt) cnt = out_w - i0 % out_w; // long rows: a chunk a row's
+            for (int64_t i = i0; i < i0 + cnt;) {
+                const int64_t oh = i / out_w, ow = i % out_w, seg = out_w - ow < i0 + cnt - i ? out_w - ow : i0 + cnt - i;
+                const V* in = buf + oh * sh * width + ow * sw;
+                if (kh_n == 3 && kw_n == 3) taps<3, 3>(in, wv, acc + (i - i0), seg);
+                else taps<0, 0>(in, wv, acc + (i - i0), seg);
+                i += seg;
             }
+            transpose_out<Avx>(acc, cnt, run + i0);
+        }
     }
 
     // acc[i] = sum over taps (r, c) of wv[r * kw + c] * in[i * sw + r * dh * width + c * dw], i < cnt;
@@ -128,17 +143,46 @@ template <class T> struct conv_depthwise {
             }
     }
 
-    // dst[i][l] = src[l][off + i * step], i < cnt
+    // buf[r * width + c][l] = src[l][(h + r - lo) * row stride + (c - pw) * column stride] for
+    // rows r in [lo, hi) and columns c in [a, b); where the CPU has AVX2 and the columns are
+    // contiguous, 8 x 8 transposes along each row, or along all the rows as one run where the
+    // plane is contiguous (small planes: the transposes do not stop at the end of a row).
     template <bool Avx>
-    __attribute__((always_inline)) static void transpose_in(V* dst, const T* const* src, int64_t off, int64_t step, int64_t cnt) {
-        int64_t i = 0;
+    __attribute__((always_inline)) void transpose_in(V* buf, const T* const* src, int64_t h, int64_t lo, int64_t hi,
+                                                     int64_t a, int64_t b) const {
+        const int64_t in_w = xd.lens[3], s2 = xd.strides[2], s3 = xd.strides[3];
 #if MXC_GEMM_AVX2
         if constexpr (Avx && std::is_same<T, float>::value)
-            if (step == 1)
-                for (; i + lanes <= cnt; i += lanes) transpose8_in(dst + i, src, off + i);
+            if (s3 == 1) {
+                const bool flat = s2 == in_w && in_w % lanes != 0; // (rows of whole transposes: each its own)
+                for (int64_t r0 = lo; r0 < hi; r0 = flat ? hi : r0 + 1) {
+                    const int64_t n = (flat ? hi - r0 : 1) * in_w, off = (h + r0 - lo) * s2;
+                    int64_t r = r0, c = pw; // where element f of the run goes
+                    for (int64_t f = 0; f < n; f += lanes) {
+                        if (f + lanes <= n && c >= a && c + lanes <= b) { // within a row: in place
+                            transpose8_in(buf + r * width + c, src, off + f);
+                            if ((c += lanes) == pw + in_w) c = pw, ++r;
+                            continue;
+                        }
+                        V t[lanes];
+                        if (f + lanes <= n) transpose8_in(t, src, off + f);
+                        else
+                            for (int64_t i = 0; i < n - f; ++i)
+                                for (int l = 0; l < lanes; ++l) t[i][l] = src[l][off + f + i];
+                        for (int64_t i = 0; i < lanes && f + i < n; ++i) {
+                            if (c >= a && c < b) buf[r * width + c] = t[i];
+                            if (++c == pw + in_w) c = pw, ++r;
+                        }
+                    }
+                }
+                return;
+            }
 #endif
-        for (; i < cnt; ++i)
-            for (int l = 0; l < lanes; ++l) dst[i][l] = C(src[l][off + i * step]);
+        for (int64_t r = lo; r < hi; ++r)
+            for (int64_t c = a; c < b; ++c) {
+                const int64_t o = (h + r - lo) * s2 + (c - pw) * s3;
+                for (int l = 0; l < lanes; ++l) buf[r * width + c][l] = C(src[l][o]);
+            }
     }
 
     // run[l * run_cap + i] = acc[i][l], i < cnt

@@ -49,8 +49,18 @@ struct conv_case {
     std::vector<int64_t> x, w; // [N, C, spatial...], [M, C / group, k...]
     int64_t group;
     std::vector<int64_t> pb, pe, stride, dil;
-    int64_t gap = 1; // x a strided view (see desc_of)
+    int64_t gap = 1;     // x a strided view (see desc_of)
+    int64_t row_pad = 0; // or a view of rows row_pad elements longer than its width (gap 1)
 };
+
+// x's descriptor: packed, a gap between elements, or padded rows.
+mxc_desc x_desc(const conv_case& c) {
+    mxc_desc d = desc_of(c.x, c.gap);
+    if (c.row_pad == 0) return d;
+    int64_t st = c.x.back() + c.row_pad;
+    for (int i = d.rank - 2; i >= 0; --i) d.strides[i] = st, st *= d.lens[i];
+    return d;
+}
 
 // convolution_epilogue<T> with an epilogue that depends on the element index, against
 // mxc_conv_at; then the same with 3 threads, bit for bit.
@@ -61,7 +71,7 @@ template <class T> void check_conv(const conv_case& c) {
     for (size_t d = 0; d < s; ++d)
         out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
     for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
-    const mxc_desc ds[2] = {desc_of(c.x, c.gap), desc_of(c.w)}, od = desc_of(out);
+    const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
     const auto x = values<T>(extent(ds[0]), 3), w = values<T>(extent(ds[1]), 4);
     const void* in[2] = {x.data(), w.data()};
     const int64_t n = mxc_elements(od);
@@ -163,13 +173,17 @@ TEST(cpu_depthwise, strided_input_view) {
 }
 
 // More than one block of 8 channels (the vector lanes), a partial last block, widths past the
-// 8 x 8 transposes, the generic tap loop (5 x 5) and a strided view (no transposes).
+// 8 x 8 transposes, the generic tap loop (5 x 5), strided views (no transposes, or one a row)
+// and small planes (transposed as one run of their rows, clipped to the columns read).
 TEST(cpu_depthwise, blocks_of_eight_channels) {
     check_conv_all({{2, 13, 12, 21}, {13, 1, 3, 3}, 13, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
     check_conv_all({{1, 16, 23, 34}, {16, 1, 3, 3}, 16, {1, 0}, {1, 1}, {2, 2}, {1, 1}});
     check_conv_all({{1, 6, 11, 19}, {12, 1, 3, 3}, 6, {1, 1}, {1, 1}, {2, 1}, {1, 1}});    // multiplier 2
     check_conv_all({{1, 9, 14, 27}, {9, 1, 5, 5}, 9, {2, 2}, {2, 2}, {1, 1}, {1, 2}});     // generic taps
     check_conv_all({{1, 10, 9, 17}, {10, 1, 3, 3}, 10, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2}); // strided view
+    check_conv_all({{1, 9, 6, 13}, {9, 1, 3, 3}, 9, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 3}); // padded rows
+    check_conv_all({{1, 9, 7, 7}, {9, 1, 3, 3}, 9, {1, 1}, {1, 1}, {1, 1}, {1, 1}});          // a small plane
+    check_conv_all({{1, 8, 9, 9}, {8, 1, 3, 3}, 8, {0, 0}, {1, 1}, {2, 2}, {1, 1}});          // column 8 unread
     check_conv_all({{1, 8, 3, 900}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {1, 2}, {2, 1}});      // one row a band
 }
 
