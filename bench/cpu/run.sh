@@ -39,7 +39,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 {
   echo "# CPU latency: mxc vs ONNX Runtime"
   echo
-  echo "Made by \`bash bench/cpu/run.sh\` on $(date -u '+%F %H:%M UTC'), mxc $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "Made by \`bash bench/cpu/run.sh\` on $(date -u '+%F %H:%M UTC') from checkout $(git rev-parse --short HEAD 2>/dev/null || echo "?") with MXC=$MXC"
   echo "(\`$MXC --version\`: $("$MXC" --version 2>&1 | head -1)), onnxruntime-node $(node -p "require('./tools/ort/node_modules/onnxruntime-node/package.json').version"),"
   echo "node $(node --version), $(cc --version | head -1)."
   echo
