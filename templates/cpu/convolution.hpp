@@ -8,7 +8,8 @@
 // materialised); a 1x1 / stride 1 / no padding convolution packs x as a plain matrix.
 // The direct loop (other types, depthwise and small groups: convolution_direct) works row by
 // row in parallel, the innermost loop over the last output dim with its valid range computed
-// up front (no bounds checks inside).
+// up front (no bounds checks inside); 2-d depthwise convolutions run 8 channels at a time
+// instead (templates/cpu/conv_depthwise.hpp).
 #pragma once
 #include "templates/common/convolution.hpp"
 #include "templates/cpu/common.hpp"
@@ -90,8 +91,9 @@ template <class T> struct conv_pack_b {
 
     // 2-d convolutions (all but a few): the block's columns are cut once into runs along output
     // rows (segments); then each row kk of the panel is assembled in a contiguous buffer, each
-    // segment a zero-filled head (left padding), a copy (stride 1: moves of 8 elements) and a
-    // zero-filled tail (right padding), or all zeros (a padding row), and the buffer is stored
+    // segment a zero-filled head (left padding), a copy (stride 1: moves of 8 elements; float
+    // stride 2: 4 at a time) and a zero-filled tail (right padding), or all zeros (a padding
+    // row), and the buffer is stored
     // into the nr-wide strips with fixed-size copies. The kernel offset and channel of kk step
     // along with it (no division per row; per segment only at the edges with stride > 1).
     static constexpr int pack2d_cols = 64; // the widest block of the float and double shapes (gemm_shape::nc)
