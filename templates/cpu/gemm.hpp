@@ -149,6 +149,76 @@ template <class C> struct gemm_micro<C, gemm_isa::avx2> {
 };
 #endif
 
+// The last strip of a block when only a few of its columns are real (w = nb % nr, 1 to
+// gemm_tail_max; 49 columns, a 7x7 plane, are three strips and one column): with A read in
+// place as rows of unit stride, those columns are dot products along k, vectors of A's rows
+// times the columns (transposed out of the packed strip: t[j * kc + kk]), instead of a whole
+// strip of the micro-kernel for w columns of it. R rows at a time (R x W accumulators, A's
+// rows past the last read again and dropped); lanes summed in order, the last kc % lanes
+// terms after them:
+//   c[r * ldc + j] (first ? = : +=) sum_kk a[r * lda + kk] * t[j * kc + kk], r < rows, j < W
+constexpr int gemm_tail_max = 4;
+template <class C, int Bytes, int W, class M>
+__attribute__((always_inline)) inline void gemm_tail_body(int64_t kc, const C* a, int64_t lda, int64_t rows, const C* t,
+                                                           C* c, int64_t ldc, bool first, M madd) {
+    constexpr int lanes = Bytes / int(sizeof(C)), R = W == 1 ? 8 : W == 2 ? 4 : 2;
+    using V = typename gemm_vec<C, Bytes>::type;
+    const int64_t kv = kc / lanes * lanes;
+    for (int64_t r0 = 0; r0 < rows; r0 += R) {
+        const C* ar[R];
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) ar[r] = a + (r0 + r < rows ? r0 + r : rows - 1) * lda;
+        V s[R][W] = {};
+        for (int64_t kk = 0; kk < kv; kk += lanes) {
+            V tv[W];
+#pragma GCC unroll 4
+            for (int j = 0; j < W; ++j) memcpy(&tv[j], t + j * kc + kk, sizeof(V));
+#pragma GCC unroll 8
+            for (int r = 0; r < R; ++r) {
+                V av;
+                memcpy(&av, ar[r] + kk, sizeof(V));
+#pragma GCC unroll 4
+                for (int j = 0; j < W; ++j) madd(s[r][j], av, tv[j]);
+            }
+        }
+        for (int r = 0; r < R && r0 + r < rows; ++r)
+            for (int j = 0; j < W; ++j) {
+                C sum = 0;
+                for (int l = 0; l < lanes; ++l) sum += s[r][j][l];
+                for (int64_t kk = kv; kk < kc; ++kk) sum += ar[r][kk] * t[j * kc + kk];
+                C& out = c[(r0 + r) * ldc + j];
+                out = first ? sum : out + sum;
+            }
+    }
+}
+template <class C, int Bytes, class M>
+__attribute__((always_inline)) inline void gemm_tail_any(int w, int64_t kc, const C* a, int64_t lda, int64_t rows,
+                                                          const C* t, C* c, int64_t ldc, bool first, M madd) {
+    switch (w) {
+    case 1: return gemm_tail_body<C, Bytes, 1>(kc, a, lda, rows, t, c, ldc, first, madd);
+    case 2: return gemm_tail_body<C, Bytes, 2>(kc, a, lda, rows, t, c, ldc, first, madd);
+    case 3: return gemm_tail_body<C, Bytes, 3>(kc, a, lda, rows, t, c, ldc, first, madd);
+    default: return gemm_tail_body<C, Bytes, 4>(kc, a, lda, rows, t, c, ldc, first, madd);
+    }
+}
+template <class C, gemm_isa I> struct gemm_tail;
+template <class C> struct gemm_tail<C, gemm_isa::base> {
+    __attribute__((noinline)) static void run(int w, int64_t kc, const C* a, int64_t lda, int64_t rows, const C* t, C* c,
+                                              int64_t ldc, bool first) {
+        using V = typename gemm_vec<C, gemm_base_vec_bytes>::type;
+        gemm_tail_any<C, gemm_base_vec_bytes>(w, kc, a, lda, rows, t, c, ldc, first, gemm_madd<V>{});
+    }
+};
+#if MXC_GEMM_AVX2
+template <class C> struct gemm_tail<C, gemm_isa::avx2> {
+    __attribute__((target("avx2,fma"), noinline)) static void run(int w, int64_t kc, const C* a, int64_t lda,
+                                                                   int64_t rows, const C* t, C* c, int64_t ldc,
+                                                                   bool first) {
+        gemm_tail_any<C, 32>(w, kc, a, lda, rows, t, c, ldc, first, gemm_fma256{});
+    }
+};
+#endif
+
 // A kernel this process keeps to whatever the CPU has (mxc itself pins base, so that constant
 // folding, and with it the weights of a library, do not depend on the machine that builds).
 inline const gemm_isa*& gemm_isa_pinned() {
@@ -253,11 +323,27 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
     const C* adirect = nullptr;
     int64_t adirect_ld = 0;
     if constexpr (has_gemm_direct<PA, C>::value) adirect = pack_a.direct(adirect_ld);
+    // a last strip of at most gemm_tail_max columns as dot products (gemm_tail), with A in place
+    const int tail = adirect && nb % nr <= gemm_tail_max ? int(nb % nr) : 0;
+    const int64_t nfull = nb - tail;
     for (int64_t k0 = 0; k0 < kdim; k0 += S::kc) {
         const int64_t kc = kdim - k0 < S::kc ? kdim - k0 : S::kc;
         if (nb % nr) memset(bp + nb / nr * nr * kc, 0, sizeof(C) * kc * nr);
         pack_b(k0, kc, j0, int(nb), bp, gemm_nr<nr>{});
-        for (int64_t ir = 0; ir < mb; ir += mr) {
+        if (tail) {
+            alignas(64) C tt[gemm_tail_max * S::kc];
+            const C* strip = bp + nfull * kc;
+            for (int j = 0; j < tail; ++j)
+                for (int64_t kk = 0; kk < kc; ++kk) tt[j * kc + kk] = strip[kk * nr + j];
+            const C* a = adirect + i0 * adirect_ld + k0;
+#if MXC_GEMM_AVX2
+            if (sp.isa == gemm_isa::avx2)
+                gemm_tail<C, gemm_isa::avx2>::run(tail, kc, a, adirect_ld, mb, tt, acc + nfull, S::nc, k0 == 0);
+            else
+#endif
+                gemm_tail<C, gemm_isa::base>::run(tail, kc, a, adirect_ld, mb, tt, acc + nfull, S::nc, k0 == 0);
+        }
+        for (int64_t ir = 0; nfull > 0 && ir < mb; ir += mr) {
             const int rows = mb - ir < mr ? int(mb - ir) : mr;
             const C* a = ap;
             int64_t lda = 0;
@@ -268,7 +354,7 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
                 if (rows < mr) memset(ap, 0, sizeof(C) * kc * mr);
                 pack_a(i0 + ir, rows, k0, kc, ap);
             }
-            for (int64_t jr = 0; jr < nb; jr += nr) {
+            for (int64_t jr = 0; jr < nfull; jr += nr) {
                 C* c = acc + ir * S::nc + jr;
 #if MXC_GEMM_AVX2
                 if (sp.isa == gemm_isa::avx2) {

@@ -1,6 +1,8 @@
 // The cpu blocked GEMM (templates/cpu/gemm.hpp) against a plain double loop: both kernels
 // (base, and avx2 where this CPU has AVX2 and FMA), A read in place and packed (strided,
-// half), partial strips, several depth slices, every block split gemm_plan can make (the
+// half), partial strips (a last strip of at most gemm_tail_max columns as dot products when A
+// is read in place, k with and without a remainder of the vector width), several depth
+// slices, every block split gemm_plan can make (the
 // results must not depend on it), and the fused epilogue's run() (templates/cpu/fused.hpp)
 // against the same epilogue element by element.
 #include "runtime-stub/thread_pool.hpp"
@@ -83,7 +85,8 @@ template <class T, gemm_isa I> void check(int64_t m, int64_t n, int64_t k, bool 
 
 template <class T, gemm_isa I> void check_shapes(double tol) {
     const int64_t shapes[][3] = {{1, 1, 1},    {5, 7, 3},     {6, 16, 8},  {7, 17, 9},   {13, 33, 300},
-                                 {1, 100, 64}, {100, 1, 64},  {37, 70, 0}, {250, 40, 5}, {61, 129, 700}};
+                                 {1, 100, 64}, {100, 1, 64},  {37, 70, 0}, {250, 40, 5}, {61, 129, 700},
+                                 {20, 50, 37}, {9, 51, 13},   {45, 49, 300}};
     for (const auto& s : shapes) {
         check<T, I>(s[0], s[1], s[2], false, tol);
         check<T, I>(s[0], s[1], s[2], true, tol);
