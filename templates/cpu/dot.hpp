@@ -22,7 +22,7 @@ namespace cpu {
 template <class T> struct gemv_cols {
     using C = compute_t<T>;
     static constexpr int64_t cols = 512, rows = 8, lanes = 32 / int64_t(sizeof(C)), tile = 4 * lanes;
-    typedef C V __attribute__((vector_size(32)));
+    using V = typename gemm_vec<C, 32>::type;
 
     static void run_any(const T* a, int64_t as_k, const T* b, int64_t bs_k, int64_t k_len, int64_t nb, C* acc) {
 #if MXC_GEMM_AVX2
