@@ -17,9 +17,12 @@
 // gemm_block); for every depth slice of kc a kc x nc panel of B is packed into nr-wide strips
 // (kept in L2), then a register-tiled micro-kernel multiplies every gemm_mr rows of A (a
 // packed strip, or the rows in place) with each B strip, accumulating in the block's buffer.
+// A last strip with only a few real columns (49 = 3 x 16 + 1) is computed as dot products
+// along k instead, when A is read in place (gemm_tail).
 // The epilogue then maps each row of the buffer into y (epilogue_store: a fused epilogue
-// reads its extra inputs per row). Buffers live on the stack (mc * nc + kc * (nc + gemm_mr)
-// elements: 130 KiB for float, 190 KiB for double): no allocation, no shared state.
+// reads its extra inputs per row). Buffers live on the stack (mc * nc + kc * (nc + gemm_mr +
+// gemm_tail_max) elements: 134 KiB for float, 194 KiB for double): no allocation, no shared
+// state.
 //
 // Micro-kernels (gemm_isa), in GCC/clang vector extensions: `base` uses the vectors the
 // library is built for (16 bytes: SSE2, the x86-64 baseline; 32 with AVX, e.g. --cpu-arch
