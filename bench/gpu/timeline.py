@@ -55,7 +55,7 @@ def summarize(events, runs):
     for e in events:
         cat, args = e.get("cat"), e.get("args") or {}
         if cat in GPU_CATS and "dur" in e and "ts" in e:
-            acts.append((float(e["ts"]), float(e["ts"]) + float(e["dur"]), cat, args.get("correlation")))
+            acts.append((float(e["ts"]), float(e["ts"]) + float(e["dur"]), cat, args.get("correlation"), e.get("name", cat)))
         elif cat == "cuda_runtime" and e.get("name") in LAUNCHES and "correlation" in args:
             launch_ts[args["correlation"]] = float(e["ts"])
     kernels = [a for a in acts if a[2] == "kernel"]
@@ -74,8 +74,11 @@ def summarize(events, runs):
     if len(groups) != runs:
         out["per_run"] = None
         return out
-    per = []
+    per, where = [], {}
     for corr, g in groups.items():
+        w = largest_gap_at(g)
+        if w:
+            where[w] = where.get(w, 0) + 1
         iv = [(a[0], a[1]) for a in g]
         busy = union_us(iv)
         holes = gaps_us(iv)
@@ -95,7 +98,38 @@ def summarize(events, runs):
         vals = [p[k] for p in per if p[k] is not None]
         med[k] = statistics.median(vals) if vals else None
     out["per_run"] = med  # medians over the runs
+    if where:  # the activities on either side of each run's largest gap, the commonest pair
+        (before, after), n = max(where.items(), key=lambda kv: kv[1])
+        out["largest_gap_at"] = {"before": before, "after": after, "runs": n, "activity": position(groups, before, after)}
     return out
+
+
+def short(name):
+    """A kernel's name without its template arguments' insides: enough to tell kernels apart."""
+    name = name.replace("void ", "", 1)
+    return name if len(name) <= 90 else name[:90] + "..."
+
+
+def largest_gap_at(group):
+    """(name before, name after) of the largest hole between a run's activities, or None."""
+    iv = sorted(group)
+    best, end, prev = None, None, None
+    for a in iv:
+        if end is not None and a[0] > end and (best is None or a[0] - end > best[0]):
+            best = (a[0] - end, prev[4], a[4])
+        if end is None or a[1] > end:
+            end, prev = a[1], a
+    return (short(best[1]), short(best[2])) if best else None
+
+
+def position(groups, before, after):
+    """Index (from 0) of the activity after the gap in the first run that has that pair."""
+    for g in groups.values():
+        iv = sorted(g)
+        for i in range(1, len(iv)):
+            if short(iv[i - 1][4]) == before and short(iv[i][4]) == after:
+                return i
+    return None
 
 
 def describe(s):
@@ -107,6 +141,10 @@ def describe(s):
             p["span_us"], p["overlap_us"], p["idle_us"], p["gaps"], p["gap_median_us"], p["gap_max_us"])
         if p["latency_us"] is not None:
             line += ", first activity %.1f us after the graph launch call" % p["latency_us"]
+        g = s.get("largest_gap_at")
+        if g:
+            line += "; largest gap (%d of %d runs) before activity %s: %s -> %s" % (
+                g["runs"], s["runs"], g["activity"], g["before"], g["after"])
     else:
         line += "; runs not told apart (no per-run breakdown)"
     return line
