@@ -126,19 +126,21 @@ inline hipError_t hipFuncSetAttribute(const void* kernel, cudaFuncAttribute attr
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 
 // Programmatic dependent launch (templates/hip/common.hpp, grid_dependency_sync: every kernel
-// waits for the one before it first): on a device of compute capability 9.0 or later each
-// kernel is launched with the programmatic stream serialization attribute, so that it may be
-// scheduled while the kernel before it finishes (in a captured graph as well: CUDA 12.3+ keeps
-// the attribute as a programmatic edge). MXC_NO_PDL=1 in the environment (read once) launches
-// plainly, for comparison. The device's capability is asked once per device.
+// waits for the one before it first): with MXC_PDL=1 in the environment (read once), on a
+// device of compute capability 9.0 or later, each kernel is launched with the programmatic
+// stream serialization attribute, so that it may be scheduled while the kernel before it
+// finishes (in a captured graph as well: CUDA 12.3+ keeps the attribute as a programmatic
+// edge). Off by default: on the H200 (2026-11-24, bench/results/gpu-2026-11-24) every batch-1
+// model ran slower with it (ResNet-50 fp32 1.57 against 1.49 ms, MobileNetV2 fp32 0.88 against
+// 0.79, ViT-B/16 fp32 5.40 against 4.58). The device's capability is asked once per device.
 inline bool mxc_pdl_allowed() {
-    static const bool off = [] {
-        const char* v = getenv("MXC_NO_PDL");
+    static const bool on = [] {
+        const char* v = getenv("MXC_PDL");
         return v != nullptr && atoi(v) > 0;
     }();
     static std::atomic<int> major_of[64]; // 0: not asked yet
     int dev = 0;
-    if (off || cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return false;
+    if (!on || cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return false;
     int major = major_of[dev].load(std::memory_order_relaxed);
     if (major == 0) {
         if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return false;

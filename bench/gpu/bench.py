@@ -421,8 +421,8 @@ def versions():
             v["nvcc"] = (r.stdout.strip().splitlines() or ["?"])[-1]
         except OSError as e:
             v["nvcc"] = "? (%s)" % e
-    if ARGS.target == "hip":  # programmatic dependent launch (sm_90+), README: MXC_NO_PDL
-        v["pdl"] = "off (MXC_NO_PDL=1)" if os.environ.get("MXC_NO_PDL", "0") not in ("", "0") else "on"
+    if ARGS.target == "hip":  # programmatic dependent launch (sm_90+), README: MXC_PDL
+        v["pdl"] = "on (MXC_PDL=1)" if os.environ.get("MXC_PDL", "0") not in ("", "0") else "off"
         # bench/gpu/session.sh's -noasync stages: built with -DMXC_NO_ASYNC_COPY (templates/hip/async_copy.hpp)
         v["async_copy"] = "off (MXC_NO_ASYNC_COPY)" if os.environ.get("MXC_NO_ASYNC_COPY", "0") not in ("", "0") else "on"
         # the -nchw / -nhwc stages: mxc built the libraries with MXC_CHANNELS_LAST=0 / 1 (docs/tuning.md)

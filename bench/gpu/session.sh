@@ -7,8 +7,8 @@
 #         conf:ARGS (test/gpu/run.sh conformance ARGS, '+' for spaces) | zoo:ARGS | graphs |
 #         profile:MODEL[+--fp16] (bench/gpu/kernel_profile.py: run time and CUPTI kernel table)
 # ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
-# A stage name ending in -nopdl (bench-nopdl:ARGS, profile-nopdl:MODEL) runs with MXC_NO_PDL=1
-# (kernels launched without programmatic dependent launch) into files named with -nopdl: the
+# A stage name ending in -pdl (bench-pdl:ARGS, profile-pdl:MODEL) runs with MXC_PDL=1 (kernels
+# launched with programmatic dependent launch, off by default) into files named with -pdl: the
 # A/B of host overhead. A stage name ending in -noasync (bench-noasync:ARGS) builds the
 # libraries with -DMXC_NO_ASYNC_COPY (through an nvcc wrapper as mxc's --hip-compiler): the
 # matrix-unit GEMM's register-staged loop instead of the pipelined one of asynchronous copies
@@ -41,8 +41,8 @@ left() { echo $((until_s - SECONDS - 15)); }
 log() { echo "[$SECONDS s] $*" | tee -a "$res/progress.log"; }
 for st in "$@"; do
   name=${st%%:*}; args=; [[ $st == *:* ]] && args=${st#*:}; args=${args//+/ }
-  sfx=; unset MXC_NO_PDL MXC_NO_ASYNC_COPY MXC_CHANNELS_LAST MXC_FP32_MMA MXC_LARGE_RING MXC_FUSE_ATTENTION; MXC_HIP_COMPILER=$hip_compiler
-  [[ $name == *-nopdl ]] && { name=${name%-nopdl}; sfx=-nopdl; export MXC_NO_PDL=1; }
+  sfx=; unset MXC_PDL MXC_NO_ASYNC_COPY MXC_CHANNELS_LAST MXC_FP32_MMA MXC_LARGE_RING MXC_FUSE_ATTENTION; MXC_HIP_COMPILER=$hip_compiler
+  [[ $name == *-pdl ]] && { name=${name%-pdl}; sfx=-pdl; export MXC_PDL=1; }
   [[ $name == *-nchw ]] && { name=${name%-nchw}; sfx=-nchw; export MXC_CHANNELS_LAST=0; }
   [[ $name == *-nhwc ]] && { name=${name%-nhwc}; sfx=-nhwc; export MXC_CHANNELS_LAST=1; }
   [[ $name == *-simt ]] && { name=${name%-simt}; sfx=-simt; export MXC_FP32_MMA=0; }

@@ -334,6 +334,7 @@ template <class E, int Index> struct conv_out {
 // bank). x [N, C, H*W] -> [N, H*W, C]; w [M, C, kernel] -> [M, kernel, C].
 template <class T> __global__ void __launch_bounds__(256) transpose_kernel(const T* in, T* out, int64_t rows, int64_t cols, int64_t b0) {
     __shared__ T tile[32][33];
+    grid_dependency_sync();
     const int64_t b = b0 + blockIdx.z, r0 = int64_t(blockIdx.y) * 32, c0 = int64_t(blockIdx.x) * 32;
     in += b * rows * cols;
     out += b * rows * cols;
