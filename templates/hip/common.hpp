@@ -183,6 +183,20 @@ template <class F> inline void launch(const dev_args& a, int64_t n, hipStream_t 
                        stream, a, n, f);
 }
 
+// Clears `words` 32-bit words at p: split-K's tile counters at the start of each run
+// (codegen/emit.cpp, templates/hip/gemm.hpp gemm_fixup_out). A one-block kernel rather than a
+// hipMemsetAsync: in a captured graph the memset node was followed by a gap of 60-120 us
+// before the first kernel on the H200 (2026-11-24 profiles, bench/gpu/timeline.py), the
+// largest idle stretch of every run; a kernel node follows a kernel node in about 1 us.
+// (A template, so that every unit that includes this may define it.)
+template <class W> __global__ void __launch_bounds__(256) zero_words_kernel(W* p, int64_t words) {
+    grid_dependency_sync();
+    for (int64_t i = threadIdx.x; i < words; i += blockDim.x) p[i] = 0;
+}
+inline void zero_words(void* p, int64_t bytes, hipStream_t stream) {
+    hipLaunchKernelGGL(zero_words_kernel<unsigned>, dim3(1), dim3(256), 0, stream, static_cast<unsigned*>(p), bytes / 4);
+}
+
 // The usual launch: one index per output element.
 template <class F> inline void launch_per_output(const mxc_kargs& k, hipStream_t stream, F f) {
     launch(pack(k), mxc_elements(*k.out_desc), stream, f);
