@@ -341,10 +341,23 @@ def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
 
+# The build and launch settings a row was measured with, where they differ from the defaults
+# (versions(), below; bench/gpu/session.sh's stage suffixes set them): "" for the defaults.
+DEFAULT_SETTINGS = {"pdl": "off", "async_copy": "on", "channels_last": "rule", "fp32_matrix_units": "dot products",
+                    "large_ring": "on", "fuse_attention": "on"}
+
+
+def variant_of(meta):
+    v = meta.get("versions", {})
+    return ", ".join("%s %s" % (k, v[k]) for k in DEFAULT_SETTINGS if k in v and v[k] != DEFAULT_SETTINGS[k])
+
+
 def table(rows, meta):
-    lines = ["| model | batch | dtype | accuracy vs ORT | mxc ms | eager ms | compile ms | mxc /s | eager /s | "
-             "compile /s | mxc/eager | mxc/compile | host overhead µs | mxc build s | rebuild s |",
-             "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    variants = any(variant_of(r.get("_meta", meta)) for r in rows)
+    lines = ["| model | batch | dtype |%s accuracy vs ORT | mxc ms | eager ms | compile ms | mxc /s | eager /s | "
+             "compile /s | mxc/eager | mxc/compile | host overhead µs | mxc build s | rebuild s |" % (" build |" if variants else ""),
+             "| --- | ---: | --- |%s --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" % (
+                 " --- |" if variants else "")]
     for r in rows:
         acc = r.get("mxc_acc")
         if acc:
@@ -354,9 +367,13 @@ def table(rows, meta):
             acc_s = "—"
         thr = lambda ms: None if ms is None else 1000.0 * r["batch"] / ms  # noqa: E731
         m, e, c = r.get("mxc_ms"), r.get("eager_ms"), r.get("compile_ms")
-        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["model"], r["batch"], r["dtype"], acc_s, fmt(m), fmt(e), fmt(c), fmt(thr(m), 1), fmt(thr(e), 1),
-            fmt(thr(c), 1), fmt(ratio(e, m), 2), fmt(ratio(c, m), 2), fmt(r.get("overhead_us"), 1),
+        # the run time minus the GPU's busy time (kernels that overlap under PDL counted once); the
+        # run time minus the sum of kernel times where the trace had no per-run breakdown
+        over = r.get("overhead_busy_us", r.get("overhead_us"))
+        build = (" %s |" % (variant_of(r.get("_meta", meta)) or "default")) if variants else ""
+        lines.append("| %s | %d | %s |%s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["model"], r["batch"], r["dtype"], build, acc_s, fmt(m), fmt(e), fmt(c), fmt(thr(m), 1), fmt(thr(e), 1),
+            fmt(thr(c), 1), fmt(ratio(e, m), 2), fmt(ratio(c, m), 2), fmt(over, 1),
             fmt(r.get("compile_s"), 1), fmt(r.get("recompile_s"), 2)))
     errs = [(r["model"], r["batch"], r["dtype"], k, v) for r in rows for k, v in r.get("errors", {}).items()]
     notes = ["", "Latency: median of %s runs after %s warm-ups, milliseconds, one run at a time (synchronised after "
@@ -364,8 +381,9 @@ def table(rows, meta):
              "faster)." % (meta.get("runs"), meta.get("warmup")),
              "mxc: the library's C API called through ctypes (bench/gpu/mxclib.py), device-pointer mode on the "
              "caller's stream (inputs and outputs stay on the GPU: no host copies in the time), CUDA events around "
-             "each run. Host overhead: that median run time minus the kernel time of one run as CUPTI records it "
-             "(torch.profiler over 20 runs of the same library; without it, `mxc perf`'s event pairs); the kernels of each "
+             "each run. Host overhead: that median run time minus the time the GPU was busy in one run as CUPTI records it "
+             "(the union of its kernels' intervals: kernels that overlap under programmatic dependent launch count once; "
+             "torch.profiler over 20 runs of the same library; without it, `mxc perf`'s event pairs); the kernels of each "
              "row are listed in profile-MODEL-bB-DTYPE.txt, PyTorch eager's beside them, with a timeline line per run (bench/gpu/timeline.py: busy time, the overlap of programmatic dependent launch, the idle gaps between kernels, the first kernel's latency after the graph launch; `overhead_busy_us` in bench.jsonl: the run time minus the busy time). Rebuild: the same mxc command again (object and library cache).",
              "Accuracy: against ONNX Runtime CPU (fp32 model) on the same inputs; fp32 passes with "
              "max|mxc-ort|/max|ort| <= 1e-3, fp16 with ||mxc-ort||/(sqrt(n) max|ort|) <= 1e-2."]
@@ -382,6 +400,7 @@ def write_table(path_jsonl, out_md):
             if d.get("kind") == "meta":
                 meta = d
             else:
+                d["_meta"] = meta  # the settings the row was measured with (a file may hold several runs)
                 rows.append(d)
     head = ["# mxc vs PyTorch: %s" % meta.get("date", "?"), "",
             "Made by `bench/gpu/run.sh` (bench/gpu/bench.py). " + ", ".join(

@@ -5,6 +5,7 @@
 #            told (--hip-compiler, which `mxc conformance` lacks): when nvcc lives elsewhere and
 #            /usr/local/cuda does not exist, it is made a link to nvcc's toolkit (as root: the
 #            device runs commands as root), else MXC_HIP_COMPILER is set for --hip-compiler
+#            (unless the caller set it)
 #   GPU      the name of GPU 0, empty when there is none (nvidia-smi, else torch)
 #   PY       a python3 that has onnx
 # (a transfer that drops the execute bits of the carried files: put them back)
@@ -12,8 +13,10 @@
 if [[ -n "${MXC:-}" ]]; then :; elif [[ -x .carry/bin/mxc ]]; then MXC=$PWD/.carry/bin/mxc; else MXC=$PWD/build/mxc; fi
 NVCC=$(command -v nvcc || true)
 [[ -z "$NVCC" && -x /usr/local/cuda/bin/nvcc ]] && NVCC=/usr/local/cuda/bin/nvcc
-MXC_HIP_COMPILER=
-if [[ -n "$NVCC" && ! -x /usr/local/cuda/bin/nvcc ]]; then
+# (a caller's MXC_HIP_COMPILER is kept: session.sh's -noasync stages name a wrapper that adds
+# -DMXC_NO_ASYNC_COPY; until 2026-11-24 this line cleared it, so those stages built the default)
+MXC_HIP_COMPILER=${MXC_HIP_COMPILER:-}
+if [[ -z "$MXC_HIP_COMPILER" && -n "$NVCC" && ! -x /usr/local/cuda/bin/nvcc ]]; then
   if [[ ! -e /usr/local/cuda && -w /usr/local ]]; then
     ln -s "$(dirname "$(dirname "$(readlink -f "$NVCC")")")" /usr/local/cuda && echo "env.sh: linked /usr/local/cuda -> $(readlink /usr/local/cuda)"
   fi
