@@ -203,7 +203,7 @@ template <class T, class F> struct epilogue_of {
   public:
     int64_t span = 0; // elements over which every extra input's offset is linear (0: not yet known)
     bool fast = false; // every element index fits 31 bits: span_div and len_div hold
-    mxc_fastdiv span_div, len_div[MXC_MAX_RANK];
+    mxc_fastdiv span_div{}, len_div[MXC_MAX_RANK] = {};
 
     // y[i] = f(acc[i], in[0][i * step[0]], ..), i < len, for J extra inputs. An input of step 0
     // (a broadcast: a conv's bias along a row) is one value; one of unit step in the compute type
