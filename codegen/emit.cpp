@@ -225,7 +225,8 @@ void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const 
     // convolution's form; codegen/gemm_choice.hpp) as template arguments, so only it is
     // instantiated.
     const hip_launch_choice choice = st.target == "hip" ? hip_launch_choice_of(k) : hip_launch_choice{};
-    const std::string& cfg = choice.args;
+    // cpu: a dot whose constant b the compiler stored as the GEMM's panels (dot_weights_strips.cpp)
+    const std::string cfg = st.target == "cpu" && k.b_strips ? ", true" : choice.args;
     if (!choice.comment.empty()) o << "    // " << choice.comment << "\n";
     if (is_fused_kernel(k)) o << "    " << fused_call(k, body_id, st, cfg) << "\n";
     else o << "    mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << cfg << ">(k" << st.call_suffix << ");\n";

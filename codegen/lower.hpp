@@ -39,6 +39,9 @@ struct kernel_call {
     bool f32_mma = false;
     // hip, half: the rule's large matrix-unit tile is gemm_mma_large_ring (use_large_ring).
     bool large_ring = false;
+    // cpu: dot / fused_dot whose constant b (in[1]) is stored as the GEMM's packed panels
+    // (codegen/dot_weights_strips.cpp); in_shapes[1] is then that buffer's shape.
+    bool b_strips = false;
     // hip: the arena scratch of a split-K GEMM (reserve_gemm_scratch, codegen/gemm_choice.hpp);
     // scratch_bytes 0: none (the kernel gets a null scratch pointer and runs unsplit).
     location scratch;

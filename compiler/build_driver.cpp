@@ -6,6 +6,7 @@
 #include "compiler/tune.hpp"
 #include "codegen/embedded.hpp"
 #include "codegen/channels_last_weights.hpp"
+#include "codegen/dot_weights_strips.hpp"
 #include "codegen/gemm_choice.hpp"
 #include "ir/error.hpp"
 
@@ -664,6 +665,10 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
                 if (!k.tuning.config.empty())
                     opts.log("tuning: " + k.kernel + " " + gemm_problem_of(k)->text() + " -> " + k.tuning.config + " (" +
                              k.tuning.from + ")");
+    }
+    if (opts.target == "cpu") {
+        const int strips = store_dot_weights_as_strips(l);
+        if (strips && opts.log) opts.log("dot weights: " + std::to_string(strips) + " tensors stored as the GEMM's packed panels");
     }
     if (opts.target == "hip") {
         const int f32_mma = use_f32_matrix_units(l, opts.offload_arch);

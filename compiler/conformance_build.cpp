@@ -6,6 +6,7 @@
 // not fit). hip builds for the host emulator (--offload-arch emu) likewise, with the emulator
 // header and the hip templates precompiled.
 #include "codegen/channels_last_weights.hpp"
+#include "codegen/dot_weights_strips.hpp"
 #include "codegen/embedded.hpp"
 #include "codegen/gemm_choice.hpp"
 #include "codegen/emit.hpp"
@@ -138,6 +139,7 @@ void prepare_builds(const run_options& o) {
 
 std::string build_cached(module& m, const run_options& o) {
     lowered_module l = lower(m);
+    if (o.target == "cpu") store_dot_weights_as_strips(l);
     if (o.target == "hip") {
         use_f32_matrix_units(l, o.offload_arch);
         use_large_ring(l, o.offload_arch);

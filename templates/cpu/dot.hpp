@@ -73,7 +73,10 @@ template <class T> struct gemv_cols {
 
 // `epi(acc, e)` maps the accumulated value of output element e before the store (fused
 // epilogues, templates/cpu/fused.hpp); the plain kernel stores acc as it is.
-template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
+// Strips: b is a constant the compiler stored as the GEMM's packed panels
+// (codegen/dot_weights_strips.cpp: K x N as ceil(N / nr) strips of K x nr, one matrix for
+// every batch; its descriptor is that buffer's, [strips, K, nr]): read in place, never packed.
+template <class T, class E, bool Strips = false> void dot_epilogue(const mxc_kargs& k, E epi) {
     using C = compute_t<T>;
     const mxc_desc &ad = k.in_desc[0], &bd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank;
@@ -84,7 +87,41 @@ template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
     const T* a = input<T>(k, 0);
     const T* b = input<T>(k, 1);
     T* y = output<T>(k);
-    if constexpr (gemm_supported<T>) {
+    if constexpr (Strips) {
+        static_assert(std::is_same<T, C>::value, "dot: b in strips only for float and double");
+        const gemm_b_strips<C> bs{b, k_len};
+        // the batch dims b is broadcast along (all of them) fold into the rows, as below
+        int fold = -1;
+        if (m_len == 1)
+            for (int d = 0; d < r - 2; ++d)
+                if (od.lens[d] > 1 && (fold < 0 || od.lens[d] > od.lens[fold])) fold = d;
+        if (fold >= 0) {
+            mxc_desc ad1 = ad, od1 = od;
+            ad1.lens[fold] = od1.lens[fold] = 1;
+            int64_t ostride = 1;
+            for (int d = r - 1; d > fold; --d) ostride *= od.lens[d];
+            const int64_t rows = od.lens[fold], outer = batches / rows;
+            const gemm_split sp = gemm_plan<T>(rows, n_len, outer);
+            const int64_t blocks = sp.blocks();
+            parallel_for(outer * blocks, [&](int64_t t) {
+                int64_t aoff, yoff;
+                mxc_dot_batch_offsets(ad1, od1, t / blocks, &aoff, &yoff);
+                gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, ad.strides[fold], as_k}, bs, y + yoff, ostride,
+                           yoff, epi, t % blocks);
+            });
+            return;
+        }
+        const gemm_split sp = gemm_plan<T>(m_len, n_len, batches);
+        const int64_t blocks = sp.blocks();
+        parallel_for(batches * blocks, [&](int64_t t) {
+            const int64_t batch = t / blocks;
+            int64_t aoff, unused;
+            mxc_dot_batch_offsets(ad, ad, batch, &aoff, &unused);
+            gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, as_m, as_k}, bs, y + batch * m_len * n_len, n_len,
+                       batch * m_len * n_len, epi, t % blocks);
+        });
+        return;
+    } else if constexpr (gemm_supported<T>) {
         // One row per product (m = 1, e.g. attention with its transposes folded into the
         // views) sharing b along a batch dim: that dim becomes the rows of fewer, taller products.
         int fold = -1;
@@ -160,8 +197,9 @@ template <class T, class E> void dot_epilogue(const mxc_kargs& k, E epi) {
     }
 }
 
-template <class T> void dot(const mxc_kargs& k) {
-    dot_epilogue<T>(k, [](compute_t<T> v, int64_t) { return v; });
+template <class T, bool Strips = false> void dot(const mxc_kargs& k) {
+    auto same = [](compute_t<T> v, int64_t) { return v; };
+    dot_epilogue<T, decltype(same), Strips>(k, same);
 }
 
 } // namespace cpu

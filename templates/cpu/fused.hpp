@@ -285,7 +285,9 @@ template <class T> void fused_convolution(const mxc_kargs& k) {
     fused_convolution_expr<T>(k, mxc_pw_program{k.ip + skip, k.n_ip - skip});
 }
 
-template <class T, class F> void fused_dot_expr(const mxc_kargs& k, F f) { dot_epilogue<T>(k, epilogue_of<T, F>{k, f}); }
+template <class T, bool Strips = false, class F> void fused_dot_expr(const mxc_kargs& k, F f) {
+    dot_epilogue<T, epilogue_of<T, F>, Strips>(k, epilogue_of<T, F>{k, f});
+}
 template <class T> void fused_dot(const mxc_kargs& k) { fused_dot_expr<T>(k, mxc_pw_program{k.ip, k.n_ip}); }
 
 } // namespace cpu

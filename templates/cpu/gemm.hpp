@@ -11,7 +11,8 @@
 //   pack_b(k0, kc, j0, cols, dst, NR):  dst[c / nr * kc * nr + kk * nr + c % nr] = B(k0 + kk, j0 + c),
 //                                       c < cols (nr-wide strips, each kc x nr)
 // (the padding of the last strip is zeroed by the caller); a packer of A may also offer A in
-// place (`direct`, see has_gemm_direct): float / double rows of unit stride are not packed.
+// place (`direct`, see has_gemm_direct): float / double rows of unit stride are not packed;
+// B may come in that layout already (gemm_b_strips: constant weights stored so at build time).
 // Scheme (Goto/BLIS): gemm_plan cuts the outputs into blocks of at most mc x nc, whole strips
 // of the micro-kernel, balanced, as many as the thread pool needs (the unit of work,
 // gemm_block); for every depth slice of kc a kc x nc panel of B is packed into nr-wide strips
@@ -282,6 +283,20 @@ template <class P, class C>
 struct has_gemm_direct<P, C, decltype(void(static_cast<const C*>(std::declval<const P&>().direct(std::declval<int64_t&>()))))>
     : std::true_type {};
 
+// B stored at build time in the packed panels' own layout (codegen/dot_weights_strips.cpp:
+// a constant K x N matrix of the compute type as ceil(N / nr) strips of K x nr, zero past
+// column N): gemm_block reads each strip in place instead of packing it on every run, as
+// ONNX Runtime prepacks constant GEMM weights. `strips` points at the first strip.
+template <class C> struct gemm_b_strips {
+    const C* strips;
+    int64_t kdim; // K: the rows of each strip
+    template <int NR> const C* at(int64_t k0, int64_t j) const { return strips + j / NR * kdim * NR + k0 * NR; }
+};
+template <class P> struct is_gemm_b_strips : std::false_type {};
+template <class C> struct is_gemm_b_strips<gemm_b_strips<C>> : std::true_type {};
+// Element (k, j) of a K x N matrix in that layout, strips nr wide (what the compiler writes).
+constexpr int64_t gemm_strip_index(int64_t k, int64_t j, int64_t kdim, int nr) { return j / nr * kdim * nr + k * nr + j % nr; }
+
 // How to cut `outer` independent m x n products (batches, images, groups) run side by side
 // by the thread pool of the calling thread: blocks as large as the buffers hold (fewer
 // repacked panels); with more than one thread, made smaller until there are about four
@@ -329,13 +344,21 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
     // a last strip of at most gemm_tail_max columns as dot products (gemm_tail), with A in place
     const int tail = adirect && nb % nr <= gemm_tail_max ? int(nb % nr) : 0;
     const int64_t nfull = nb - tail;
+    constexpr bool strips = is_gemm_b_strips<PB>::value; // B in place, strip by strip
     for (int64_t k0 = 0; k0 < kdim; k0 += S::kc) {
         const int64_t kc = kdim - k0 < S::kc ? kdim - k0 : S::kc;
-        if (nb % nr) memset(bp + nb / nr * nr * kc, 0, sizeof(C) * kc * nr);
-        pack_b(k0, kc, j0, int(nb), bp, gemm_nr<nr>{});
+        // strip jr of the block's panel (jr a multiple of nr)
+        auto strip_at = [&](int64_t jr) -> const C* {
+            if constexpr (strips) return pack_b.template at<nr>(k0, j0 + jr);
+            else return bp + jr * kc;
+        };
+        if constexpr (!strips) {
+            if (nb % nr) memset(bp + nb / nr * nr * kc, 0, sizeof(C) * kc * nr);
+            pack_b(k0, kc, j0, int(nb), bp, gemm_nr<nr>{});
+        }
         if (tail) {
             alignas(64) C tt[gemm_tail_max * S::kc];
-            const C* strip = bp + nfull * kc;
+            const C* strip = strip_at(nfull);
             for (int j = 0; j < tail; ++j)
                 for (int64_t kk = 0; kk < kc; ++kk) tt[j * kc + kk] = strip[kk * nr + j];
             const C* a = adirect + i0 * adirect_ld + k0;
@@ -361,11 +384,11 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
                 C* c = acc + ir * S::nc + jr;
 #if MXC_GEMM_AVX2
                 if (sp.isa == gemm_isa::avx2) {
-                    gemm_micro<C, gemm_isa::avx2>::run(kc, a, lda, bp + jr * kc, c, S::nc, k0 == 0);
+                    gemm_micro<C, gemm_isa::avx2>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
                     continue;
                 }
 #endif
-                gemm_micro<C, gemm_isa::base>::run(kc, a, lda, bp + jr * kc, c, S::nc, k0 == 0);
+                gemm_micro<C, gemm_isa::base>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
             }
         }
     }

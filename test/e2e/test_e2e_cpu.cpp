@@ -552,3 +552,63 @@ TEST(e2e_cpu, a_missing_compiler_is_one_clear_error) {
     else unsetenv("CXX");
     EXPECT_TRUE(fs::is_empty(d.path));
 }
+
+namespace {
+// Products by constant matrices, which the cpu build stores as the GEMM's packed panels
+// (codegen/dot_weights_strips.cpp): a partial last strip read by gemm_tail (50 = 3 x 16 + 2
+// columns), one padded past its 5 real columns (21), K deeper than one depth slice (300 >
+// 256), b broadcast over a batch, a fused bias and relu, single rows in five batches (folded
+// into rows), one matrix read by two products and by a single row, which keeps the
+// streaming kernel and its b as it is (so the panels are a copy: stored once for both), and
+// one also read by an add (copied too, the original left for the add).
+program strips_program() {
+    program p;
+    auto& m = p.main();
+    auto* x1 = m.add_param("x1", f32({1, 20, 37}));
+    auto* w1 = m.add_literal(random_input(f32({1, 37, 50}), 21));
+    auto* x2 = m.add_param("x2", f32({2, 9, 300}));
+    auto* w2 = m.add_literal(random_input(f32({300, 21}), 22));
+    auto* w2b = m.add("multibroadcast", {w2}, {{{"out_lens", std::vector<int64_t>{2, 300, 21}}}});
+    auto* x3 = m.add_param("x3", f32({24, 64}));
+    auto* w3 = m.add_literal(random_input(f32({64, 48}), 23));
+    auto* bias = m.add_literal(random_input(f32({48}), 24));
+    auto* biasb = m.add("multibroadcast", {bias}, {{{"out_lens", std::vector<int64_t>{24, 48}}}});
+    auto* y3 = m.add("relu", {m.add("add", {m.add("dot", {x3, w3}), biasb})});
+    auto* x4 = m.add_param("x4", f32({5, 1, 33}));
+    auto* w4 = m.add_literal(random_input(f32({33, 40}), 25));
+    auto* w4b = m.add("multibroadcast", {w4}, {{{"out_lens", std::vector<int64_t>{5, 33, 40}}}});
+    auto* x5 = m.add_param("x5", f32({12, 64}));
+    auto* y5 = m.add("dot", {x5, w3}); // w3 again
+    auto* x6 = m.add_param("x6", f32({16, 16}));
+    auto* w6 = m.add_literal(random_input(f32({16, 16}), 26));
+    auto* y6 = m.add("add", {m.add("dot", {x6, w6}), w6});
+    auto* x7 = m.add_param("x7", f32({1, 64}));
+    auto* y7 = m.add("dot", {x7, w3});
+    m.add_return({m.add("dot", {x1, w1}), m.add("dot", {x2, w2b}), y3, m.add("dot", {x4, w4b}), y5, y6, y7});
+    return p;
+}
+} // namespace
+
+TEST(e2e_cpu, products_by_constant_matrices_read_them_as_packed_panels) {
+    tmp_dir d;
+    program p = strips_program();
+    std::string out = d.path + "/libstrips.so";
+    build_options o;
+    o.emit_src = d.path + "/src";
+    compile(p, out, o);
+    std::string src;
+    for (auto& f : fs::directory_iterator(o.emit_src))
+        if (f.path().extension() == ".cpp") {
+            std::ifstream in(f.path());
+            src += std::string(std::istreambuf_iterator<char>(in), {});
+        }
+    std::size_t marked = 0;
+    for (std::size_t at = src.find("<float, true>("); at != std::string::npos; at = src.find("<float, true>(", at + 1)) ++marked;
+    EXPECT_EQ(marked, 6u) << "every product but the single row";
+    library lib(out, "strips");
+    void* m = nullptr;
+    ASSERT_EQ(lib.create(&m, nullptr), ok) << lib.last_error(m);
+    program ref = strips_program();
+    for (unsigned s = 0; s < 3; ++s) expect_matches_reference(lib, m, ref.main(), 60 + s);
+    lib.destroy(m);
+}

@@ -1,0 +1,109 @@
+// store_dot_weights_as_strips (codegen/dot_weights_strips.hpp).
+#include "codegen/dot_weights_strips.hpp"
+#include "ir/dtype.hpp"
+#include "templates/cpu/gemm.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mxc {
+
+namespace {
+// A kernel input read from the weights blob: bytes [begin, end).
+struct blob_use {
+    std::size_t kernel, input;
+    int64_t begin, end;
+};
+
+// b's K x N matrix, if the kernel is a candidate (see the header), else {0, 0}
+std::pair<int64_t, int64_t> candidate(const kernel_call& k) {
+    if ((k.kernel != "dot" && k.kernel != "fused_dot") || k.type != dtype::float_type) return {0, 0};
+    if (k.in.size() < 2 || k.in_shapes.size() < 2 || k.in[1].kind != location::weights) return {0, 0};
+    const shape& b = k.in_shapes[1];
+    const shape& o = k.out_shape;
+    const std::size_t r = o.lens.size();
+    if (r < 2 || b.lens.size() != r || b.type != k.type || k.in_shapes[0].lens.size() != r) return {0, 0};
+    const int64_t kd = b.lens[r - 2], n = b.lens[r - 1];
+    if (kd <= 0 || n <= 0 || b.strides[r - 1] != 1 || (kd > 1 && b.strides[r - 2] != n)) return {0, 0};
+    int64_t batches = 1;
+    for (std::size_t d = 0; d + 2 < r; ++d) {
+        if (b.lens[d] != 1 && b.strides[d] != 0) return {0, 0};
+        batches *= o.lens[d];
+    }
+    if (o.lens[r - 2] < 2 && batches < 2) return {0, 0};
+    return {kd, n};
+}
+
+// b (K x N, packed rows, es bytes each) as strips of K x nr
+std::string to_strips(const char* b, int64_t kd, int64_t n, int nr, std::size_t es) {
+    const int64_t strips = (n + nr - 1) / nr;
+    std::string out(static_cast<std::size_t>(strips * kd * nr) * es, '\0');
+    for (int64_t kk = 0; kk < kd; ++kk)
+        for (int64_t j = 0; j < n; ++j)
+            std::memcpy(&out[static_cast<std::size_t>(cpu::gemm_strip_index(kk, j, kd, nr)) * es],
+                        b + static_cast<std::size_t>(kk * n + j) * es, es);
+    return out;
+}
+
+int64_t align_to(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
+} // namespace
+
+int store_dot_weights_as_strips(lowered_module& l) {
+    std::vector<blob_use> uses;
+    for (std::size_t i = 0; i < l.kernels.size(); ++i) {
+        const kernel_call& k = l.kernels[i];
+        for (std::size_t j = 0; j < k.in.size() && j < k.in_shapes.size(); ++j)
+            if (k.in[j].kind == location::weights) {
+                const shape& s = k.in_shapes[j];
+                const int64_t span = s.elements() == 0 ? 0 : s.element_space() * static_cast<int64_t>(dtype_size(s.type));
+                uses.push_back({i, j, k.in[j].offset, k.in[j].offset + span});
+            }
+    }
+    // the candidates by the offset of their b
+    std::map<int64_t, std::vector<std::size_t>> wanted;
+    for (std::size_t i = 0; i < l.kernels.size(); ++i)
+        if (candidate(l.kernels[i]).first > 0) wanted[l.kernels[i].in[1].offset].push_back(i);
+    int stored = 0;
+    for (auto& [begin, kernels] : wanted) {
+        const kernel_call& first = l.kernels[kernels[0]];
+        const auto [kd, n] = candidate(first);
+        const dtype t = first.type;
+        const std::size_t es = dtype_size(t);
+        const int nr = cpu::gemm_shape<float>::nr;
+        const int64_t end = begin + kd * n * static_cast<int64_t>(es);
+        auto same = [&](const kernel_call& k) { return k.type == t && candidate(k) == std::make_pair(kd, n); };
+        // in place when every reader of these bytes is a candidate reading the same matrix, and
+        // the strips take the same bytes (N a multiple of nr)
+        bool alone = n % nr == 0;
+        for (const blob_use& u : uses) {
+            if (u.end <= begin || u.begin >= end) continue;
+            bool candidate_reader = false;
+            for (std::size_t i : kernels) candidate_reader |= u.kernel == i;
+            alone &= candidate_reader && u.input == 1 && u.begin == begin && same(l.kernels[u.kernel]);
+        }
+        const std::string st = to_strips(l.weights.data() + begin, kd, n, nr, es);
+        int64_t at = begin;
+        if (alone) {
+            l.weights.replace(static_cast<std::size_t>(begin), st.size(), st);
+        } else {
+            at = align_to(static_cast<int64_t>(l.weights.size()), l.weights_alignment);
+            l.weights.resize(static_cast<std::size_t>(at), '\0');
+            l.weights += st;
+            l.weights.resize(static_cast<std::size_t>(align_to(static_cast<int64_t>(l.weights.size()), l.weights_alignment)), '\0');
+        }
+        for (std::size_t i : kernels) {
+            kernel_call& k = l.kernels[i];
+            if (!same(k)) continue; // (another view of the same bytes: stays as it is)
+            k.in[1].offset = at;
+            k.in_shapes[1] = shape(t, {(n + nr - 1) / nr, kd, nr});
+            k.b_strips = true;
+        }
+        ++stored;
+    }
+    return stored;
+}
+
+} // namespace mxc
