@@ -2,6 +2,7 @@
 // (codegen/tune_program.hpp).
 #include "codegen/tune_program.hpp"
 #include "ir/error.hpp"
+#include "templates/common/gemm_choice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,9 +17,7 @@ namespace mxc {
 namespace {
 constexpr const char* mma_name = "mma";
 
-bool same(const gemm_tile& a, const gemm_tile& b) {
-    return a.bm == b.bm && a.bn == b.bn && a.bk == b.bk && a.tm == b.tm && a.tn == b.tn;
-}
+bool same(const gemm_tile& a, const gemm_tile& b) { return a.text() == b.text(); }
 
 // The smallest of 32, 64, 128 that covers `extent` (128 for anything bigger).
 int64_t block_bound(int64_t extent) {
@@ -38,13 +37,35 @@ double storage_eps(dtype t) {
 }
 double compute_eps(dtype t) { return t == dtype::double_type ? 0x1p-52 : 0x1p-23; }
 
-// "BMxBNxBK/TMxTN" -> tile, or false.
-bool parse_tile(const std::string& s, gemm_tile& t) {
-    int used = 0;
-    if (std::sscanf(s.c_str(), "%dx%dx%d/%dx%d%n", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn, &used) != 5) return false;
-    return used == static_cast<int>(s.size());
+gemm_tile mma_tile(int bm, int bn, int bk, int fm, int stages) {
+    gemm_tile t;
+    t.bm = bm, t.bn = bn, t.bk = bk, t.mma = true, t.fm = fm, t.stages = stages;
+    return t;
 }
 } // namespace
+
+gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring) {
+    if (p.type != dtype::half_type) return mma_tile(64, 64, 16, 2, 4); // gemm_mma_f32
+    if (mxc_gemm_mma_large(p.m, p.n, p.z)) return mma_tile(128, 128, 32, 4, large_ring ? 4 : 2); // gemm_mma_large(_ring)
+    return mma_tile(64, 64, 32, 2, 4); // gemm_mma_small
+}
+
+std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring) {
+    std::vector<gemm_tile> all;
+    if (p.type == dtype::float_type)
+        all = {mma_tile(64, 64, 16, 2, 4), mma_tile(64, 64, 16, 1, 4),  mma_tile(64, 64, 32, 2, 4), mma_tile(64, 64, 16, 2, 8),
+               mma_tile(32, 64, 32, 1, 4), mma_tile(64, 128, 16, 2, 4), mma_tile(128, 64, 16, 4, 4)};
+    else if (p.type == dtype::half_type)
+        all = {mma_tile(64, 64, 32, 2, 4),  mma_tile(64, 64, 32, 1, 4), mma_tile(64, 64, 64, 2, 4), mma_tile(32, 64, 64, 1, 4),
+               mma_tile(64, 128, 32, 2, 4), mma_tile(128, 64, 32, 4, 4), mma_tile(128, 128, 32, 4, 4)};
+    const gemm_tile rule = rule_mma_tile(p, large_ring);
+    std::vector<gemm_tile> r;
+    for (const gemm_tile& t : all)
+        if (!same(t, rule) && t.invalid(p.type).empty() && t.bm <= std::max<int64_t>(64, block_bound(p.m)) &&
+            t.bn <= std::max<int64_t>(64, block_bound(p.n)))
+            r.push_back(t);
+    return r;
+}
 
 std::vector<gemm_tile> tuning_candidates(const gemm_problem& p) {
     std::vector<gemm_tile> r;
@@ -202,6 +223,8 @@ template <class T> struct problem {
             if constexpr (std::is_same<T, float>::value) gemm_mma_launch<gemm_mma_f32>(m, n, k, z, sa, sb, out, stream);
             else if (ring_of(Cfg{}) && gemm_mma_pick_large(m, n, z)) gemm_mma_launch<gemm_mma_large_ring>(m, n, k, z, sa, sb, out, stream);
             else gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
+        } else if constexpr (gemm_is_mma<Cfg>::value) {
+            gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, out, stream); // a matrix-unit tile (mma_candidates)
         } else {
             gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
         }
@@ -260,7 +283,7 @@ template <class T> struct problem {
         std::snprintf(eps, sizeof eps, "%a, %a", compute_eps(p.type), storage_eps(p.type));
         o << "\nvoid job_" << j << "() {\n    problem<" << dtype_c_name(p.type) << "> p(\"" << tuning_label(p) << "\", "
           << p.m << ", " << p.n << ", " << p.k << ", " << p.z << ", " << eps << ");\n";
-        for (auto& t : jobs[j].tiles) o << "    p.time<" << t.cpp_type() << ">(\"" << t.text() << "\");\n";
+        for (auto& t : jobs[j].tiles) o << "    p.time<" << t.cpp_type(p.type) << ">(\"" << t.text() << "\");\n";
         if (jobs[j].mma)
             o << "    p.time<mma_engine<" << (jobs[j].large_ring ? "true" : "false") << ">>(\"" << mma_name << "\");\n";
         o << "}\n";
@@ -292,7 +315,7 @@ tuning_outcome read_timings(const std::vector<tuning_job>& jobs, const std::stri
         if (!(words >> label >> tile >> third)) continue;
         auto j = job_of.find(label);
         gemm_tile t;
-        if (j == job_of.end() || (!parse_tile(tile, t) && tile != mma_name)) continue;
+        if (j == job_of.end() || (!parse_gemm_tile(tile, t) && tile != mma_name)) continue;
         if (third == "dropped:") {
             seen[j->second][tile] = -1;
             out.dropped.push_back(line);

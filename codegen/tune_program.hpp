@@ -10,7 +10,7 @@
 
 namespace mxc {
 
-// At most this many candidate tiles per problem.
+// At most this many SIMT tiles per problem (tuning_candidates; mma_candidates add up to 6).
 constexpr std::size_t max_tuning_candidates = 30;
 
 // The tiles timed for `p`: the launcher's four presets (gemm_large, gemm_medium, gemm_small_m,
@@ -20,6 +20,17 @@ constexpr std::size_t max_tuning_candidates = 30;
 // (BM, BN, BK) the thread tile closest to 256 threads and square comes first, then the next
 // of every block, ..., up to max_tuning_candidates in all. No duplicates.
 std::vector<gemm_tile> tuning_candidates(const gemm_problem& p);
+
+// The matrix-unit tile the rule takes for `p` without an entry (gemm_mma_f32 for float;
+// gemm_mma_large, gemm_mma_large_ring with large_ring, or gemm_mma_small for half).
+gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring);
+
+// The other matrix-unit tiles timed for a job with `mma` (half and float): a fixed list of
+// shapes around the rule's (fewer rows or columns per block, one fragment row per warp, deeper K
+// steps, more stages, wider blocks), those valid for the type (gemm_tile::invalid) and not wider
+// than the problem needs (BM <= max(64, M rounded up as in tuning_candidates), the same for BN),
+// less the rule's own tile, which the job times as "mma".
+std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring);
 
 // The timing program's watchdog: a reference or a tile (all its launches) running longer than
 // this ends the program with SIGALRM.
@@ -31,10 +42,11 @@ std::string tuning_label(const gemm_problem& p);
 struct tuning_job {
     gemm_problem problem;
     std::vector<gemm_tile> tiles;
-    // also time the matrix-unit kernel (named "mma": gemm_mma_launch for half, gemm_mma_f32 for
-    // float), which no database tile can name; when it wins, the problem gets no entry and keeps
-    // the rule, which takes that kernel (half: but for M <= 16; float: where mxc_gemm_f32_mma
-    // and the target allow, the only float jobs given mma).
+    // also time the rule's matrix-unit kernel (named "mma": gemm_mma_launch for half,
+    // gemm_mma_f32 for float); when it wins, the problem gets no entry and keeps the rule, which
+    // takes that kernel (half: but for M <= 16; float: where mxc_gemm_f32_mma and the target
+    // allow, the only float jobs given mma) with its split-K. The other matrix-unit tiles
+    // (mma_candidates) are among `tiles`, and a database entry names the one that wins.
     bool mma = false;
     // with mma, half: the large tile is gemm_mma_large_ring, as in the build (large_ring_wanted)
     bool large_ring = false;

@@ -56,16 +56,49 @@ std::string gemm_problem::text() const {
 }
 
 std::string gemm_tile::text() const {
-    return std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/" + std::to_string(tm) + "x" +
-           std::to_string(tn);
+    const std::string block = std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/";
+    if (mma) return "mma:" + block + std::to_string(fm) + "x" + std::to_string(stages);
+    return block + std::to_string(tm) + "x" + std::to_string(tn);
 }
 
-std::string gemm_tile::cpp_type() const {
+std::string gemm_tile::cpp_type(dtype type) const {
+    if (mma)
+        return "mxc::hip::gemm_mma_config<" + std::to_string(bm) + ", " + std::to_string(bn) + ", " + std::to_string(fm) +
+               ", 1, " + std::to_string(bk) + ", " + std::to_string(stages) + ", " +
+               (type == dtype::half_type ? "mxc_half" : "float") + ">";
     return "mxc::hip::gemm_config<" + std::to_string(bm) + ", " + std::to_string(bn) + ", " + std::to_string(bk) + ", " +
            std::to_string(tm) + ", " + std::to_string(tn) + ">";
 }
 
+namespace {
+// gemm_tile::invalid of a matrix-unit tile (gemm_mma_config's rules, templates/hip/gemm.hpp)
+std::string invalid_mma(const gemm_tile& t, dtype type) {
+    if (type != dtype::half_type && type != dtype::float_type) return "the matrix-unit kernel takes half_type and float_type";
+    const int64_t elem = type == dtype::half_type ? 2 : 4, vec = 16 / elem, threads = 256;
+    if (t.bm % 16 != 0 || t.bn % 16 != 0 || t.bk % 16 != 0) return "BM, BN and BK must be multiples of 16";
+    if (t.fm < 1 || t.bm % (16 * t.fm) != 0) return "BM must be a multiple of 16 x FM";
+    const int64_t warps_m = t.bm / (16 * t.fm);
+    if (4 % warps_m != 0) return "BM / (16 FM) = " + std::to_string(warps_m) + " warps along M, expected 1, 2 or 4";
+    // 8 warps of 32 lanes (NVIDIA), 4 of 64 (AMD): the rest of them along N, whole fragments each
+    if ((t.bn / 16) % (threads / 32 / warps_m) != 0)
+        return "BN / 16 must be a multiple of the " + std::to_string(threads / 32 / warps_m) + " warps along N";
+    if (t.stages < 2 || (t.stages & (t.stages - 1)) != 0) return "S must be 2, 4, 8 ... stages";
+    // the register-staged loop: whole 16-byte vectors per thread (gemm_fetch)
+    if ((int64_t(t.bm) * t.bk) % (threads * vec) != 0 || (int64_t(t.bk) * t.bn) % (threads * vec) != 0)
+        return "BM x BK and BK x BN must be multiples of " + std::to_string(threads * vec) + " (whole vectors per thread)";
+    const int64_t lda = t.bk + vec, ldb = t.bn + vec, ldc = t.bn + 4;
+    const int64_t a = t.bm * lda, b = t.stages > 2 && t.bn * lda > t.bk * ldb ? t.bn * lda : t.bk * ldb;
+    const int64_t ab = t.stages * (a + b) * elem;
+    if (ab > 96 * 1024) return "the stages need " + std::to_string(ab) + " bytes of shared memory, over 96 KiB";
+    const int64_t passes = t.bm * ldc * 4 <= ab ? 1 : (t.bm / 2) * ldc * 4 <= ab ? 2 : 4;
+    if (t.fm % passes != 0 || (t.bm / passes) * ldc * 4 > ab) return "the float tile of the epilogue does not fit the stages";
+    if ((a * elem) % 32 != 0 || (b * elem) % 32 != 0) return "the stages would not stay 32-byte aligned";
+    return "";
+}
+} // namespace
+
 std::string gemm_tile::invalid(dtype type) const {
+    if (mma) return invalid_mma(*this, type);
     if (bm % tm != 0 || bn % tn != 0) return "BM must be a multiple of TM and BN of TN";
     if (bm % 8 != 0 || bn % 8 != 0 || bk % 8 != 0) return "BM, BN and BK must be multiples of 8";
     const int64_t threads = int64_t(bm / tm) * (bn / tn);
@@ -81,6 +114,23 @@ std::string gemm_tile::invalid(dtype type) const {
     const int64_t shared = 2 * int64_t(bk) * (bm + bn + 2 * (16 / elem)) * elem;
     if (shared > 48 * 1024) return "the tiles need " + std::to_string(shared) + " bytes of shared memory, over 48 KiB";
     return "";
+}
+
+bool parse_gemm_tile(const std::string& s, gemm_tile& t) {
+    const bool mma = s.rfind("mma:", 0) == 0;
+    const std::string body = mma ? s.substr(4) : s;
+    auto slash = body.find('/');
+    std::vector<int64_t> block, thread;
+    if (slash == std::string::npos || !dims(body.substr(0, slash), 3, block) || !dims(body.substr(slash + 1), 2, thread))
+        return false;
+    for (int64_t v : {block[0], block[1], block[2], thread[0], thread[1]})
+        if (v > 4096) return false;
+    t = gemm_tile{};
+    t.bm = int(block[0]), t.bn = int(block[1]), t.bk = int(block[2]);
+    t.mma = mma;
+    if (mma) t.fm = int(thread[0]), t.stages = int(thread[1]);
+    else t.tm = int(thread[0]), t.tn = int(thread[1]);
+    return true;
 }
 
 tuning_db::key tuning_db::key_of(const gemm_problem& p, const std::string& arch) {
@@ -109,7 +159,7 @@ tuning_db tuning_db::load(const std::string& path) {
             continue;
         }
         if (cols.size() != 5 && cols.size() != 6)
-            throw error(at + "expected 5 or 6 tab-separated fields (op dtype arch MxNxKxZ BMxBNxBK/TMxTN [us]), got " +
+            throw error(at + "expected 5 or 6 tab-separated fields (op dtype arch MxNxKxZ config [us]), got " +
                         std::to_string(cols.size()));
         tuning_entry e;
         e.problem.op = cols[0];
@@ -125,14 +175,9 @@ tuning_db tuning_db::load(const std::string& path) {
         std::vector<int64_t> d;
         if (!dims(cols[3], 4, d)) throw error(at + "problem '" + cols[3] + "': expected MxNxKxZ, four positive integers");
         e.problem.m = d[0], e.problem.n = d[1], e.problem.k = d[2], e.problem.z = d[3];
-        auto slash = cols[4].find('/');
-        std::vector<int64_t> block, thread;
-        if (slash == std::string::npos || !dims(cols[4].substr(0, slash), 3, block) ||
-            !dims(cols[4].substr(slash + 1), 2, thread))
-            throw error(at + "config '" + cols[4] + "': expected BMxBNxBK/TMxTN, five positive integers");
-        for (int64_t v : {block[0], block[1], block[2], thread[0], thread[1]})
-            if (v > 4096) throw error(at + "config '" + cols[4] + "': a tile side over 4096");
-        e.tile = {int(block[0]), int(block[1]), int(block[2]), int(thread[0]), int(thread[1])};
+        if (!parse_gemm_tile(cols[4], e.tile))
+            throw error(at + "config '" + cols[4] +
+                        "': expected BMxBNxBK/TMxTN or mma:BMxBNxBK/FMxS, five positive integers up to 4096");
         std::string why = e.tile.invalid(*t);
         if (!why.empty()) throw error(at + "config " + cols[4] + ": " + why);
         if (cols.size() == 6) {
@@ -213,7 +258,7 @@ int apply_tuning(lowered_module& l, const tuning_db& db, const std::string& arch
         auto p = gemm_problem_of(k);
         if (!p) continue;
         if (const tuning_entry* e = db.find(*p, arch)) {
-            k.tuning = {e->tile.text(), e->tile.cpp_type(), e->from};
+            k.tuning = {e->tile.text(), e->tile.cpp_type(p->type), e->from};
             ++n;
         }
     }

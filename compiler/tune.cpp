@@ -53,7 +53,11 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
         const bool mma = p->type == dtype::half_type ||
                          (p->type == dtype::float_type && f32_matrix_units_take(opts.offload_arch, p->op) &&
                           mxc_gemm_f32_mma(p->m, p->n, p->k, p->z));
-        jobs.push_back({*p, tuning_candidates(*p), mma, mma && p->type == dtype::half_type && large_ring_wanted(opts.offload_arch)});
+        const bool ring = mma && p->type == dtype::half_type && large_ring_wanted(opts.offload_arch);
+        std::vector<gemm_tile> tiles_of = tuning_candidates(*p);
+        if (mma)
+            for (const gemm_tile& t : mma_candidates(*p, ring)) tiles_of.push_back(t);
+        jobs.push_back({*p, std::move(tiles_of), mma, ring});
         tiles += jobs.back().tiles.size() + jobs.back().mma;
     }
     problems = static_cast<int64_t>(jobs.size());

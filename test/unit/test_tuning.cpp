@@ -41,7 +41,7 @@ TEST(Tuning, WrittenDatabaseReadsBack) {
     EXPECT_DOUBLE_EQ(d->us, 12.5);
     const tuning_entry* c = back.find({"fused_convolution", dtype::float_type, 64, 3136, 576, 1}, "gfx90a");
     ASSERT_NE(c, nullptr);
-    EXPECT_EQ(c->tile.cpp_type(), "mxc::hip::gemm_config<16, 128, 16, 2, 4>");
+    EXPECT_EQ(c->tile.cpp_type(dtype::float_type), "mxc::hip::gemm_config<16, 128, 16, 2, 4>");
     EXPECT_EQ(back.find({"dot", dtype::half_type, 128, 1000, 2048, 1}, "gfx90a"), nullptr);
     EXPECT_EQ(back.find({"dot", dtype::float_type, 128, 1000, 2048, 1}, "sm_90"), nullptr);
 }
@@ -91,6 +91,53 @@ TEST(Tuning, Candidates) {
     // double: the shared memory limit counts 8-byte elements
     for (auto& t : tuning_candidates({"dot", dtype::double_type, 4096, 4096, 4096, 1}))
         EXPECT_EQ(t.invalid(dtype::double_type), "") << t.text();
+}
+
+// Matrix-unit tiles (mma:BMxBNxBK/FMxS): text, C++ type per element type, the rules of
+// gemm_mma_config, and the candidates around the rule's tile.
+TEST(Tuning, MmaTiles) {
+    gemm_tile t;
+    ASSERT_TRUE(parse_gemm_tile("mma:64x128x16/2x4", t));
+    EXPECT_TRUE(t.mma);
+    EXPECT_EQ(t.text(), "mma:64x128x16/2x4");
+    EXPECT_EQ(t.cpp_type(dtype::float_type), "mxc::hip::gemm_mma_config<64, 128, 2, 1, 16, 4, float>");
+    EXPECT_EQ(t.cpp_type(dtype::half_type), "mxc::hip::gemm_mma_config<64, 128, 2, 1, 16, 4, mxc_half>");
+    EXPECT_EQ(t.invalid(dtype::float_type), "");
+    // half: 16 is not a whole vector per thread of 8 halves (16 x 64 / 256 = 4 elements)
+    EXPECT_NE(t.invalid(dtype::half_type), "");
+    EXPECT_NE(t.invalid(dtype::double_type), "");
+    EXPECT_FALSE(parse_gemm_tile("mma:64x64x16", t));
+    EXPECT_FALSE(parse_gemm_tile("mma64x64x16/2x4", t));
+    ASSERT_TRUE(parse_gemm_tile("64x64x16/4x4", t));
+    EXPECT_FALSE(t.mma);
+    // the templates' presets are valid tiles, with the rule's own choice for each type
+    const gemm_problem vit{"dot", dtype::float_type, 197, 3072, 768, 1}, hv{"dot", dtype::half_type, 197, 3072, 768, 1};
+    EXPECT_EQ(rule_mma_tile(vit, true).text(), "mma:64x64x16/2x4");                                         // gemm_mma_f32
+    EXPECT_EQ(rule_mma_tile(hv, false).text(), "mma:64x64x32/2x4");                                       // gemm_mma_small
+    EXPECT_EQ(rule_mma_tile({"dot", dtype::half_type, 4096, 4096, 64, 1}, true).text(), "mma:128x128x32/4x4"); // large ring
+    EXPECT_EQ(rule_mma_tile({"dot", dtype::half_type, 4096, 4096, 64, 1}, false).text(), "mma:128x128x32/4x2"); // large
+    for (const gemm_problem& p : {vit, hv}) {
+        EXPECT_EQ(rule_mma_tile(p, false).invalid(p.type), "");
+        auto c = mma_candidates(p, false);
+        EXPECT_GE(c.size(), 5u) << dtype_name(p.type);
+        std::set<std::string> seen;
+        for (auto& u : c) {
+            EXPECT_TRUE(u.mma);
+            EXPECT_EQ(u.invalid(p.type), "") << u.text();
+            EXPECT_NE(u.text(), rule_mma_tile(p, false).text()); // timed as "mma"
+            EXPECT_TRUE(seen.insert(u.text()).second) << u.text();
+        }
+    }
+    // a small problem gets no block wider than 64
+    for (auto& u : mma_candidates({"dot", dtype::float_type, 20, 24, 32, 1}, false)) EXPECT_TRUE(u.bm <= 64 && u.bn <= 64) << u.text();
+    // a database entry with such a tile reads back, and a build names its type
+    const std::string path = ::testing::TempDir() + "mma-db.tsv";
+    tuning_db db;
+    db.put({vit, "sm_90", mma_candidates(vit, false)[0], 80.5, ""});
+    std::ofstream(path) << db.text();
+    const tuning_db back = tuning_db::load(path);
+    ASSERT_NE(back.find(vit, "sm_90"), nullptr);
+    EXPECT_EQ(back.find(vit, "sm_90")->tile.text(), mma_candidates(vit, false)[0].text());
 }
 
 TEST(Tuning, TimingProgram) {
