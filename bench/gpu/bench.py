@@ -178,6 +178,8 @@ def target_args(dtype):
         a += ["--offload-arch", ARGS.arch]
     if ARGS.hip_compiler:
         a += ["--hip-compiler", ARGS.hip_compiler]
+    if ARGS.tuning_db:
+        a += ["--tuning-db", ARGS.tuning_db]
     return a + (["--fp16"] if dtype == "fp16" else [])
 
 
@@ -344,7 +346,7 @@ def ratio(a, b):
 # The build and launch settings a row was measured with, where they differ from the defaults
 # (versions(), below; bench/gpu/session.sh's stage suffixes set them): "" for the defaults.
 DEFAULT_SETTINGS = {"pdl": "off", "async_copy": "on", "channels_last": "rule", "fp32_matrix_units": "dot products",
-                    "large_ring": "on", "fuse_attention": "on"}
+                    "large_ring": "on", "fuse_attention": "on", "tuning_db": "none"}
 
 
 def variant_of(meta):
@@ -454,6 +456,12 @@ def versions():
         v["large_ring"] = "off (MXC_LARGE_RING=0)" if os.environ.get("MXC_LARGE_RING", "") == "0" else "on"
         # the -noattn stages: attention as three to five kernels, not fused (MXC_FUSE_ATTENTION=0, passes/fuse_attention.cpp)
         v["fuse_attention"] = "off (MXC_FUSE_ATTENTION=0)" if os.environ.get("MXC_FUSE_ATTENTION", "") == "0" else "on"
+        # the -tuned stages: the tile of every GEMM problem the database has (--tuning-db, docs/tuning.md)
+        v["tuning_db"] = "none"
+        if ARGS.tuning_db:
+            with open(ARGS.tuning_db) as f:
+                n = sum(1 for line in f if line.strip() and not line.startswith("#")) - 1
+            v["tuning_db"] = "%s (%d entries)" % (os.path.basename(ARGS.tuning_db), n)
     v["cpu"] = platform.processor() or platform.machine()
     return v
 
@@ -467,6 +475,7 @@ def parse_args(argv):
     ap.add_argument("--arch", default="sm_90", help="--offload-arch for hip")
     ap.add_argument("--mxc", default=None, help="default: .carry/bin/mxc, else build/mxc")
     ap.add_argument("--hip-compiler", default=None, help="passed to mxc (default: mxc's, /usr/local/cuda/bin/nvcc)")
+    ap.add_argument("--tuning-db", default=None, help="passed to mxc: the tiles --tune chose (docs/tuning.md)")
     ap.add_argument("--out", default=os.environ.get("OUT") or os.path.join(ROOT, "build/bench-gpu"),
                     help="results: bench.jsonl (one line per row, appended) and bench.md")
     ap.add_argument("--work", default="/tmp/mxc-bench", help="models, libraries, reference outputs")

@@ -2,7 +2,7 @@
 sm_90, runs it in device-pointer mode on random inputs (uniform -1..1; integer inputs 0), and
 prints the median run time over RUNS runs (CUDA events, as bench.py) and the kernels of one run
 as CUPTI records them (torch.profiler), longest first.
-  python3 bench/gpu/kernel_profile.py MODEL.onnx [--fp16] [--runs 50] [--mxc PATH] [--arch sm_90]
+  python3 bench/gpu/kernel_profile.py MODEL.onnx [--fp16] [--runs 50] [--mxc PATH] [--arch sm_90] [--tuning-db FILE]
 """
 import argparse
 import os
@@ -22,6 +22,7 @@ def main():
     ap.add_argument("--runs", type=int, default=50)
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--mxc", default=os.environ.get("MXC", ".carry/bin/mxc"))
+    ap.add_argument("--tuning-db", default=None, help="passed to mxc: the tiles --tune chose (docs/tuning.md)")
     a = ap.parse_args()
     import torch
     import torch_side
@@ -31,7 +32,7 @@ def main():
     lib = os.path.join(d, "libm.so")
     src = os.path.join(d, "src")
     cmd = [a.mxc, a.model, "--target", "hip", "--offload-arch", a.arch, "-o", lib, "--name", "m", "-q", "--emit-src", src]
-    subprocess.run(cmd + (["--fp16"] if a.fp16 else []), check=True)
+    subprocess.run(cmd + (["--fp16"] if a.fp16 else []) + (["--tuning-db", a.tuning_db] if a.tuning_db else []), check=True)
     probe = Library(lib, "m")
     rng = np.random.default_rng(0)
     feeds = {i["name"]: (rng.uniform(-1, 1, i["shape"]) if i["dtype"].kind == "f" else np.zeros(i["shape"])).astype(i["dtype"])

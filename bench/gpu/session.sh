@@ -3,7 +3,7 @@
 # each leaves into $OUT/results.tgz after every stage (so a command cut short still returns
 # what finished). Runs ON the device machine, from the repository root, with .carry carried.
 #   bash bench/gpu/session.sh [--until S] STAGE...
-# stages: env | smoke | bench:ARGS (bench/gpu/run.sh ARGS, commas kept, '+' for spaces) |
+# stages: env | smoke | bench:ARGS (bench/gpu/run.sh ARGS, commas kept, '+' for spaces) | tune:MODEL |
 #         conf:ARGS (test/gpu/run.sh conformance ARGS, '+' for spaces) | zoo:ARGS | graphs |
 #         profile:MODEL[+--fp16] (bench/gpu/kernel_profile.py: run time and CUPTI kernel table)
 # ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
@@ -25,6 +25,10 @@
 # A stage name ending in -noattn (bench-noattn:ARGS, profile-noattn:MODEL) builds with
 # MXC_FUSE_ATTENTION=0: attention as its products, softmax and epilogues instead of the one
 # attention kernel (passes/fuse_attention.cpp), into files named with -noattn.
+# tune:MODEL[+--fp16] runs `mxc --tune` on MODEL (docs/tuning.md: every GEMM problem's candidate
+# tiles timed on the device), merging the winners into tuning-sm90.tsv in the results, with its
+# log in tune-MODEL[-fp16].log; a stage name ending in -tuned (bench-tuned:ARGS,
+# profile-tuned:MODEL) builds with --tuning-db tuning-sm90.tsv, into files named with -tuned.
 # --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
 # conformance and bench get it as their --deadline.
 set -u
@@ -49,6 +53,7 @@ for st in "$@"; do
   [[ $name == *-mmaall ]] && { name=${name%-mmaall}; sfx=-mmaall; export MXC_FP32_MMA=all; }
   [[ $name == *-noring ]] && { name=${name%-noring}; sfx=-noring; export MXC_LARGE_RING=0; }
   [[ $name == *-noattn ]] && { name=${name%-noattn}; sfx=-noattn; export MXC_FUSE_ATTENTION=0; }
+  db=(); [[ $name == *-tuned ]] && { name=${name%-tuned}; sfx=-tuned; db=(--tuning-db "$res/tuning-sm90.tsv"); }
   if [[ $name == *-noasync ]]; then
     name=${name%-noasync}; sfx=-noasync; export MXC_NO_ASYNC_COPY=1 # (a label for bench.py)
     printf '#!/bin/sh\nexec "%s" -DMXC_NO_ASYNC_COPY "$@"\n' "${hip_compiler:-${NVCC:-/usr/local/cuda/bin/nvcc}}" > /tmp/nvcc-noasync
@@ -75,12 +80,17 @@ print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.
       grep -i "exit\|fail\|error" "$res/smoke.log" | head -20 ;;
     profile)
       f=$res/profile-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16)$sfx.txt
-      MXC=$MXC timeout "$l" python3 bench/gpu/kernel_profile.py $args > "$f" 2>&1; log "profile exit $?"; head -12 "$f" | cut -c1-160 ;;
+      MXC=$MXC timeout "$l" python3 bench/gpu/kernel_profile.py $args "${db[@]}" > "$f" 2>&1; log "profile exit $?"; head -12 "$f" | cut -c1-160 ;;
+    tune)
+      f=$res/tune-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16).log
+      mkdir -p /tmp/mxc-tune
+      timeout "$l" "$MXC" $args --target hip --offload-arch sm_90 --tune --tuning-db "$res/tuning-sm90.tsv" \
+        -o /tmp/mxc-tune/libt.so -v > "$f" 2>&1; log "tune exit $?"; grep "tune:\|error" "$f" | tail -20 ;;
     graphs)
       timeout "$l" bash test/e2e/hip_graphs.sh sm_90 ${args} > "$res/graphs-$(date +%s).log" 2>&1; log "graphs exit $?" ;;
     bench)
       mkdir -p "$res/bench$sfx"
-      OUT=$res/bench$sfx timeout "$l" bash bench/gpu/run.sh $args --deadline $((l - 30)) > /dev/null 2>&1
+      OUT=$res/bench$sfx timeout "$l" bash bench/gpu/run.sh $args "${db[@]}" --deadline $((l - 30)) > /dev/null 2>&1
       log "bench exit $?"; tail -25 "$res/bench$sfx/bench.md" 2>/dev/null ;;
     conf|zoo)
       mkdir -p "$res/tests"
