@@ -56,7 +56,7 @@ template <class T> struct conv_depthwise {
     // oh in [r0, r1), l < the channels left from m0 (at most 8); buf: buf_cap vectors of scratch.
     void block_any(int64_t n, int64_t m0, int64_t r0, int64_t r1, V* buf, C* run) const {
 #if MXC_GEMM_AVX2
-        if (gemm_runtime_isa() == gemm_isa::avx2) return block_avx2(n, m0, r0, r1, buf, run);
+        if (gemm_isa_avx2(gemm_runtime_isa())) return block_avx2(n, m0, r0, r1, buf, run);
 #endif
         block<false>(n, m0, r0, r1, buf, run);
     }

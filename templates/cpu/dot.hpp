@@ -26,7 +26,7 @@ template <class T> struct gemv_cols {
 
     static void run_any(const T* a, int64_t as_k, const T* b, int64_t bs_k, int64_t k_len, int64_t nb, C* acc) {
 #if MXC_GEMM_AVX2
-        if (gemm_runtime_isa() == gemm_isa::avx2) return run_avx2(a, as_k, b, bs_k, k_len, nb, acc);
+        if (gemm_isa_avx2(gemm_runtime_isa())) return run_avx2(a, as_k, b, bs_k, k_len, nb, acc);
 #endif
         run<false>(a, as_k, b, bs_k, k_len, nb, acc);
     }

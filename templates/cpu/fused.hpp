@@ -248,7 +248,7 @@ template <class T, class F> struct epilogue_of {
             if (arrays != Arrays) return run_loop<J, Arrays + 1>(arrays, a, out, src, n);
         }
 #if MXC_GEMM_AVX2
-        if (gemm_runtime_isa() == gemm_isa::avx2) return loop_avx2<J, Arrays>(a, out, src, n);
+        if (gemm_isa_avx2(gemm_runtime_isa())) return loop_avx2<J, Arrays>(a, out, src, n);
 #endif
         loop<J, Arrays>(a, out, src, n);
     }

@@ -29,8 +29,10 @@
 // library is built for (16 bytes: SSE2, the x86-64 baseline; 32 with AVX, e.g. --cpu-arch
 // x86-64-v3) with separate multiply and add; on x86-64 an `avx2` kernel (32-byte vectors,
 // fused multiply-add) is built too and chosen at run time when the CPU has AVX2 and FMA, so
-// a library built for any x86-64 still uses them (MXC_CPU_ISA=base in the environment keeps
-// the base kernel; mxc itself pins it: gemm_isa_pinned). The result of an element does not
+// a library built for any x86-64 still uses them, and for float an `avx512` one (64-byte
+// vectors, two strips at a time; the same sums as avx2) where the CPU has AVX-512F
+// (MXC_CPU_ISA=base or avx2 in the environment keeps that kernel; mxc itself pins base:
+// gemm_isa_pinned). The result of an element does not
 // depend on the block split or the thread count: its k terms are always summed in order; it
 // does depend on the kernel (a fused multiply-add rounds once).
 #pragma once
@@ -52,7 +54,9 @@
 namespace mxc {
 namespace cpu {
 
-enum class gemm_isa { base, avx2 };
+enum class gemm_isa { base, avx2, avx512 };
+// Whether the kernels of `isa` may use AVX2 and FMA (avx512 implies them).
+constexpr bool gemm_isa_avx2(gemm_isa isa) { return isa != gemm_isa::base; }
 
 #if defined(__AVX__)
 constexpr int gemm_base_vec_bytes = 32;
@@ -78,20 +82,23 @@ template <> struct gemm_vec<float, 32> { typedef float type __attribute__((vecto
 template <> struct gemm_vec<double, 16> { typedef double type __attribute__((vector_size(16))); };
 template <> struct gemm_vec<double, 32> { typedef double type __attribute__((vector_size(32))); };
 
-// c[r * ldc + j] (first ? = : +=) sum_kk a[kk * mr + r] * b[kk * ldb + j], r < mr, j < 2 vectors
-// of Bytes. madd(z, x, y): z = x * y + z on vectors; madd.splat(v, s): every lane of v = s (by
-// reference: a vector of another target's width is never passed by value). A is packed
-// (a[kk * mr + r]) or, with lda > 0, read in place (a[r * lda + kk]: rows of unit stride).
-template <class C, int Bytes, int ldb, class M>
+// c[r * ldc + j] (first ? = : +=) sum_kk a[kk * mr + r] * B(kk, j), r < mr, j < NV vectors
+// of Bytes, vector v of B's row kk at b + kk * ldb + v * bstep (bstep = one vector: the row's
+// next lanes; or the distance to the next strip). madd(z, x, y): z = x * y + z on vectors;
+// madd.splat(v, s): every lane of v = s (by reference: a vector of another target's width is
+// never passed by value). A is packed (a[kk * mr + r]) or, with lda > 0, read in place
+// (a[r * lda + kk]: rows of unit stride).
+template <class C, int Bytes, int ldb, class M, int NV = 2>
 __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
-                                                            int64_t ldc, bool first, M madd) {
-    constexpr int lanes = Bytes / int(sizeof(C)), nv = 2, mr = gemm_mr;
+                                                            int64_t ldc, bool first, M madd,
+                                                            int64_t bstep = Bytes / int(sizeof(C))) {
+    constexpr int lanes = Bytes / int(sizeof(C)), nv = NV, mr = gemm_mr;
     using V = typename gemm_vec<C, Bytes>::type;
     V acc[mr][nv] = {};
     const auto step = [&](int64_t kk, auto at) __attribute__((always_inline)) {
         V bv[nv];
 #pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v) memcpy(&bv[v], b + kk * ldb + v * lanes, sizeof(V));
+        for (int v = 0; v < nv; ++v) memcpy(&bv[v], b + kk * ldb + v * bstep, sizeof(V));
 #pragma GCC unroll 8
         for (int r = 0; r < mr; ++r) {
             V av;
@@ -149,6 +156,31 @@ template <class C> struct gemm_micro<C, gemm_isa::avx2> {
     __attribute__((target("avx2,fma"), noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b,
                                                                    C* c, int64_t ldc, bool first) {
         gemm_micro_body<C, 32, gemm_shape<C>::nr>(kc, a, lda, b, c, ldc, first, gemm_fma256{});
+    }
+};
+// AVX-512 (float): a row of a 16-wide strip is one 64-byte vector, so the tile is 6 rows x two
+// strips (run2: twelve accumulators, as the avx2 kernel has, for twice the columns; the fused
+// multiply-adds keep two 512-bit units busy where a core has them) or one strip (run, the last
+// of an odd count). Each element is the same fused multiply-adds in the same order as in the
+// avx2 kernel: the results are identical.
+typedef float gemm_f32x16 __attribute__((vector_size(64)));
+struct gemm_fma512 {
+    __attribute__((target("avx512f"))) void splat(gemm_f32x16& v, float s) const { v = (gemm_f32x16)_mm512_set1_ps(s); }
+    __attribute__((target("avx512f"))) void operator()(gemm_f32x16& z, const gemm_f32x16& x, const gemm_f32x16& y) const {
+        z = (gemm_f32x16)_mm512_fmadd_ps((__m512)x, (__m512)y, (__m512)z);
+    }
+};
+template <> struct gemm_vec<float, 64> { typedef gemm_f32x16 type; };
+template <class C> struct gemm_micro<C, gemm_isa::avx512> {
+    static_assert(std::is_same<C, float>::value && gemm_shape<C>::nr == 16, "gemm_micro avx512: float strips of 16");
+    __attribute__((target("avx512f"), noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
+                                                                  int64_t ldc, bool first) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 1>(kc, a, lda, b, c, ldc, first, gemm_fma512{});
+    }
+    // strips b and b2 (the next one: its outputs at c + 16)
+    __attribute__((target("avx512f"), noinline)) static void run2(int64_t kc, const C* a, int64_t lda, const C* b,
+                                                                   const C* b2, C* c, int64_t ldc, bool first) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 2>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, b2 - b);
     }
 };
 #endif
@@ -230,8 +262,9 @@ inline const gemm_isa*& gemm_isa_pinned() {
     return pinned;
 }
 
-// The kernel this process runs: the pinned one, else avx2 where the CPU has AVX2 and FMA (and
-// MXC_CPU_ISA is not "base"), else base.
+// The kernel this process runs: the pinned one, else avx512 where the CPU has AVX-512F (and
+// AVX2 and FMA; MXC_CPU_ISA=avx2 keeps avx2), avx2 where it has AVX2 and FMA (and MXC_CPU_ISA
+// is not "base"), else base.
 inline gemm_isa gemm_runtime_isa() {
     if (gemm_isa_pinned()) return *gemm_isa_pinned();
 #if MXC_GEMM_AVX2
@@ -239,7 +272,9 @@ inline gemm_isa gemm_runtime_isa() {
         const char* env = getenv("MXC_CPU_ISA");
         if (env && strcmp(env, "base") == 0) return gemm_isa::base;
         __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? gemm_isa::avx2 : gemm_isa::base;
+        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return gemm_isa::base;
+        if (env && strcmp(env, "avx2") == 0) return gemm_isa::avx2;
+        return __builtin_cpu_supports("avx512f") ? gemm_isa::avx512 : gemm_isa::avx2;
     }();
     return isa;
 #else
@@ -363,7 +398,7 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
                 for (int64_t kk = 0; kk < kc; ++kk) tt[j * kc + kk] = strip[kk * nr + j];
             const C* a = adirect + i0 * adirect_ld + k0;
 #if MXC_GEMM_AVX2
-            if (sp.isa == gemm_isa::avx2)
+            if (gemm_isa_avx2(sp.isa))
                 gemm_tail<C, gemm_isa::avx2>::run(tail, kc, a, adirect_ld, mb, tt, acc + nfull, S::nc, k0 == 0);
             else
 #endif
@@ -383,7 +418,18 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
             for (int64_t jr = 0; jr < nfull; jr += nr) {
                 C* c = acc + ir * S::nc + jr;
 #if MXC_GEMM_AVX2
-                if (sp.isa == gemm_isa::avx2) {
+                if constexpr (std::is_same<C, float>::value) {
+                    if (sp.isa == gemm_isa::avx512) {
+                        if (jr + nr < nfull) { // two strips at once
+                            gemm_micro<C, gemm_isa::avx512>::run2(kc, a, lda, strip_at(jr), strip_at(jr + nr), c, S::nc, k0 == 0);
+                            jr += nr;
+                        } else {
+                            gemm_micro<C, gemm_isa::avx512>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
+                        }
+                        continue;
+                    }
+                }
+                if (gemm_isa_avx2(sp.isa)) { // (double on avx512 too)
                     gemm_micro<C, gemm_isa::avx2>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
                     continue;
                 }

@@ -34,6 +34,15 @@ bool cpu_has_avx2() {
 #endif
 }
 
+bool cpu_has_avx512() {
+#if MXC_GEMM_AVX2
+    __builtin_cpu_init();
+    return cpu_has_avx2() && __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+}
+
 // y = A (m x k, element (i, j) at a[i * si + j * sj]) * B (k x n, row-major) + 1 through
 // gemm_block on split sp (its kernel); returns y widened to double.
 template <class T>
@@ -105,6 +114,30 @@ TEST(CpuGemm, Avx2Kernel) {
     check_shapes<float, gemm_isa::avx2>(1e-5);
     check_shapes<double, gemm_isa::avx2>(1e-12);
     check_shapes<mxc_bf16, gemm_isa::avx2>(1.6e-2);
+#endif
+}
+
+// avx512 (float: two 16-wide strips at a time, or one): right on every shape and split, and
+// the same fused multiply-adds in the same order as avx2, so the very same results.
+TEST(CpuGemm, Avx512Kernel) {
+    if (!cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512F: the avx512 kernel cannot run here";
+#if MXC_GEMM_AVX2
+    check_shapes<float, gemm_isa::avx512>(1e-5);
+    check_shapes<double, gemm_isa::avx512>(1e-12); // (the avx2 kernel)
+    check_shapes<mxc_half, gemm_isa::avx512>(2e-3);
+    const int64_t shapes[][3] = {{13, 33, 300}, {61, 129, 700}, {45, 49, 300}, {7, 80, 9}, {12, 96, 520}};
+    for (const auto& s : shapes) {
+        const int64_t m = s[0], n = s[1], k = s[2];
+        uint32_t seed = 99;
+        std::vector<float> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
+        for (auto& v : a) v = float(value(seed));
+        for (auto& v : b) v = float(value(seed));
+        using S = mxc::cpu::gemm_shape<float>;
+        const mxc::cpu::gemm_split s512(m, n, gemm_isa::avx512, S::mr, S::nr, S::mc / S::mr, S::nc / S::nr),
+            s2(m, n, gemm_isa::avx2, S::mr, S::nr, S::mc / S::mr, S::nc / S::nr);
+        EXPECT_EQ(run<float>(s512, k, a, k, 1, b, n), run<float>(s2, k, a, k, 1, b, n)) << m << "x" << n << "x" << k;
+        EXPECT_EQ(run<float>(s512, k, a, 1, m, b, n), run<float>(s2, k, a, 1, m, b, n)) << m << "x" << n << "x" << k << " (A packed)";
+    }
 #endif
 }
 
