@@ -69,7 +69,8 @@ int store_dot_weights_as_strips(lowered_module& l) {
     int stored = 0;
     for (auto& [begin, kernels] : wanted) {
         const kernel_call& first = l.kernels[kernels[0]];
-        const auto [kd, n] = candidate(first);
+        const std::pair<int64_t, int64_t> dims = candidate(first);
+        const int64_t kd = dims.first, n = dims.second; // (plain variables: lambdas below capture them)
         const dtype t = first.type;
         const std::size_t es = dtype_size(t);
         const int nr = cpu::gemm_shape<float>::nr;
