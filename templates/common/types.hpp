@@ -16,7 +16,20 @@ struct mxc_half {
     mxc_half() = default;
     MXC_HD mxc_half(float f) : bits(from_float(f)) {}
     MXC_HD operator float() const { return to_float(bits); }
+    // On a GPU each conversion is the hardware's one instruction (NVIDIA cvt, AMD v_cvt: IEEE,
+    // round to nearest even, subnormals and infinities kept; only a NaN's payload may differ
+    // from the code below); elsewhere (the host, the emulator) the bit manipulation below.
+    // Why: the software form took 10 to 20 instructions and a branch per element in every half
+    // kernel's loads and stores (the fp16 layer norm of ViT-B/16 ran 3x its fp32 time on the
+    // H200, 2026-11-24).
     MXC_HD static float to_float(uint16_t h) {
+#if defined(__CUDA_ARCH__)
+        float r;
+        asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h));
+        return r;
+#elif defined(__HIP_DEVICE_COMPILE__)
+        return (float)__builtin_bit_cast(_Float16, h);
+#else
         uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ffu, f;
         if (exp == 0) {
             if (man == 0) f = sign;
@@ -28,8 +41,16 @@ struct mxc_half {
         } else if (exp == 31) f = sign | 0x7f800000u | (man << 13);
         else f = sign | ((exp + 127 - 15) << 23) | (man << 13);
         float r; memcpy(&r, &f, 4); return r;
+#endif
     }
     MXC_HD static uint16_t from_float(float v) { // round to nearest even
+#if defined(__CUDA_ARCH__)
+        uint16_t r;
+        asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(v));
+        return r;
+#elif defined(__HIP_DEVICE_COMPILE__)
+        return __builtin_bit_cast(uint16_t, (_Float16)v);
+#else
         uint32_t x; memcpy(&x, &v, 4);
         uint32_t sign = (x >> 16) & 0x8000u, absx = x & 0x7fffffffu;
         if (absx > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);            // nan
@@ -46,6 +67,7 @@ struct mxc_half {
         uint32_t rem = absx & 0x1fffu;
         if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;
         return (uint16_t)(sign | r);
+#endif
     }
 };
 
