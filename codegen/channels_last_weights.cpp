@@ -1,6 +1,7 @@
 // pack_channels_last_weights (codegen/channels_last_weights.hpp).
 #include "codegen/channels_last_weights.hpp"
 #include "codegen/gemm_choice.hpp"
+#include "codegen/weights_blob.hpp"
 #include "ir/dtype.hpp"
 #include "ir/eval.hpp"
 #include "templates/common/gemm_choice.hpp"
@@ -14,12 +15,6 @@
 namespace mxc {
 
 namespace {
-// A kernel input read from the weights blob: bytes [begin, end).
-struct blob_use {
-    std::size_t kernel, input;
-    int64_t begin, end;
-};
-
 // The weights w [M, C, kh, kw] (packed, es bytes each) as [M, kh, kw, C].
 std::string to_channels_last(const char* w, const std::vector<int64_t>& lens, std::size_t es) {
     const int64_t m = lens[0], c = lens[1], kn = lens[2] * lens[3];
@@ -36,21 +31,10 @@ shape channels_last_shape(const shape& w) {
     const int64_t c = w.lens[1], kh = w.lens[2], kw = w.lens[3];
     return shape(w.type, w.lens, {kh * kw * c, 1, kw * c, c});
 }
-
-int64_t align_to(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
 } // namespace
 
 int pack_channels_last_weights(lowered_module& l) {
-    std::vector<blob_use> uses;
-    for (std::size_t i = 0; i < l.kernels.size(); ++i) {
-        const kernel_call& k = l.kernels[i];
-        for (std::size_t j = 0; j < k.in.size() && j < k.in_shapes.size(); ++j)
-            if (k.in[j].kind == location::weights) {
-                const shape& s = k.in_shapes[j];
-                const int64_t span = s.elements() == 0 ? 0 : s.element_space() * static_cast<int64_t>(dtype_size(s.type));
-                uses.push_back({i, j, k.in[j].offset, k.in[j].offset + span});
-            }
-    }
+    const std::vector<weights_use> uses = weights_uses(l);
     // The candidates by the offset of their weights: packed, not channels-last already (1x1).
     std::map<int64_t, std::vector<std::size_t>> wanted;
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
@@ -65,24 +49,9 @@ int pack_channels_last_weights(lowered_module& l) {
         const shape w = l.kernels[kernels[0]].in_shapes[1];
         const int64_t end = begin + w.bytes();
         // in place when every reader of these bytes is one of the candidates with the same shape
-        bool alone = true;
-        for (const blob_use& u : uses) {
-            if (u.end <= begin || u.begin >= end) continue;
-            const kernel_call& k = l.kernels[u.kernel];
-            bool candidate = false;
-            for (std::size_t i : kernels) candidate |= u.kernel == i;
-            alone &= candidate && u.input == 1 && u.begin == begin && k.in_shapes[1] == w;
-        }
+        const bool alone = only_readers(uses, begin, end, kernels, l, [&](const kernel_call& k) { return k.in_shapes[1] == w; });
         const std::string cl = to_channels_last(l.weights.data() + begin, w.lens, dtype_size(w.type));
-        int64_t at = begin;
-        if (alone) {
-            l.weights.replace(static_cast<std::size_t>(begin), cl.size(), cl);
-        } else {
-            at = align_to(static_cast<int64_t>(l.weights.size()), l.weights_alignment);
-            l.weights.resize(static_cast<std::size_t>(at), '\0');
-            l.weights += cl;
-            l.weights.resize(static_cast<std::size_t>(align_to(static_cast<int64_t>(l.weights.size()), l.weights_alignment)), '\0');
-        }
+        const int64_t at = store_weights(l, begin, cl, alone);
         for (std::size_t i : kernels) {
             if (l.kernels[i].in_shapes[1] != w) continue; // (another view of the same bytes: stays)
             l.kernels[i].in[1].offset = at;

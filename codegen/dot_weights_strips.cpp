@@ -1,5 +1,6 @@
 // store_dot_weights_as_strips (codegen/dot_weights_strips.hpp).
 #include "codegen/dot_weights_strips.hpp"
+#include "codegen/weights_blob.hpp"
 #include "ir/dtype.hpp"
 #include "templates/cpu/gemm.hpp"
 
@@ -12,12 +13,6 @@
 namespace mxc {
 
 namespace {
-// A kernel input read from the weights blob: bytes [begin, end).
-struct blob_use {
-    std::size_t kernel, input;
-    int64_t begin, end;
-};
-
 // b's K x N matrix, if the kernel is a candidate (see the header), else {0, 0}
 std::pair<int64_t, int64_t> candidate(const kernel_call& k) {
     if ((k.kernel != "dot" && k.kernel != "fused_dot") || k.type != dtype::float_type) return {0, 0};
@@ -47,21 +42,10 @@ std::string to_strips(const char* b, int64_t kd, int64_t n, int nr, std::size_t 
                         b + static_cast<std::size_t>(kk * n + j) * es, es);
     return out;
 }
-
-int64_t align_to(int64_t n, int64_t a) { return (n + a - 1) / a * a; }
 } // namespace
 
 int store_dot_weights_as_strips(lowered_module& l) {
-    std::vector<blob_use> uses;
-    for (std::size_t i = 0; i < l.kernels.size(); ++i) {
-        const kernel_call& k = l.kernels[i];
-        for (std::size_t j = 0; j < k.in.size() && j < k.in_shapes.size(); ++j)
-            if (k.in[j].kind == location::weights) {
-                const shape& s = k.in_shapes[j];
-                const int64_t span = s.elements() == 0 ? 0 : s.element_space() * static_cast<int64_t>(dtype_size(s.type));
-                uses.push_back({i, j, k.in[j].offset, k.in[j].offset + span});
-            }
-    }
+    const std::vector<weights_use> uses = weights_uses(l);
     // the candidates by the offset of their b
     std::map<int64_t, std::vector<std::size_t>> wanted;
     for (std::size_t i = 0; i < l.kernels.size(); ++i)
@@ -78,23 +62,8 @@ int store_dot_weights_as_strips(lowered_module& l) {
         auto same = [&](const kernel_call& k) { return k.type == t && candidate(k) == std::make_pair(kd, n); };
         // in place when every reader of these bytes is a candidate reading the same matrix, and
         // the strips take the same bytes (N a multiple of nr)
-        bool alone = n % nr == 0;
-        for (const blob_use& u : uses) {
-            if (u.end <= begin || u.begin >= end) continue;
-            bool candidate_reader = false;
-            for (std::size_t i : kernels) candidate_reader |= u.kernel == i;
-            alone &= candidate_reader && u.input == 1 && u.begin == begin && same(l.kernels[u.kernel]);
-        }
-        const std::string st = to_strips(l.weights.data() + begin, kd, n, nr, es);
-        int64_t at = begin;
-        if (alone) {
-            l.weights.replace(static_cast<std::size_t>(begin), st.size(), st);
-        } else {
-            at = align_to(static_cast<int64_t>(l.weights.size()), l.weights_alignment);
-            l.weights.resize(static_cast<std::size_t>(at), '\0');
-            l.weights += st;
-            l.weights.resize(static_cast<std::size_t>(align_to(static_cast<int64_t>(l.weights.size()), l.weights_alignment)), '\0');
-        }
+        const bool alone = n % nr == 0 && only_readers(uses, begin, end, kernels, l, same);
+        const int64_t at = store_weights(l, begin, to_strips(l.weights.data() + begin, kd, n, nr, es), alone);
         for (std::size_t i : kernels) {
             kernel_call& k = l.kernels[i];
             if (!same(k)) continue; // (another view of the same bytes: stays as it is)

@@ -87,69 +87,44 @@ template <class T, class E, bool Strips = false> void dot_epilogue(const mxc_kar
     const T* a = input<T>(k, 0);
     const T* b = input<T>(k, 1);
     T* y = output<T>(k);
-    if constexpr (Strips) {
-        static_assert(std::is_same<T, C>::value, "dot: b in strips only for float and double");
-        const gemm_b_strips<C> bs{b, k_len};
-        // the batch dims b is broadcast along (all of them) fold into the rows, as below
-        int fold = -1;
-        if (m_len == 1)
-            for (int d = 0; d < r - 2; ++d)
-                if (od.lens[d] > 1 && (fold < 0 || od.lens[d] > od.lens[fold])) fold = d;
-        if (fold >= 0) {
-            mxc_desc ad1 = ad, od1 = od;
-            ad1.lens[fold] = od1.lens[fold] = 1;
-            int64_t ostride = 1;
-            for (int d = r - 1; d > fold; --d) ostride *= od.lens[d];
-            const int64_t rows = od.lens[fold], outer = batches / rows;
-            const gemm_split sp = gemm_plan<T>(rows, n_len, outer);
-            const int64_t blocks = sp.blocks();
-            parallel_for(outer * blocks, [&](int64_t t) {
-                int64_t aoff, yoff;
-                mxc_dot_batch_offsets(ad1, od1, t / blocks, &aoff, &yoff);
-                gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, ad.strides[fold], as_k}, bs, y + yoff, ostride,
-                           yoff, epi, t % blocks);
-            });
-            return;
-        }
-        const gemm_split sp = gemm_plan<T>(m_len, n_len, batches);
-        const int64_t blocks = sp.blocks();
-        parallel_for(batches * blocks, [&](int64_t t) {
-            const int64_t batch = t / blocks;
-            int64_t aoff, unused;
-            mxc_dot_batch_offsets(ad, ad, batch, &aoff, &unused);
-            gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, as_m, as_k}, bs, y + batch * m_len * n_len, n_len,
-                       batch * m_len * n_len, epi, t % blocks);
-        });
-        return;
-    } else if constexpr (gemm_supported<T>) {
+    static_assert(!Strips || std::is_same<T, C>::value, "dot: b in strips only for float and double");
+    if constexpr (gemm_supported<T>) {
+        // B of the batch at offset boff: packed from its view on every run, or the strips
+        // (one matrix for every batch: boff is 0)
+        const auto pack_b = [&](int64_t boff) {
+            if constexpr (Strips) return gemm_b_strips<C>{b, k_len};
+            else return gemm_pack_b_strided<T>{b + boff, bs_k, bs_n};
+        };
         // One row per product (m = 1, e.g. attention with its transposes folded into the
-        // views) sharing b along a batch dim: that dim becomes the rows of fewer, taller products.
+        // views) sharing b along a batch dim (strips: along all of them): that dim becomes the
+        // rows of fewer, taller products.
         int fold = -1;
         if (m_len == 1)
             for (int d = 0; d < r - 2; ++d)
-                if (bd.strides[d] == 0 && od.lens[d] > 1 && (fold < 0 || od.lens[d] > od.lens[fold])) fold = d;
+                if ((Strips || bd.strides[d] == 0) && od.lens[d] > 1 && (fold < 0 || od.lens[d] > od.lens[fold])) fold = d;
         if (fold >= 0) {
             mxc_desc ad1 = ad, bd1 = bd, od1 = od; // the batch dims but the folded one
-            ad1.lens[fold] = bd1.lens[fold] = od1.lens[fold] = 1;
+            ad1.lens[fold] = od1.lens[fold] = 1;
+            if (!Strips) bd1.lens[fold] = 1;
             int64_t ostride = 1; // the output's (packed) stride of the folded dim
             for (int d = r - 1; d > fold; --d) ostride *= od.lens[d];
             const int64_t rows = od.lens[fold], outer = batches / rows;
             const gemm_split sp = gemm_plan<T>(rows, n_len, outer);
             const int64_t blocks = sp.blocks();
             parallel_for(outer * blocks, [&](int64_t t) {
-                int64_t aoff, boff, yoff;
-                mxc_dot_batch_offsets(ad1, bd1, t / blocks, &aoff, &boff);
+                int64_t aoff, boff = 0, yoff;
+                if (!Strips) mxc_dot_batch_offsets(ad1, bd1, t / blocks, &aoff, &boff);
                 mxc_dot_batch_offsets(ad1, od1, t / blocks, &aoff, &yoff);
-                gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, ad.strides[fold], as_k},
-                           gemm_pack_b_strided<T>{b + boff, bs_k, bs_n}, y + yoff, ostride, yoff, epi, t % blocks);
+                gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, ad.strides[fold], as_k}, pack_b(boff), y + yoff,
+                           ostride, yoff, epi, t % blocks);
             });
             return;
         }
         // One row against a b of unit column stride (a classifier's weights, K x N row-major):
         // the blocked GEMM would pack all of b on every run and fill one of its six rows. Each
         // work item streams b's rows over its columns instead (gemv_cols), summing in order of k
-        // (the GEMM's order).
-        if (m_len == 1 && bs_n == 1) {
+        // (the GEMM's order). (Never strips: the compiler stores none for one row.)
+        if (!Strips && m_len == 1 && bs_n == 1) {
             using G = gemv_cols<T>;
             const int64_t items = (n_len + G::cols - 1) / G::cols;
             parallel_for(batches * items, [&](int64_t t) {
@@ -168,11 +143,10 @@ template <class T, class E, bool Strips = false> void dot_epilogue(const mxc_kar
         const int64_t blocks = sp.blocks();
         parallel_for(batches * blocks, [&](int64_t t) {
             const int64_t batch = t / blocks;
-            int64_t aoff, boff;
-            mxc_dot_batch_offsets(ad, bd, batch, &aoff, &boff);
-            gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, as_m, as_k},
-                       gemm_pack_b_strided<T>{b + boff, bs_k, bs_n}, y + batch * m_len * n_len, n_len,
-                       batch * m_len * n_len, epi, t % blocks);
+            int64_t aoff, boff = 0;
+            mxc_dot_batch_offsets(ad, Strips ? ad : bd, batch, &aoff, &boff);
+            gemm_block(sp, k_len, gemm_pack_a_strided<T>{a + aoff, as_m, as_k}, pack_b(Strips ? 0 : boff),
+                       y + batch * m_len * n_len, n_len, batch * m_len * n_len, epi, t % blocks);
         });
         return;
     }
