@@ -42,12 +42,18 @@ gemm_tile mma_tile(int bm, int bn, int bk, int fm, int stages) {
     t.bm = bm, t.bn = bn, t.bk = bk, t.mma = true, t.fm = fm, t.stages = stages;
     return t;
 }
+// preset p's block (mxc_gemm_preset_tile, which templates/hip/gemm.hpp checks against its
+// configurations) with fm fragment rows per warp and `stages` stages
+gemm_tile preset_mma_tile(mxc_gemm_preset p, int fm, int stages) {
+    const mxc_gemm_tile_dims d = mxc_gemm_preset_tile(p);
+    return mma_tile(d.bm, d.bn, d.bk, fm, stages);
+}
 } // namespace
 
 gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring) {
-    if (p.type != dtype::half_type) return mma_tile(64, 64, 16, 2, 4); // gemm_mma_f32
-    if (mxc_gemm_mma_large(p.m, p.n, p.z)) return mma_tile(128, 128, 32, 4, large_ring ? 4 : 2); // gemm_mma_large(_ring)
-    return mma_tile(64, 64, 32, 2, 4); // gemm_mma_small
+    if (p.type != dtype::half_type) return preset_mma_tile(MXC_GEMM_MMA_F32, 2, 4); // gemm_mma_f32
+    if (mxc_gemm_mma_large(p.m, p.n, p.z)) return preset_mma_tile(MXC_GEMM_MMA, 4, large_ring ? 4 : 2); // gemm_mma_large(_ring)
+    return preset_mma_tile(MXC_GEMM_MMA_SMALL, 2, 4); // gemm_mma_small
 }
 
 std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring) {
