@@ -324,7 +324,7 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
     // hip: split-K's tile counters at the start of the GEMM scratch (reserve_gemm_scratch), zero
     // when the run starts (the arena may be a caller's workspace that held anything since)
     for (const kernel_call& k : l.kernels)
-        if (k.scratch_bytes > 0) {
+        if (st.target == "hip" && k.scratch_bytes > 0) {
             o << "    mxc::hip::zero_words(" << pointer(k.scratch, true) << ", " << mxc_gemm_split_counter_bytes
               << ", stream); // split-K's tile counters (templates/hip/gemm.hpp: gemm_fixup_out)\n";
             break;

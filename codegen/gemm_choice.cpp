@@ -3,6 +3,7 @@
 #include "codegen/tuning.hpp"
 #include "ir/eval.hpp"
 #include "templates/common/gemm_choice.hpp"
+#include "templates/cpu/convolution.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -249,16 +250,29 @@ int use_f32_matrix_units(lowered_module& l, const std::string& arch) {
     return marked;
 }
 
-int64_t reserve_gemm_scratch(lowered_module& l) {
+int64_t cpu_scratch_bytes(const kernel_call& k) {
+    if (strip_fused(k.kernel) != "convolution" || k.in_shapes.size() < 2) return 0;
+    const auto e = elem_of(k.type);
+    const shape &x = k.in_shapes[0], &w = k.in_shapes[1], &out = k.out_shape;
+    const std::size_t r = out.lens.size();
+    if (!e || r < 3 || x.lens.size() != r || w.lens.size() != r || k.params.ip.size() < 1 + 3 * (r - 2)) return 0;
+    const mxc_desc xd = make_desc(x), wd = make_desc(w), od = make_desc(out);
+    return *e == MXC_GEMM_F64 ? cpu::conv_im2col_bytes<double>(xd, wd, od, k.params.ip.data())
+                              : cpu::conv_im2col_bytes<float>(xd, wd, od, k.params.ip.data());
+}
+
+int64_t reserve_gemm_scratch(lowered_module& l, const std::string& target) {
+    l.plan.arena_bytes -= l.plan.scratch_bytes; // (again: the planned buffers only)
+    l.plan.scratch_bytes = 0;
     std::vector<int64_t> bytes(l.kernels.size());
     int64_t need = 0;
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
         l.kernels[i].scratch_bytes = 0;
-        bytes[i] = hip_launch_choice_of(l.kernels[i]).scratch_bytes;
+        bytes[i] = target == "cpu" ? cpu_scratch_bytes(l.kernels[i]) : hip_launch_choice_of(l.kernels[i]).scratch_bytes;
         need = std::max(need, bytes[i]);
     }
     if (need == 0) return 0;
-    const int64_t align = 256, offset = (l.plan.arena_bytes + align - 1) / align * align;
+    const int64_t align = 256, buffers = l.plan.arena_bytes, offset = (buffers + align - 1) / align * align;
     need = (need + align - 1) / align * align;
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
         if (bytes[i] == 0) continue;
@@ -266,6 +280,7 @@ int64_t reserve_gemm_scratch(lowered_module& l) {
         l.kernels[i].scratch_bytes = bytes[i];
     }
     l.plan.arena_bytes = offset + need;
+    l.plan.scratch_bytes = l.plan.arena_bytes - buffers;
     return need;
 }
 

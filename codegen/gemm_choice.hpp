@@ -73,9 +73,14 @@ bool large_ring_wanted(const std::string& arch);
 // gemm_mma_large_ring (kernel_call::large_ring) where large_ring_wanted. Returns how many.
 int use_large_ring(lowered_module& l, const std::string& arch);
 
-// Reserves the scratch of every split-K launch of a hip module: one region past the end of the
-// planned arena, as large as the largest need (the kernels of an instance run one after another
-// on its stream), so arena_bytes (the workspace the C API reports) includes it. Returns its bytes.
-int64_t reserve_gemm_scratch(lowered_module& l);
+// The arena scratch kernel k of a cpu module wants: a convolution's im2col matrix, packed once
+// (templates/cpu/convolution.hpp, conv_im2col_bytes), else 0.
+int64_t cpu_scratch_bytes(const kernel_call& k);
+
+// Reserves the scratch of every kernel that wants one (hip: split-K launches and channels-last
+// convolutions, hip_launch_choice_of; cpu: cpu_scratch_bytes) for `target`: one region past the
+// end of the planned arena, as large as the largest need (the kernels of an instance run one
+// after another), so arena_bytes (the workspace the C API reports) includes it. Returns its bytes.
+int64_t reserve_gemm_scratch(lowered_module& l, const std::string& target);
 
 } // namespace mxc

@@ -627,6 +627,34 @@ program_result build_and_run_program(const build_options& opts, const std::strin
     return {r.status, r.output};
 }
 
+int prepare_lowered(lowered_module& l, const build_options& opts) {
+    int tuned = 0;
+    if (opts.tuning && opts.target == "hip") {
+        tuned = apply_tuning(l, *opts.tuning, opts.offload_arch);
+        if (opts.log)
+            for (auto& k : l.kernels)
+                if (!k.tuning.config.empty())
+                    opts.log("tuning: " + k.kernel + " " + gemm_problem_of(k)->text() + " -> " + k.tuning.config + " (" +
+                             k.tuning.from + ")");
+    }
+    if (opts.target == "cpu") {
+        const int strips = store_dot_weights_as_strips(l);
+        if (strips && opts.log) opts.log("dot weights: " + std::to_string(strips) + " tensors stored as the GEMM's packed panels");
+    }
+    if (opts.target == "hip") {
+        const int f32_mma = use_f32_matrix_units(l, opts.offload_arch);
+        if (f32_mma && opts.log)
+            opts.log("fp32 matrix units: " + std::to_string(f32_mma) + " float GEMM kernels may run on them (gemm_mma_f32)");
+        use_large_ring(l, opts.offload_arch);
+        const int packed = pack_channels_last_weights(l);
+        if (packed && opts.log) opts.log("channels-last weights: " + std::to_string(packed) + " tensors stored as [M, kh, kw, C]");
+    }
+    if (const int64_t scratch = reserve_gemm_scratch(l, opts.target); scratch && opts.log)
+        opts.log("kernel scratch: " + std::to_string(scratch) + " bytes at the end of the arena" +
+                 (opts.target == "cpu" ? " (convolutions' im2col matrices)" : " (split-K, channels-last convolutions)"));
+    return tuned;
+}
+
 build_stats compile_module(module& m, const std::string& output, const build_options& opts_in) {
     build_options opts = opts_in;
     if (opts.name.empty()) opts.name = default_name(output);
@@ -658,28 +686,7 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
         opts.tuning = tune_kernels(l, opts, st.problems_tuned);
         tune_s = seconds_since(t_tune);
     }
-    if (opts.tuning && opts.target == "hip") {
-        st.kernels_tuned = apply_tuning(l, *opts.tuning, opts.offload_arch);
-        if (opts.log)
-            for (auto& k : l.kernels)
-                if (!k.tuning.config.empty())
-                    opts.log("tuning: " + k.kernel + " " + gemm_problem_of(k)->text() + " -> " + k.tuning.config + " (" +
-                             k.tuning.from + ")");
-    }
-    if (opts.target == "cpu") {
-        const int strips = store_dot_weights_as_strips(l);
-        if (strips && opts.log) opts.log("dot weights: " + std::to_string(strips) + " tensors stored as the GEMM's packed panels");
-    }
-    if (opts.target == "hip") {
-        const int f32_mma = use_f32_matrix_units(l, opts.offload_arch);
-        if (f32_mma && opts.log)
-            opts.log("fp32 matrix units: " + std::to_string(f32_mma) + " float GEMM kernels may run on them (gemm_mma_f32)");
-        use_large_ring(l, opts.offload_arch);
-        const int packed = pack_channels_last_weights(l);
-        if (packed && opts.log) opts.log("channels-last weights: " + std::to_string(packed) + " tensors stored as [M, kh, kw, C]");
-        const int64_t scratch = reserve_gemm_scratch(l);
-        if (scratch && opts.log) opts.log("split-K scratch: " + std::to_string(scratch) + " bytes at the end of the arena");
-    }
+    st.kernels_tuned = prepare_lowered(l, opts);
     st.seconds.push_back({"lower", lower_s + seconds_since(t) - tune_s});
     st.seconds.push_back({"plan", plan_s});
     if (!opts.tune_db.empty()) st.seconds.push_back({"tune", tune_s});

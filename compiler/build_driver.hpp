@@ -55,6 +55,13 @@ struct build_stats {
 // Adds "lower", "plan", "emit", "compile" and "link" to stats.seconds. Throws mxc::error.
 build_stats compile_module(module& m, const std::string& output, const build_options& opts);
 
+// What a target does to a lowered module before it is emitted, for a build and for a plan
+// without one (--memory-report alone) alike: hip, the tuning database's tiles (opts.tuning),
+// the fp32 matrix units, the large ring and channels-last weights; cpu, dot weights stored as
+// the GEMM's panels; both, the kernels' arena scratch (reserve_gemm_scratch). Logs to opts.log.
+// Returns the kernels given a tile by the tuning database.
+int prepare_lowered(lowered_module& l, const build_options& opts);
+
 // The counts and the memory plan of a lowered module, as --report gives them.
 void record_lowering(build_stats& st, const module& m, const lowered_module& l);
 

@@ -156,7 +156,7 @@ void write_report(const std::string& path, const module& m, const build_stats& s
 }
 
 // --memory-report / --memory-plot without -o: plan the memory as a build would, build nothing.
-build_stats plan_only(module& m) {
+build_stats plan_only(module& m, const build_options& bo) {
     build_stats st;
     auto t = std::chrono::steady_clock::now();
     make_outputs_kernels(m);
@@ -164,6 +164,7 @@ build_stats plan_only(module& m) {
     validate_memory_plan(m, plan);
     st.seconds.push_back({"plan", std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count()});
     lowered_module l = lower_planned(m, std::move(plan));
+    st.kernels_tuned = prepare_lowered(l, bo); // the kernels' scratch is part of the arena
     record_lowering(st, m, l);
     return st;
 }
@@ -258,7 +259,7 @@ void run_compile(const compile_args& a) {
     run_passes(p, a.passes_given ? split_list(a.passes) : default_pipeline(a.fp16), po);
     double passes_s = std::chrono::duration<double>(clock::now() - t).count();
 
-    build_stats st = memory_only ? plan_only(p.main()) : compile_module(p.main(), a.output, bo);
+    build_stats st = memory_only ? plan_only(p.main(), bo) : compile_module(p.main(), a.output, bo);
     progress.done();
     st.seconds.insert(st.seconds.begin(), {{"import", import_s}, {"passes", passes_s}});
     if (!a.report.empty()) write_report(a.report, p.main(), st);

@@ -5,10 +5,7 @@
 // precompiled header built once per cache (gcc ignores it and reads the headers if it does
 // not fit). hip builds for the host emulator (--offload-arch emu) likewise, with the emulator
 // header and the hip templates precompiled.
-#include "codegen/channels_last_weights.hpp"
-#include "codegen/dot_weights_strips.hpp"
 #include "codegen/embedded.hpp"
-#include "codegen/gemm_choice.hpp"
 #include "codegen/emit.hpp"
 #include "codegen/lower.hpp"
 #include "compiler/build_driver.hpp"
@@ -139,18 +136,12 @@ void prepare_builds(const run_options& o) {
 
 std::string build_cached(module& m, const run_options& o) {
     lowered_module l = lower(m);
-    if (o.target == "cpu") store_dot_weights_as_strips(l);
-    if (o.target == "hip") {
-        use_f32_matrix_units(l, o.offload_arch);
-        use_large_ring(l, o.offload_arch);
-        pack_channels_last_weights(l);
-        reserve_gemm_scratch(l);
-    }
-    emitted_library lib = emit_library(l, o.target, "conformance");
     build_options bo;
     bo.target = o.target;
     bo.offload_arch = o.offload_arch;
     bo.hip_compiler = o.hip_compiler;
+    prepare_lowered(l, bo);
+    emitted_library lib = emit_library(l, o.target, "conformance");
     std::vector<std::string> cmd;
     fs::path src;
     if (o.target == "cpu") {

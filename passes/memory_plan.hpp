@@ -43,6 +43,8 @@ struct memory_plan {
     int64_t arena_bytes = 0;           // end of the highest buffer, rounded up to the alignment
     int64_t lower_bound_bytes = 0;     // max over instructions of the (aligned) bytes of the blocks live there
     int64_t naive_bytes = 0;           // sum of all (aligned) buffer sizes: one slot per buffer, no sharing
+    int64_t scratch_bytes = 0;         // the kernels' scratch past the buffers (reserve_gemm_scratch,
+                                       // codegen/gemm_choice.hpp), included in arena_bytes
 
     const buffer_plan* find(const instruction* ins) const; // null if ins has no buffer
 };

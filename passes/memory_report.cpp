@@ -15,8 +15,10 @@ std::string fixed(double v, int digits) {
     return buf;
 }
 
+// the planner's arena (the buffers, without the kernels' scratch) over the lower bound
 double ratio(const memory_plan& p) {
-    return p.lower_bound_bytes > 0 ? static_cast<double>(p.arena_bytes) / static_cast<double>(p.lower_bound_bytes) : 1.0;
+    return p.lower_bound_bytes > 0 ? static_cast<double>(p.arena_bytes - p.scratch_bytes) / static_cast<double>(p.lower_bound_bytes)
+                                   : 1.0;
 }
 
 std::string xml_escape(const std::string& s) {
@@ -98,7 +100,10 @@ std::string memory_report_text(const module& m, const memory_plan& p, int64_t we
         slices += b.slice_of >= 0;
     }
     o << "memory plan of '" << m.name << "' (" << p.buffers.size() << " buffers, " << p.alignment << "-byte aligned)\n";
-    o << "  arena:           " << p.arena_bytes << " bytes\n";
+    o << "  arena:           " << p.arena_bytes << " bytes";
+    if (p.scratch_bytes > 0)
+        o << " (buffers " << p.arena_bytes - p.scratch_bytes << ", kernel scratch " << p.scratch_bytes << ")";
+    o << "\n";
     o << "  lower bound:     " << p.lower_bound_bytes << " bytes (the most bytes live at one instruction)\n";
     o << "  arena / bound:   " << fixed(ratio(p), 4) << "\n";
     o << "  naive sum:       " << p.naive_bytes << " bytes (one slot per buffer)\n";
@@ -119,7 +124,8 @@ std::string memory_report_text(const module& m, const memory_plan& p, int64_t we
 std::string memory_report_json(const module& m, const memory_plan& p, int64_t weights_bytes, int biggest) {
     std::ostringstream o;
     o << "  \"arena_bytes\": " << p.arena_bytes << ",\n  \"arena_lower_bound_bytes\": " << p.lower_bound_bytes
-      << ",\n  \"arena_naive_bytes\": " << p.naive_bytes << ",\n  \"weights_bytes\": " << weights_bytes
+      << ",\n  \"arena_naive_bytes\": " << p.naive_bytes << ",\n  \"kernel_scratch_bytes\": " << p.scratch_bytes
+      << ",\n  \"weights_bytes\": " << weights_bytes
       << ",\n  \"arena_over_lower_bound\": " << fixed(ratio(p), 6) << ",\n  \"buffers\": " << p.buffers.size()
       << ",\n  \"biggest_buffers\": [";
     auto names = buffer_names(m, p);

@@ -25,5 +25,5 @@ struct mxc_kargs {
     int32_t n_ip;
     const double* fp;        // float parameters
     int32_t n_fp;
-    void* scratch = nullptr; // hip: the arena's scratch for the kernel (split-K partial sums), else null
+    void* scratch = nullptr; // the arena's scratch for the kernel (kernel_call::scratch, codegen/lower.hpp), else null
 };

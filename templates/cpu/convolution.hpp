@@ -4,14 +4,16 @@
 // mxc_conv_at (templates/common/convolution.hpp), which the hip kernel uses.
 // float, double, half and bfloat16 (not depthwise, standard weights) run as an implicit GEMM per (n, group):
 // y[m, p] = sum_(c, k) w[m, c, k] * x[c, p * stride - pad + k * dil], the blocked GEMM of
-// templates/cpu/gemm.hpp packing the im2col panel of x straight from x (nothing
-// materialised); a 1x1 / stride 1 / no padding convolution packs x as a plain matrix.
+// templates/cpu/gemm.hpp packing the im2col panel of x straight from x, block by block, or,
+// where the blocks would pack it more than once, once into the kernel's arena scratch
+// (conv_im2col_bytes); a 1x1 / stride 1 / no padding convolution packs x as a plain matrix.
 // The direct loop (other types, depthwise and small groups: convolution_direct) works row by
 // row in parallel, the innermost loop over the last output dim with its valid range computed
 // up front (no bounds checks inside); 2-d depthwise convolutions run 8 channels at a time
 // instead (templates/cpu/conv_depthwise.hpp).
 #pragma once
 #include "templates/common/convolution.hpp"
+#include "templates/common/gemm_choice.hpp" // mxc_conv_pick
 #include "templates/cpu/common.hpp"
 #include "templates/cpu/conv_depthwise.hpp"
 #include "templates/cpu/gemm.hpp"
@@ -182,8 +184,55 @@ template <class T> struct conv_pack_b {
     }
 };
 
-// The implicit GEMM; false when the direct loop is the better (or only) choice.
+// The implicit GEMM runs per image and group, y[m, p] = sum_k w[m, k] x_im2col[k, p], where
+// the weights are packed, the depth K = C / group x kernel elements and the output channels per
+// group are at least 4 (else the direct loops below); with im2col unless it is a 1x1
+// (mxc_conv_pick's GEMM_1X1 forms: x is the matrix itself). conv_im2col_depth: that K, or 0
+// where the GEMM does not run with im2col.
+inline int64_t conv_im2col_depth(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    if (od.rank < 3 || !mxc_is_packed(wd) || ip[0] < 1) return 0;
+    int64_t kdim = wd.lens[1];
+    for (int d = 2; d < wd.rank; ++d) kdim *= wd.lens[d];
+    if (kdim < 4 || od.lens[1] / ip[0] < 4) return 0;
+    const mxc_conv_form f = mxc_conv_pick(xd, wd, od, ip);
+    return f == MXC_CONV_GEMM_1X1 || f == MXC_CONV_GEMM_1X1_WIDE ? 0 : kdim;
+}
+// Where the GEMM's blocks would each pack their own panel of the im2col matrix (more than one
+// block of rows: the matrix packed again for each), the kernel packs it once instead, into its
+// arena scratch, as the GEMM's strips, a chunk of columns at a time: whole units of 64 (the
+// widest group of strips conv_pack_b::pack2d takes), as many as fit conv_im2col_budget bytes, at
+// least one. conv_im2col_cols: the columns of a chunk; conv_im2col_bytes: the scratch the
+// compiler reserves (codegen/gemm_choice.hpp, cpu_scratch_bytes), 0 where there is no im2col,
+// where the rows can never be cut (gemm_rows_may_split), or for products of fewer than
+// conv_im2col_min_macs multiply-adds (about 10 us on a core: repacking costs little there, and
+// a small model's arena is not worth doubling for it).
+constexpr int64_t conv_im2col_budget = int64_t(2) << 20, conv_im2col_unit = 64, conv_im2col_min_macs = int64_t(1) << 20;
+template <class C> constexpr int64_t conv_im2col_cols(int64_t kdim, int64_t cols) {
+    const int64_t u = conv_im2col_unit, all = (cols + u - 1) / u * u;
+    const int64_t fit = conv_im2col_budget / (kdim * int64_t(sizeof(C))) / u * u, most = fit > u ? fit : u;
+    return all < most ? all : most;
+}
+template <class T>
+int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    using C = compute_t<T>;
+    const int64_t kdim = conv_im2col_depth(xd, wd, od, ip);
+    if (kdim == 0) return 0;
+    int64_t plane = 1;
+    for (int d = 2; d < od.rank; ++d) plane *= od.lens[d];
+    const int64_t mg = od.lens[1] / ip[0];
+    if (plane == 0 || !gemm_rows_may_split<C>(mg, plane) || double(mg) * double(plane) * double(kdim) < double(conv_im2col_min_macs))
+        return 0;
+    return kdim * conv_im2col_cols<C>(kdim, plane) * int64_t(sizeof(C));
+}
+
+// The implicit GEMM; false when the direct loop is the better (or only) choice. With the
+// scratch (k.scratch, conv_im2col_bytes) and more than one block of rows, the matrix of each
+// image and group is packed once: the threads pack the chunk's 64-column units as
+// gemm_b_strips (depth kdim), then run the GEMM's blocks over it, which read the strips in
+// place. An element sums the same terms in the same order either way (gemm_block's depth
+// slices): the results are the same.
 template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& epi) {
+    using C = compute_t<T>;
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank, s = r - 2;
     const int64_t group = k.ip[0];
@@ -192,32 +241,54 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
     const int64_t* dil = k.ip + 1 + 2 * s;
     const int64_t cg = wd.lens[1], mg = od.lens[1] / group;
     int64_t plane = 1, kn = 1;
-    bool pointwise = true; // 1x1 kernel, stride 1, no padding, x's spatial dims packed
-    int64_t packed = 1;
-    for (int d = r - 1; d >= 2; --d) {
-        plane *= od.lens[d];
-        kn *= wd.lens[d];
-        pointwise = pointwise && wd.lens[d] == 1 && stride[d - 2] == 1 && pad[d - 2] == 0 &&
-                    od.lens[d] == xd.lens[d] && (xd.lens[d] == 1 || xd.strides[d] == packed);
-        packed *= xd.lens[d];
-    }
+    for (int d = 2; d < r; ++d) plane *= od.lens[d], kn *= wd.lens[d];
     if (!mxc_is_packed(wd) || cg * kn < 4 || mg < 4) return false;
+    const bool pointwise = conv_im2col_depth(xd, wd, od, k.ip) == 0; // a 1x1: x is the matrix
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
     T* y = output<T>(k);
-    const int64_t images = od.lens[0];
+    const int64_t images = od.lens[0], kdim = cg * kn;
     const gemm_split sp = gemm_plan<T>(mg, plane, images * group);
+    auto pack_b = [&](int64_t n, int64_t g) {
+        return conv_pack_b<T>{x + n * xd.strides[0] + g * cg * xd.strides[1], xd, wd, od, pad, stride, dil, kn};
+    };
+    auto pack_a = [&](int64_t g) { return gemm_pack_a_strided<T>{w + g * mg * wd.strides[0], wd.strides[0], 1}; };
+    if (!pointwise && k.scratch && sp.row_blocks > 1) {
+        constexpr int nr = gemm_shape<C>::nr;
+        constexpr int64_t unit = conv_im2col_unit;
+        static_assert(unit <= conv_pack_b<T>::pack2d_cols && unit % nr == 0, "convolution_gemm: units of whole strips");
+        C* strips = static_cast<C*>(k.scratch);
+        const int64_t chunk = conv_im2col_cols<C>(kdim, plane);
+        for (int64_t ng = 0; ng < images * group; ++ng) {
+            const int64_t n = ng / group, g = ng % group, ybase = (n * od.lens[1] + g * mg) * plane;
+            const conv_pack_b<T> pb = pack_b(n, g);
+            const gemm_pack_a_strided<T> pa = pack_a(g);
+            for (int64_t p0 = 0; p0 < plane; p0 += chunk) {
+                const int64_t cols = plane - p0 < chunk ? plane - p0 : chunk;
+                parallel_for((cols + unit - 1) / unit, [&](int64_t u) {
+                    const int64_t j = u * unit;
+                    const int width = int(cols - j < unit ? cols - j : unit);
+                    C* dst = strips + j * kdim; // strip j / nr
+                    if (width % nr) memset(dst + width / nr * nr * kdim, 0, sizeof(C) * size_t(kdim) * nr);
+                    pb(0, kdim, p0 + j, width, dst, gemm_nr<nr>{});
+                });
+                const gemm_split cs = gemm_plan<T>(mg, cols, 1);
+                parallel_for(cs.blocks(), [&](int64_t b) {
+                    gemm_block(cs, kdim, pa, gemm_b_strips<C>{strips, kdim}, y + ybase + p0, plane, ybase + p0, epi, b);
+                });
+            }
+        }
+        return true;
+    }
     const int64_t blocks = sp.blocks();
     parallel_for(images * group * blocks, [&](int64_t t) {
         const int64_t n = t / (group * blocks), g = t / blocks % group;
         const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
-        const gemm_pack_a_strided<T> pa{w + g * mg * wd.strides[0], wd.strides[0], 1};
         const int64_t ybase = (n * od.lens[1] + g * mg) * plane;
         if (pointwise)
-            gemm_block(sp, cg, pa, gemm_pack_b_strided<T>{xg, xd.strides[1], 1}, y + ybase, plane, ybase, epi, t % blocks);
+            gemm_block(sp, cg, pack_a(g), gemm_pack_b_strided<T>{xg, xd.strides[1], 1}, y + ybase, plane, ybase, epi, t % blocks);
         else
-            gemm_block(sp, cg * kn, pa, conv_pack_b<T>{xg, xd, wd, od, pad, stride, dil, kn}, y + ybase, plane, ybase,
-                       epi, t % blocks);
+            gemm_block(sp, kdim, pack_a(g), pack_b(n, g), y + ybase, plane, ybase, epi, t % blocks);
     });
     return true;
 }

@@ -357,6 +357,16 @@ template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     return sp;
 }
 
+// Whether gemm_plan may cut the rows of an m x n product into more than one block, for some
+// thread count: more rows than one block holds (mc), or more than one strip of them where the
+// rows are cut first (m > n). (With very many threads it may also cut the rows of a wide
+// product, once its columns are cut to single strips.)
+template <class C> constexpr bool gemm_rows_may_split(int64_t m, int64_t n) {
+    using S = gemm_shape<C>;
+    const int64_t strips = (m + S::mr - 1) / S::mr;
+    return strips > S::mc / S::mr || (m > n && strips > 1);
+}
+
 // Block `blk` of y (of the split gemm_plan made, with its kernel). The packed panels, the
 // accumulators and the micro-kernel are in the compute type C.
 template <class T, class PA, class PB, class E>
@@ -404,37 +414,47 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
 #endif
                 gemm_tail<C, gemm_isa::base>::run(tail, kc, a, adirect_ld, mb, tt, acc + nfull, S::nc, k0 == 0);
         }
-        for (int64_t ir = 0; nfull > 0 && ir < mb; ir += mr) {
-            const int rows = mb - ir < mr ? int(mb - ir) : mr;
-            const C* a = ap;
-            int64_t lda = 0;
-            if (adirect && rows == mr) {
-                a = adirect + (i0 + ir) * adirect_ld + k0;
-                lda = adirect_ld;
-            } else {
+        // the micro-kernel on rows ir .. ir + mr of A (a, lda) and the strip(s) at column jr:
+        // returns the columns done (two strips at once on avx512)
+        auto micro = [&](const C* a, int64_t lda, int64_t ir, int64_t jr) -> int64_t {
+            C* c = acc + ir * S::nc + jr;
+#if MXC_GEMM_AVX2
+            if constexpr (std::is_same<C, float>::value) {
+                if (sp.isa == gemm_isa::avx512) {
+                    if (jr + nr < nfull) { // two strips at once
+                        gemm_micro<C, gemm_isa::avx512>::run2(kc, a, lda, strip_at(jr), strip_at(jr + nr), c, S::nc, k0 == 0);
+                        return 2 * nr;
+                    }
+                    gemm_micro<C, gemm_isa::avx512>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
+                    return nr;
+                }
+            }
+            if (gemm_isa_avx2(sp.isa)) { // (double on avx512 too)
+                gemm_micro<C, gemm_isa::avx2>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
+                return nr;
+            }
+#endif
+            gemm_micro<C, gemm_isa::base>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
+            return nr;
+        };
+        if (adirect) {
+            // A in place: the strips outside, so that the one or two the micro-kernel reads
+            // stay in L1 while every group of mr rows of A streams past them (A's rows of the
+            // block: in L2); a last group of fewer rows packed once (ap)
+            const int64_t full = mb / mr * mr;
+            if (full < mb) {
+                memset(ap, 0, sizeof(C) * kc * mr);
+                pack_a(i0 + full, int(mb - full), k0, kc, ap);
+            }
+            for (int64_t jr = 0, done = 0; jr < nfull; jr += done)
+                for (int64_t ir = 0; ir < mb; ir += mr)
+                    done = ir < full ? micro(adirect + (i0 + ir) * adirect_ld + k0, adirect_ld, ir, jr) : micro(ap, 0, ir, jr);
+        } else {
+            for (int64_t ir = 0; nfull > 0 && ir < mb; ir += mr) {
+                const int rows = mb - ir < mr ? int(mb - ir) : mr;
                 if (rows < mr) memset(ap, 0, sizeof(C) * kc * mr);
                 pack_a(i0 + ir, rows, k0, kc, ap);
-            }
-            for (int64_t jr = 0; jr < nfull; jr += nr) {
-                C* c = acc + ir * S::nc + jr;
-#if MXC_GEMM_AVX2
-                if constexpr (std::is_same<C, float>::value) {
-                    if (sp.isa == gemm_isa::avx512) {
-                        if (jr + nr < nfull) { // two strips at once
-                            gemm_micro<C, gemm_isa::avx512>::run2(kc, a, lda, strip_at(jr), strip_at(jr + nr), c, S::nc, k0 == 0);
-                            jr += nr;
-                        } else {
-                            gemm_micro<C, gemm_isa::avx512>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
-                        }
-                        continue;
-                    }
-                }
-                if (gemm_isa_avx2(sp.isa)) { // (double on avx512 too)
-                    gemm_micro<C, gemm_isa::avx2>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
-                    continue;
-                }
-#endif
-                gemm_micro<C, gemm_isa::base>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
+                for (int64_t jr = 0; jr < nfull;) jr += micro(ap, 0, ir, jr);
             }
         }
     }
