@@ -117,7 +117,7 @@ TEST(CpuGemm, Avx2Kernel) {
 #endif
 }
 
-// avx512 (float: two 16-wide strips at a time, or one): right on every shape and split, and
+// avx512 (float: four, three, two or one 16-wide strips at a time): right on every shape and split, and
 // the same fused multiply-adds in the same order as avx2, so the very same results.
 TEST(CpuGemm, Avx512Kernel) {
     if (!cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512F: the avx512 kernel cannot run here";
