@@ -226,7 +226,8 @@ void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const 
     // instantiated.
     const hip_launch_choice choice = st.target == "hip" ? hip_launch_choice_of(k) : hip_launch_choice{};
     // cpu: a dot whose constant b the compiler stored as the GEMM's panels (dot_weights_strips.cpp)
-    const std::string cfg = st.target == "cpu" && k.b_strips ? ", true" : choice.args;
+    // or a convolution whose weights it stored as the GEMM's row panels (conv_weights_panels.cpp)
+    const std::string cfg = st.target == "cpu" && (k.b_strips || k.a_panels) ? ", true" : choice.args;
     if (!choice.comment.empty()) o << "    // " << choice.comment << "\n";
     if (is_fused_kernel(k)) o << "    " << fused_call(k, body_id, st, cfg) << "\n";
     else o << "    mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << cfg << ">(k" << st.call_suffix << ");\n";

@@ -42,6 +42,9 @@ struct kernel_call {
     // cpu: dot / fused_dot whose constant b (in[1]) is stored as the GEMM's packed panels
     // (codegen/dot_weights_strips.cpp); in_shapes[1] is then that buffer's shape.
     bool b_strips = false;
+    // cpu: convolution / fused_convolution whose constant weights (in[1]) are stored as the
+    // GEMM's row panels (codegen/conv_weights_panels.cpp); in_shapes[1] stays their shape.
+    bool a_panels = false;
     // The kernel's arena scratch (reserve_gemm_scratch, codegen/gemm_choice.hpp): hip, split-K's
     // partial sums and the channels-last convolutions' copies; cpu, a convolution's im2col
     // matrix. scratch_bytes 0: none (the kernel gets a null scratch pointer and does without).

@@ -6,6 +6,7 @@
 #include "compiler/tune.hpp"
 #include "codegen/embedded.hpp"
 #include "codegen/channels_last_weights.hpp"
+#include "codegen/conv_weights_panels.hpp"
 #include "codegen/dot_weights_strips.hpp"
 #include "codegen/gemm_choice.hpp"
 #include "ir/error.hpp"
@@ -640,6 +641,8 @@ int prepare_lowered(lowered_module& l, const build_options& opts) {
     if (opts.target == "cpu") {
         const int strips = store_dot_weights_as_strips(l);
         if (strips && opts.log) opts.log("dot weights: " + std::to_string(strips) + " tensors stored as the GEMM's packed panels");
+        const int panels = store_conv_weights_as_panels(l);
+        if (panels && opts.log) opts.log("convolution weights: " + std::to_string(panels) + " tensors stored as the GEMM's row panels");
     }
     if (opts.target == "hip") {
         const int f32_mma = use_f32_matrix_units(l, opts.offload_arch);

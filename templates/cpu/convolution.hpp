@@ -189,11 +189,16 @@ template <class T> struct conv_pack_b {
 // group are at least 4 (else the direct loops below); with im2col unless it is a 1x1
 // (mxc_conv_pick's GEMM_1X1 forms: x is the matrix itself). conv_im2col_depth: that K, or 0
 // where the GEMM does not run with im2col.
-inline int64_t conv_im2col_depth(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
-    if (od.rank < 3 || !mxc_is_packed(wd) || ip[0] < 1) return 0;
+// conv_gemm_depth: K where the GEMM runs (with im2col or not), else 0.
+inline int64_t conv_gemm_depth(const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    if (od.rank < 3 || wd.rank != od.rank || !mxc_is_packed(wd) || ip[0] < 1) return 0;
     int64_t kdim = wd.lens[1];
     for (int d = 2; d < wd.rank; ++d) kdim *= wd.lens[d];
-    if (kdim < 4 || od.lens[1] / ip[0] < 4) return 0;
+    return kdim < 4 || od.lens[1] / ip[0] < 4 ? 0 : kdim;
+}
+inline int64_t conv_im2col_depth(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    const int64_t kdim = conv_gemm_depth(wd, od, ip);
+    if (kdim == 0) return 0;
     const mxc_conv_form f = mxc_conv_pick(xd, wd, od, ip);
     return f == MXC_CONV_GEMM_1X1 || f == MXC_CONV_GEMM_1X1_WIDE ? 0 : kdim;
 }
@@ -231,7 +236,10 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
 // gemm_b_strips (depth kdim), then run the GEMM's blocks over it, which read the strips in
 // place. An element sums the same terms in the same order either way (gemm_block's depth
 // slices): the results are the same.
-template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& epi) {
+// Panels: the weights are stored as the GEMM's row panels (gemm_a_panels, float; the compiler
+// does so where conv_gemm_depth is not 0: codegen/conv_weights_panels.cpp), group after group,
+// in the bytes of the weights; the descriptor stays the weights' own.
+template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc_kargs& k, const E& epi) {
     using C = compute_t<T>;
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     const int r = od.rank, s = r - 2;
@@ -242,7 +250,7 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
     const int64_t cg = wd.lens[1], mg = od.lens[1] / group;
     int64_t plane = 1, kn = 1;
     for (int d = 2; d < r; ++d) plane *= od.lens[d], kn *= wd.lens[d];
-    if (!mxc_is_packed(wd) || cg * kn < 4 || mg < 4) return false;
+    if (conv_gemm_depth(wd, od, k.ip) == 0) return false;
     const bool pointwise = conv_im2col_depth(xd, wd, od, k.ip) == 0; // a 1x1: x is the matrix
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
@@ -252,7 +260,14 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
     auto pack_b = [&](int64_t n, int64_t g) {
         return conv_pack_b<T>{x + n * xd.strides[0] + g * cg * xd.strides[1], xd, wd, od, pad, stride, dil, kn};
     };
-    auto pack_a = [&](int64_t g) { return gemm_pack_a_strided<T>{w + g * mg * wd.strides[0], wd.strides[0], 1}; };
+    auto pack_a = [&](int64_t g) {
+        if constexpr (Panels) {
+            static_assert(std::is_same<T, C>::value, "convolution_gemm: panels of the compute type");
+            return gemm_a_panels<C>{w + g * mg * kdim, kdim, mg};
+        } else {
+            return gemm_pack_a_strided<T>{w + g * mg * wd.strides[0], wd.strides[0], 1};
+        }
+    };
     if (!pointwise && k.scratch && sp.row_blocks > 1) {
         constexpr int nr = gemm_shape<C>::nr;
         constexpr int64_t unit = conv_im2col_unit;
@@ -262,7 +277,7 @@ template <class T, class E> bool convolution_gemm(const mxc_kargs& k, const E& e
         for (int64_t ng = 0; ng < images * group; ++ng) {
             const int64_t n = ng / group, g = ng % group, ybase = (n * od.lens[1] + g * mg) * plane;
             const conv_pack_b<T> pb = pack_b(n, g);
-            const gemm_pack_a_strided<T> pa = pack_a(g);
+            const auto pa = pack_a(g);
             for (int64_t p0 = 0; p0 < plane; p0 += chunk) {
                 const int64_t cols = plane - p0 < chunk ? plane - p0 : chunk;
                 parallel_for((cols + unit - 1) / unit, [&](int64_t u) {
@@ -416,14 +431,19 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
 
 // `epi(acc, e)` maps the accumulated value of output element e before the store (fused
 // epilogues, templates/cpu/fused.hpp); the plain kernel stores acc as it is.
-template <class T, class E> void convolution_epilogue(const mxc_kargs& k, E epi) {
-    if constexpr (gemm_supported<T>)
-        if (elements(*k.out_desc) > 0 && convolution_gemm<T>(k, epi)) return;
-    convolution_direct<T>(k, epi);
+// (Panels: see convolution_gemm; the GEMM always runs then, or nothing for an empty output.)
+template <class T, class E, bool Panels = false> void convolution_epilogue(const mxc_kargs& k, E epi) {
+    if constexpr (Panels) {
+        if (elements(*k.out_desc) > 0 && !convolution_gemm<T, E, true>(k, epi)) abort(); // (never: the compiler checked)
+    } else {
+        if constexpr (gemm_supported<T>)
+            if (elements(*k.out_desc) > 0 && convolution_gemm<T>(k, epi)) return;
+        convolution_direct<T>(k, epi);
+    }
 }
 
-template <class T> void convolution(const mxc_kargs& k) {
-    convolution_epilogue<T>(k, [](compute_t<T> v, int64_t) { return v; });
+template <class T, bool Panels = false> void convolution(const mxc_kargs& k) {
+    convolution_epilogue<T, compute_t<T> (*)(compute_t<T>, int64_t), Panels>(k, [](compute_t<T> v, int64_t) { return v; });
 }
 
 } // namespace cpu

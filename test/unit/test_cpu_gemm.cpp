@@ -141,6 +141,47 @@ TEST(CpuGemm, Avx512Kernel) {
 #endif
 }
 
+// A stored as row panels (gemm_a_panels: the layout of gemm_panel_index, with a last panel of
+// m % 6 rows, what codegen/conv_weights_panels.cpp writes): the same results as A read in place
+// on every split and kernel, wherever the last strip is not a gemm_tail (which needs A's rows
+// in place), and right against the double loop everywhere.
+TEST(CpuGemm, RowPanels) {
+    const int64_t shapes[][3] = {{6, 16, 8}, {13, 33, 300}, {61, 128, 700}, {250, 40, 5}, {20, 50, 37}, {45, 49, 300}, {7, 80, 9}};
+    std::vector<gemm_isa> isas = {gemm_isa::base};
+    if (cpu_has_avx2()) isas.push_back(gemm_isa::avx2);
+    if (cpu_has_avx512()) isas.push_back(gemm_isa::avx512);
+    using S = mxc::cpu::gemm_shape<float>;
+    for (const auto& s : shapes)
+        for (gemm_isa isa : isas)
+            for (int64_t rows : {int64_t(40), int64_t(3)}) {
+                const int64_t m = s[0], n = s[1], k = s[2];
+                uint32_t seed = 5;
+                std::vector<float> a(size_t(m * k)), b(size_t(k * n)), panels(size_t(m * k), NAN);
+                for (auto& v : a) v = float(value(seed));
+                for (auto& v : b) v = float(value(seed));
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t kk = 0; kk < k; ++kk) panels[size_t(mxc::cpu::gemm_panel_index(i, kk, k, m))] = a[size_t(i * k + kk)];
+                for (float v : panels) ASSERT_FALSE(std::isnan(v)) << "gemm_panel_index left a hole";
+                const mxc::cpu::gemm_split sp(m, n, isa, S::mr, S::nr, rows, S::nc / S::nr);
+                std::vector<float> yd(size_t(m * n)), yp(size_t(m * n));
+                const auto plus_one = [](float v, int64_t) { return v + 1; };
+                const mxc::cpu::gemm_pack_b_strided<float> pb{b.data(), n, 1};
+                for (int64_t blk = 0; blk < sp.blocks(); ++blk) {
+                    mxc::cpu::gemm_block(sp, k, mxc::cpu::gemm_pack_a_strided<float>{a.data(), k, 1}, pb, yd.data(), n, 0, plus_one, blk);
+                    mxc::cpu::gemm_block(sp, k, mxc::cpu::gemm_a_panels<float>{panels.data(), k, m}, pb, yp.data(), n, 0, plus_one, blk);
+                }
+                const bool tail = n % S::nr != 0 && n % S::nr <= mxc::cpu::gemm_tail_max;
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t j = 0; j < n; ++j) {
+                        double want = 1;
+                        for (int64_t kk = 0; kk < k; ++kk) want += double(a[size_t(i * k + kk)]) * double(b[size_t(kk * n + j)]);
+                        const size_t e = size_t(i * n + j);
+                        ASSERT_NEAR(yp[e], want, 1e-5 * (1 + std::fabs(want))) << m << "x" << n << "x" << k << " element " << e;
+                        if (!tail) ASSERT_EQ(yp[e], yd[e]) << m << "x" << n << "x" << k << " element " << e << " isa " << int(isa);
+                    }
+            }
+}
+
 TEST(CpuGemm, PlanSplitsForThePool) {
     using mxc::cpu::gemm_plan;
     // no pool: the largest blocks

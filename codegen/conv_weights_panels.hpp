@@ -1,0 +1,21 @@
+// store_conv_weights_as_panels: the constant weights of cpu convolutions stored at build time as
+// the GEMM's row panels (codegen/conv_weights_panels.cpp).
+#pragma once
+#include "codegen/lower.hpp"
+
+namespace mxc {
+
+// For every cpu convolution / fused_convolution of float that runs as a GEMM
+// (templates/cpu/convolution.hpp: conv_gemm_depth) and whose weights (in[1]) are a constant
+// packed tensor [M, C / group, k...], unless its output plane ends in a strip of at most
+// gemm_tail_max columns that is more than a twelfth of the strips (the GEMM's gemm_tail needs
+// the weights' rows in place; see the .cpp), stores them as the GEMM's row panels, group by group
+// (templates/cpu/gemm.hpp gemm_panel_index: panels of K x 6 rows, then a last one of the rows
+// left; the same bytes), and marks the kernel (kernel_call::a_panels; in_shapes[1] stays
+// the weights' shape: the kernel reads its dims from it), so that the GEMM reads the weights as
+// one sequential stream instead of six rows K apart, as ONNX Runtime prepacks convolution
+// weights. In place where no other kernel input reads those bytes, else a copy appended to the
+// blob. Returns the number of weight tensors stored so.
+int store_conv_weights_as_panels(lowered_module& l);
+
+} // namespace mxc
