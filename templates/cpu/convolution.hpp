@@ -30,11 +30,15 @@ template <class T> struct conv_pack_b {
     const mxc_desc &xd, &wd, &od;
     const int64_t *pad, *stride, *dil;
     int64_t kn;
-    template <class NR> void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR nrc) const {
+    // (ld: the rows of a strip in dst, kc unless given: the kernel's scratch holds strips of
+    // the whole depth, which the threads may pack a range of rows at a time)
+    template <class NR>
+    void operator()(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR nrc, int64_t ld = 0) const {
+        if (ld == 0) ld = kc;
         using C = compute_t<T>;
         constexpr int nr = NR::value;
         const int s = od.rank - 2, last = s - 1;
-        if (s == 2 && cols <= pack2d_cols) return pack2d(k0, kc, j0, cols, dst, nrc);
+        if (s == 2 && cols <= pack2d_cols) return pack2d(k0, kc, j0, cols, dst, nrc, ld);
         const int64_t out_w = od.lens[od.rank - 1], in_w = xd.lens[xd.rank - 1], xs_w = xd.strides[xd.rank - 1];
         for (int64_t kk = 0; kk < kc; ++kk) {
             int64_t kidx[MXC_MAX_RANK], o[MXC_MAX_RANK], rest = (k0 + kk) % kn, at = j0;
@@ -71,7 +75,7 @@ template <class T> struct conv_pack_b {
                 for (int64_t q = 0; q < run;) {
                     const int64_t c = col + q, lane = c % nr;
                     const int64_t end = q + (nr - lane) < run ? q + (nr - lane) : run;
-                    C* d = row + c / nr * kc * nr + lane; // d[t - q] for t in [q, end)
+                    C* d = row + c / nr * ld * nr + lane; // d[t - q] for t in [q, end)
                     const int64_t z0 = lo < end ? (lo > q ? lo : q) : end, z1 = hi < end ? (hi > z0 ? hi : z0) : end;
                     for (int64_t t = q; t < z0; ++t) d[t - q] = C(0);
                     if (step == 1)
@@ -101,7 +105,7 @@ template <class T> struct conv_pack_b {
     static constexpr int pack2d_cols = 64; // the widest block of the float and double shapes (gemm_shape::nc)
     static_assert(gemm_shape<float>::nc <= pack2d_cols && gemm_shape<double>::nc <= pack2d_cols,
                   "conv_pack_b: pack2d's buffers must hold a block's columns");
-    template <class NR> void pack2d(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR) const {
+    template <class NR> void pack2d(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR, int64_t ld) const {
         using C = compute_t<T>;
         constexpr int nr = NR::value;
         struct segment {
@@ -143,7 +147,7 @@ template <class T> struct conv_pack_b {
                 pack_copy(r + a, xc + ih * xs_h + (iw + a * sw) * xs_w, b - a, sw * xs_w);
                 pack_fill(r + b, sg.len - b);
             }
-            for (int c0 = 0; c0 < width; c0 += nr) memcpy(dst + c0 * kc + kk * nr, row + c0, sizeof(C) * nr);
+            for (int c0 = 0; c0 < width; c0 += nr) memcpy(dst + c0 * ld + kk * nr, row + c0, sizeof(C) * nr);
             if (++kw == kw_n) {
                 kw = 0;
                 if (++kh == kh_n) {
@@ -280,12 +284,19 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             const auto pa = pack_a(g);
             for (int64_t p0 = 0; p0 < plane; p0 += chunk) {
                 const int64_t cols = plane - p0 < chunk ? plane - p0 : chunk;
-                parallel_for((cols + unit - 1) / unit, [&](int64_t u) {
-                    const int64_t j = u * unit;
+                // the chunk's units, each in `parts` ranges of rows where there are fewer units than
+                // the pool wants items (a 7x7 plane is one unit)
+                const int64_t units = (cols + unit - 1) / unit, want = 4 * (current_pool() ? current_pool()->threads : 1);
+                const int64_t split = (want + units - 1) / units, most = (kdim + 63) / 64; // (ranges of 64 rows or more)
+                const int64_t parts = units >= want ? 1 : split < most ? split : most;
+                parallel_for(units * parts, [&](int64_t item) {
+                    const int64_t j = item / parts * unit, part = item % parts;
+                    const int64_t kb = kdim * part / parts, ke = kdim * (part + 1) / parts;
                     const int width = int(cols - j < unit ? cols - j : unit);
                     C* dst = strips + j * kdim; // strip j / nr
-                    if (width % nr) memset(dst + width / nr * nr * kdim, 0, sizeof(C) * size_t(kdim) * nr);
-                    pb(0, kdim, p0 + j, width, dst, gemm_nr<nr>{});
+                    if (width % nr) // its rows of the last strip's padding
+                        for (int64_t kk = kb; kk < ke; ++kk) memset(dst + width / nr * nr * kdim + kk * nr, 0, sizeof(C) * nr);
+                    pb(kb, ke - kb, p0 + j, width, dst + kb * nr, gemm_nr<nr>{}, kdim);
                 });
                 const gemm_split cs = gemm_plan<T>(mg, cols, 1);
                 parallel_for(cs.blocks(), [&](int64_t b) {

@@ -389,8 +389,17 @@ template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     // a column block more reads all of A again (m x k), a row block more packs all of B again
     // (k x n): cut the side whose repeat costs less
     while (outer * sp.blocks() < want && (cols > 1 || rows > 1)) {
-        if (rows > 1 && (m > n || cols == 1)) rows = (rows + 1) / 2;
-        else cols = (cols + 1) / 2;
+        if (rows > 1 && (m > n || cols == 1)) {
+            // as many row blocks as make whole rounds of the pool's threads (the items are
+            // handed out one by one: 9 equal blocks on 2 threads take 5 blocks' time, 8 take 4),
+            // else half the rows
+            const int64_t threads = pool->threads, per = outer * sp.col_blocks;
+            const int64_t need = (want + per - 1) / per, blocks = (need + threads - 1) / threads * threads;
+            const int64_t fit = (sp.row_strips + blocks - 1) / blocks;
+            rows = fit < rows ? fit : (rows + 1) / 2;
+        } else {
+            cols = (cols + 1) / 2;
+        }
         sp = gemm_split(m, n, isa, mr, nr, rows, cols);
     }
     return sp;
