@@ -190,10 +190,9 @@ template <class T> struct conv_pack_b {
 
 // The implicit GEMM runs per image and group, y[m, p] = sum_k w[m, k] x_im2col[k, p], where
 // the weights are packed, the depth K = C / group x kernel elements and the output channels per
-// group are at least 4 (else the direct loops below); with im2col unless it is a 1x1
-// (mxc_conv_pick's GEMM_1X1 forms: x is the matrix itself). conv_im2col_depth: that K, or 0
-// where the GEMM does not run with im2col.
-// conv_gemm_depth: K where the GEMM runs (with im2col or not), else 0.
+// group are at least 4 (else the direct loops below): conv_gemm_depth is that K, or 0. It runs
+// with im2col unless it is a 1x1 (mxc_conv_pick's GEMM_1X1 forms: x is the matrix itself):
+// conv_im2col_depth is K where it does, else 0.
 inline int64_t conv_gemm_depth(const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     if (od.rank < 3 || wd.rank != od.rank || !mxc_is_packed(wd) || ip[0] < 1) return 0;
     int64_t kdim = wd.lens[1];

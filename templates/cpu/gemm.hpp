@@ -12,7 +12,8 @@
 //                                       c < cols (nr-wide strips, each kc x nr)
 // (the padding of the last strip is zeroed by the caller); a packer of A may also offer A in
 // place (`direct`, see has_gemm_direct): float / double rows of unit stride are not packed;
-// B may come in that layout already (gemm_b_strips: constant weights stored so at build time).
+// B may come in that layout already (gemm_b_strips: constant weights stored so at build time),
+// and A as packed row panels (gemm_a_panels: constant convolution weights).
 // Scheme (Goto/BLIS): gemm_plan cuts the outputs into blocks of at most mc x nc, whole strips
 // of the micro-kernel, balanced, as many as the thread pool needs (the unit of work,
 // gemm_block); for every depth slice of kc a kc x nc panel of B is packed into nr-wide strips
@@ -30,7 +31,7 @@
 // x86-64-v3) with separate multiply and add; on x86-64 an `avx2` kernel (32-byte vectors,
 // fused multiply-add) is built too and chosen at run time when the CPU has AVX2 and FMA, so
 // a library built for any x86-64 still uses them, and for float an `avx512` one (64-byte
-// vectors, two strips at a time; the same sums as avx2) where the CPU has AVX-512F
+// vectors, up to four strips at a time; the same sums as avx2) where the CPU has AVX-512F
 // (MXC_CPU_ISA=base or avx2 in the environment keeps that kernel; mxc itself pins base:
 // gemm_isa_pinned). The result of an element does not
 // depend on the block split or the thread count: its k terms are always summed in order; it
@@ -164,8 +165,8 @@ template <class C> struct gemm_micro<C, gemm_isa::avx2> {
 // strips (run4: 24 of the 32 vector registers accumulate; per depth step 4 loads of B and 6
 // broadcasts of A feed 24 fused multiply-adds), three (run3: a block of 3 strips, a 7x7
 // plane's 49 columns), two (run2: twelve accumulators, as the avx2 kernel has) or one (run);
-// the strips equally spaced (bstep apart). Each element is the same fused multiply-adds in the same order as in the avx2
-// kernel: the results are identical. Measured on a Xeon with two 512-bit FMA units (2026-11-24,
+// the strips equally spaced (bstep apart). Each element is the same fused multiply-adds in the
+// same order as in the avx2 kernel: the results are identical. Measured on a Xeon with two 512-bit FMA units (2026-11-24,
 // a 252 x 192 x 2304 product with B's strips in place, best of 4): run2 with 256-deep slices
 // 160 GFLOP/s on one core, run4 with 128-deep slices 187 (run2 alone, everything in L1: 215).
 typedef float gemm_f32x16 __attribute__((vector_size(64)));
@@ -470,7 +471,7 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
             else return kc * nr;
         };
         // the micro-kernel on rows ir .. ir + mr of A (a, lda) and the strip(s) at column jr:
-        // returns the columns done (two strips at once on avx512)
+        // returns the columns done (up to four strips at once on avx512)
         auto micro = [&](const C* a, int64_t lda, int64_t ir, int64_t jr) -> int64_t {
             C* c = acc + ir * S::nc + jr;
 #if MXC_GEMM_AVX2
