@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -54,30 +53,12 @@ std::string to_panels(const char* w, const dims& d, std::size_t es) {
 } // namespace
 
 int store_conv_weights_as_panels(lowered_module& l) {
-    const std::vector<weights_use> uses = weights_uses(l);
-    std::map<int64_t, std::vector<std::size_t>> wanted; // the candidates by the offset of their weights
-    for (std::size_t i = 0; i < l.kernels.size(); ++i)
-        if (candidate(l.kernels[i]).depth > 0) wanted[l.kernels[i].in[1].offset].push_back(i);
-    int stored = 0;
-    for (auto& [begin, kernels] : wanted) {
-        const kernel_call& first = l.kernels[kernels[0]];
-        const dims d = candidate(first);
-        const dtype t = first.type;
-        const std::size_t es = dtype_size(t);
-        const int64_t end = begin + d.groups * d.rows * d.depth * static_cast<int64_t>(es);
-        auto same = [&](const kernel_call& k) { return k.type == t && candidate(k) == d; };
-        // in place when every reader of these bytes is a candidate reading the same weights
-        const bool alone = only_readers(uses, begin, end, kernels, l, same);
-        const int64_t at = store_weights(l, begin, to_panels(l.weights.data() + begin, d, es), alone);
-        for (std::size_t i : kernels) {
-            kernel_call& k = l.kernels[i];
-            if (!same(k)) continue; // (another view of the same bytes: stays as it is)
+    return relayout_weights<dims>(
+        l, candidate, [](const kernel_call& k, const dims& d, const char* w) { return to_panels(w, d, dtype_size(k.type)); },
+        [](kernel_call& k, int64_t at) {
             k.in[1].offset = at;
             k.a_panels = true;
-        }
-        ++stored;
-    }
-    return stored;
+        });
 }
 
 } // namespace mxc

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -45,35 +44,19 @@ std::string to_strips(const char* b, int64_t kd, int64_t n, int nr, std::size_t 
 } // namespace
 
 int store_dot_weights_as_strips(lowered_module& l) {
-    const std::vector<weights_use> uses = weights_uses(l);
-    // the candidates by the offset of their b
-    std::map<int64_t, std::vector<std::size_t>> wanted;
-    for (std::size_t i = 0; i < l.kernels.size(); ++i)
-        if (candidate(l.kernels[i]).first > 0) wanted[l.kernels[i].in[1].offset].push_back(i);
-    int stored = 0;
-    for (auto& [begin, kernels] : wanted) {
-        const kernel_call& first = l.kernels[kernels[0]];
-        const std::pair<int64_t, int64_t> dims = candidate(first);
-        const int64_t kd = dims.first, n = dims.second; // (plain variables: lambdas below capture them)
-        const dtype t = first.type;
-        const std::size_t es = dtype_size(t);
-        const int nr = cpu::gemm_shape<float>::nr;
-        const int64_t end = begin + kd * n * static_cast<int64_t>(es);
-        auto same = [&](const kernel_call& k) { return k.type == t && candidate(k) == std::make_pair(kd, n); };
-        // in place when every reader of these bytes is a candidate reading the same matrix, and
-        // the strips take the same bytes (N a multiple of nr)
-        const bool alone = n % nr == 0 && only_readers(uses, begin, end, kernels, l, same);
-        const int64_t at = store_weights(l, begin, to_strips(l.weights.data() + begin, kd, n, nr, es), alone);
-        for (std::size_t i : kernels) {
-            kernel_call& k = l.kernels[i];
-            if (!same(k)) continue; // (another view of the same bytes: stays as it is)
+    const int nr = cpu::gemm_shape<float>::nr;
+    // (in place where the strips take the bytes of the matrix: N a multiple of nr)
+    return relayout_weights<std::pair<int64_t, int64_t>>(
+        l, candidate,
+        [&](const kernel_call& k, std::pair<int64_t, int64_t> d, const char* b) {
+            return to_strips(b, d.first, d.second, nr, dtype_size(k.type));
+        },
+        [&](kernel_call& k, int64_t at) {
+            const std::pair<int64_t, int64_t> d = candidate(k);
             k.in[1].offset = at;
-            k.in_shapes[1] = shape(t, {(n + nr - 1) / nr, kd, nr});
+            k.in_shapes[1] = shape(k.type, {(d.second + nr - 1) / nr, d.first, nr});
             k.b_strips = true;
-        }
-        ++stored;
-    }
-    return stored;
+        });
 }
 
 } // namespace mxc

@@ -5,6 +5,7 @@
 #include "codegen/lower.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,5 +37,35 @@ bool only_readers(const std::vector<weights_use>& uses, int64_t begin, int64_t e
 // Writes `bytes` over the blob at `begin` (in_place: they replace as many bytes there), else
 // appends them at the next weights_alignment (padded to it); returns where they are.
 int64_t store_weights(lowered_module& l, int64_t begin, const std::string& bytes, bool in_place);
+
+// A re-layout pass: the kernels whose input 1 is in the blob and for which key(k) is not Key{}
+// are taken by the offset of that input; for each offset, relayout(first kernel, its key, the
+// bytes there) gives the new layout, stored in place where it is as long as the old bytes and
+// no other reader (another kernel, another key) reads them, else appended; then mark(k, offset)
+// for every kernel with the same key and type. Returns the number of weight tensors stored.
+template <class Key, class KeyOf, class Relayout, class Mark>
+int relayout_weights(lowered_module& l, KeyOf key_of, Relayout relayout, Mark mark) {
+    const std::vector<weights_use> uses = weights_uses(l);
+    std::map<int64_t, std::vector<std::size_t>> wanted; // the candidates by the offset of their input 1
+    for (std::size_t i = 0; i < l.kernels.size(); ++i)
+        if (!(key_of(l.kernels[i]) == Key{})) wanted[l.kernels[i].in[1].offset].push_back(i);
+    int stored = 0;
+    for (auto& [begin, kernels] : wanted) {
+        const kernel_call& first = l.kernels[kernels[0]];
+        const Key key = key_of(first);
+        const dtype t = first.type;
+        int64_t end = begin;
+        for (const weights_use& u : uses)
+            if (u.kernel == kernels[0] && u.input == 1) end = u.end;
+        auto same = [&](const kernel_call& k) { return k.type == t && key_of(k) == key; };
+        const std::string bytes = relayout(first, key, l.weights.data() + begin);
+        const bool alone = static_cast<int64_t>(bytes.size()) == end - begin && only_readers(uses, begin, end, kernels, l, same);
+        const int64_t at = store_weights(l, begin, bytes, alone);
+        for (std::size_t i : kernels)
+            if (same(l.kernels[i])) mark(l.kernels[i], at); // (another view of the same bytes stays as it is)
+        ++stored;
+    }
+    return stored;
+}
 
 } // namespace mxc
