@@ -251,14 +251,16 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
     const int64_t* stride = k.ip + 1 + s;
     const int64_t* dil = k.ip + 1 + 2 * s;
     const int64_t cg = wd.lens[1], mg = od.lens[1] / group;
-    int64_t plane = 1, kn = 1;
-    for (int d = 2; d < r; ++d) plane *= od.lens[d], kn *= wd.lens[d];
-    if (conv_gemm_depth(wd, od, k.ip) == 0) return false;
+    const int64_t kdim = conv_gemm_depth(wd, od, k.ip);
+    if (kdim == 0) return false;
+    const int64_t kn = kdim / cg; // the kernel's elements
+    int64_t plane = 1;
+    for (int d = 2; d < r; ++d) plane *= od.lens[d];
     const bool pointwise = conv_im2col_depth(xd, wd, od, k.ip) == 0; // a 1x1: x is the matrix
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
     T* y = output<T>(k);
-    const int64_t images = od.lens[0], kdim = cg * kn;
+    const int64_t images = od.lens[0];
     const gemm_split sp = gemm_plan<T>(mg, plane, images * group);
     auto pack_b = [&](int64_t n, int64_t g) {
         return conv_pack_b<T>{x + n * xd.strides[0] + g * cg * xd.strides[1], xd, wd, od, pad, stride, dil, kn};
@@ -453,7 +455,8 @@ template <class T, class E, bool Panels = false> void convolution_epilogue(const
 }
 
 template <class T, bool Panels = false> void convolution(const mxc_kargs& k) {
-    convolution_epilogue<T, compute_t<T> (*)(compute_t<T>, int64_t), Panels>(k, [](compute_t<T> v, int64_t) { return v; });
+    const auto same = [](compute_t<T> v, int64_t) { return v; }; // (a lambda, not a function pointer: inlined)
+    convolution_epilogue<T, decltype(same), Panels>(k, same);
 }
 
 } // namespace cpu
