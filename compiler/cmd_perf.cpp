@@ -13,6 +13,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <thread>
 
 namespace mxc::cli {
 
@@ -85,6 +86,10 @@ void add_perf(CLI::App& app) {
         int64_t batch = a->batch;
         if (!batch && !s->inputs.empty() && !s->inputs[0].s.lens.empty()) batch = s->inputs[0].s.lens[0];
         std::cout << "\nBatch size: " << batch << "\n";
+        if (s->target == "cpu") std::cout << "Threads: " << (a->threads < 0    ? 1u
+                                                                  : a->threads ? unsigned(a->threads)
+                                                                               : std::thread::hardware_concurrency())
+                                             << "\n";
         std::cout << "Rate: " << fixed(mean > 0 ? 1000.0 * static_cast<double>(std::max<int64_t>(batch, 1)) / mean : 0, 2)
                   << " inferences/sec\n";
         std::cout << "Total time: " << fixed(mean) << "ms (Min: " << fixed(total.front()) << "ms, Median: "

@@ -39,6 +39,7 @@ void add_verify(CLI::App& app) {
         o.debug_trace = *per_instruction;
         auto target = open_session(a->model, o);
         o.target = "ref";
+        o.threads = -1;
         o.fp16 = false;
         o.quiet = true;
         auto ref = open_session(a->model, o);

@@ -35,7 +35,7 @@ using observer_fn = void (*)(void*, size_t, const void*, size_t);
 
 class library_session : public session {
 public:
-    library_session(const std::string& path, std::string tmp_dir)
+    library_session(const std::string& path, std::string tmp_dir, int threads)
         : tmp_(std::move(tmp_dir)), lib_(fs::absolute(path), library_prefix(path)) {
         const char* (*info)() = nullptr;
         if (find(info, "build_info")) build_info = info();
@@ -64,6 +64,7 @@ public:
                 out.push_back({ti.name, s});
             }
         };
+        if (threads >= 0) set_threads(path, threads);
         infos(lib_.num_inputs(model_), lib_.input_info, inputs);
         infos(lib_.num_outputs(model_), lib_.output_info, outputs);
         for (auto& o : outputs) out_buf_.emplace_back(static_cast<std::size_t>(o.s.bytes()));
@@ -120,6 +121,14 @@ public:
     }
 
 private:
+    void set_threads(const std::string& path, int threads) {
+        if (target != "cpu")
+            throw error("--threads sets a cpu library's thread pool; " + path + " is built for " + target);
+        int (*set_num_threads)(void*, int) = nullptr;
+        if (!find(set_num_threads, "set_num_threads"))
+            throw error("--threads: " + path + " has no set_num_threads (built by an older mxc?)");
+        check(set_num_threads(model_, threads), "set_num_threads");
+    }
     literal kernel_value(std::size_t i, const void* data) {
         const c_kernel_info* k = nullptr;
         const c_kernel_info* (*kernel_info)(size_t) = nullptr;
@@ -271,12 +280,15 @@ std::unique_ptr<session> open_session(const std::string& path, const session_opt
     if (!fs::exists(path)) throw error("cannot read '" + path + "': no such file");
     if (o.target != "" && o.target != "ref" && o.target != "cpu" && o.target != "hip")
         throw error("unknown --target '" + o.target + "' (expected ref, cpu or hip)");
+    if (o.threads >= 0 && (o.target == "ref" || o.target == "hip"))
+        throw error("--threads sets the cpu target's thread pool; --target " + o.target +
+                    (o.target == "ref" ? " (the reference evaluator) runs on one thread" : " runs on the GPU"));
     if (is_library_path(path)) {
         if (o.target == "ref") throw error("--target ref runs a model (.onnx), not a library: " + path);
         if (o.fp16)
             throw error("--fp16 compiles a model in half precision; " + path +
                         " is a library already (build one with mxc MODEL.onnx --fp16 -o LIB.so)");
-        auto s = std::make_unique<library_session>(path, "");
+        auto s = std::make_unique<library_session>(path, "", o.threads);
         if (!o.target.empty() && o.target != s->target)
             throw error(path + " was built for " + s->target + ", not --target " + o.target);
         return s;
@@ -303,7 +315,7 @@ std::unique_ptr<session> open_session(const std::string& path, const session_opt
     try {
         if (!o.quiet) std::cerr << "mxc: compiling " << path << " for " << bo.target << "\n";
         compile_module(p.main(), lib, bo);
-        return std::make_unique<library_session>(lib, tmpl);
+        return std::make_unique<library_session>(lib, tmpl, o.threads);
     } catch (...) {
         std::error_code ec;
         fs::remove_all(tmpl, ec);

@@ -60,6 +60,7 @@ struct session_options {
     bool profile = false, debug_trace = false; // what a model compiled here gets
     bool fp16 = false;           // a model runs in half precision (passes/convert_fp16.cpp)
     bool quiet = false;
+    int threads = -1;            // cpu: the threads a run uses (set_num_threads; 0 = all cores); -1 = unset (one)
 };
 
 // MODEL.onnx (or .mxir) or LIB.so. Throws mxc::error.

@@ -10,7 +10,12 @@ namespace mxc::cli {
 
 void add_model_options(CLI::App* sub, model_args& a, bool with_target, bool with_fp16) {
     sub->add_option("model", a.model, "MODEL.onnx (or .mxir), or LIB.so built by mxc")->required();
-    if (with_target) sub->add_option("--target", a.target, "ref, cpu (default for a model) or hip");
+    if (with_target) {
+        sub->add_option("--target", a.target, "ref, cpu (default for a model) or hip");
+        sub->add_option("--threads", a.threads, "cpu: the threads each run uses (the library's set_num_threads; 0 = all "
+                                                "cores; default 1)")
+            ->check(CLI::Range(0, 1024));
+    }
     sub->add_option("--input-dim", a.input_dims, "@NAME D0 D1 ...: fix the shape of an input (may be repeated)")
         ->expected(1, CLI::detail::expected_max_vector_size);
     sub->add_option("--batch", a.batch, "fix a symbolic first dim of every input to N");
@@ -29,6 +34,7 @@ session_options session_opts(const model_args& a) {
     o.offload_arch = a.offload_arch;
     o.hip_compiler = a.hip_compiler;
     o.quiet = a.quiet;
+    o.threads = a.threads;
     return o;
 }
 

@@ -13,10 +13,12 @@ struct model_args {
     std::string model, target, offload_arch, hip_compiler;
     std::vector<std::vector<std::string>> input_dims;
     int64_t batch = 0;
+    int threads = -1; // -1: not given
     bool fp16 = false, quiet = false;
 };
 
-// model, [--target], --input-dim, --batch, --offload-arch, --hip-compiler, [--fp16], -q.
+// model, [--target], --input-dim, --batch, --offload-arch, --hip-compiler, [--fp16], -q; the
+// tools that run a model (those with --target) also take --threads.
 void add_model_options(CLI::App* sub, model_args& a, bool with_target, bool with_fp16);
 session_options session_opts(const model_args& a);
 
