@@ -257,8 +257,8 @@ int64_t cpu_scratch_bytes(const kernel_call& k) {
     const std::size_t r = out.lens.size();
     if (!e || r < 3 || x.lens.size() != r || w.lens.size() != r || k.params.ip.size() < 1 + 3 * (r - 2)) return 0;
     const mxc_desc xd = make_desc(x), wd = make_desc(w), od = make_desc(out);
-    return *e == MXC_GEMM_F64 ? cpu::conv_im2col_bytes<double>(xd, wd, od, k.params.ip.data())
-                              : cpu::conv_im2col_bytes<float>(xd, wd, od, k.params.ip.data());
+    return *e == MXC_GEMM_F64 ? cpu::conv_scratch_bytes<double>(xd, wd, od, k.params.ip.data())
+                              : cpu::conv_scratch_bytes<float>(xd, wd, od, k.params.ip.data());
 }
 
 int64_t reserve_gemm_scratch(lowered_module& l, const std::string& target) {

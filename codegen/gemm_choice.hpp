@@ -73,8 +73,9 @@ bool large_ring_wanted(const std::string& arch);
 // gemm_mma_large_ring (kernel_call::large_ring) where large_ring_wanted. Returns how many.
 int use_large_ring(lowered_module& l, const std::string& arch);
 
-// The arena scratch kernel k of a cpu module wants: a convolution's im2col matrix, packed once
-// (templates/cpu/convolution.hpp, conv_im2col_bytes), else 0.
+// The arena scratch kernel k of a cpu module wants: a convolution's zero-bordered input copy
+// (the stride-1 shifted form) or its im2col matrix, packed once (templates/cpu/convolution.hpp,
+// conv_scratch_bytes), else 0.
 int64_t cpu_scratch_bytes(const kernel_call& k);
 
 // Reserves the scratch of every kernel that wants one (hip: split-K launches and channels-last

@@ -654,7 +654,7 @@ int prepare_lowered(lowered_module& l, const build_options& opts) {
     }
     if (const int64_t scratch = reserve_gemm_scratch(l, opts.target); scratch && opts.log)
         opts.log("kernel scratch: " + std::to_string(scratch) + " bytes at the end of the arena" +
-                 (opts.target == "cpu" ? " (convolutions' im2col matrices)" : " (split-K, channels-last convolutions)"));
+                 (opts.target == "cpu" ? " (convolutions' im2col matrices, input copies)" : " (split-K, channels-last convolutions)"));
     return tuned;
 }
 

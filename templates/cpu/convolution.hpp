@@ -6,7 +6,9 @@
 // y[m, p] = sum_(c, k) w[m, c, k] * x[c, p * stride - pad + k * dil], the blocked GEMM of
 // templates/cpu/gemm.hpp packing the im2col panel of x straight from x, block by block, or,
 // where the blocks would pack it more than once, once into the kernel's arena scratch
-// (conv_im2col_bytes); a 1x1 / stride 1 / no padding convolution packs x as a plain matrix.
+// (conv_im2col_bytes); a stride-1 2-d one over a wide plane reads a zero-bordered copy of x in
+// the scratch, shifted, instead (conv_shift_form); a 1x1 / stride 1 / no padding convolution
+// packs x as a plain matrix.
 // The direct loop (other types, depthwise and small groups: convolution_direct) works row by
 // row in parallel, the innermost loop over the last output dim with its valid range computed
 // up front (no bounds checks inside); 2-d depthwise convolutions run 8 channels at a time
@@ -233,6 +235,75 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
     return kdim * conv_im2col_cols<C>(kdim, plane) * int64_t(sizeof(C));
 }
 
+// Stride 1 (2-d, not a 1x1): the shifted form, where B is not packed at all. The output rows
+// are cut into bands; for each, one thread copies the input rows the band reads, with zeros
+// around them, into the band's part of the scratch: xp[c][r][q] = x[c][oh0 + r - pad_top][q -
+// pad_left], hb x wp (hb = band rows + (kh - 1) * dil_h, wp = out_w + (kw - 1) * dil_w). Over the
+// band's extended columns j = (oh - oh0) * wp + ow (ow < wp, those with ow >= out_w discarded),
+// row (c, kh, kw) of the im2col matrix is then xp itself from offset c * hb * wp + kh * dil_h *
+// wp + kw * dil_w: the micro-kernel reads it in place (gemm_b_shifted), and the same thread
+// runs the band's GEMM at once, while the copy is in its core's cache. The copy costs about one
+// input where im2col packs one per kernel element (64 3x3 over 56x56: 28% of the time). An
+// element sums the same products in the same order as with im2col (a padded position is a zero
+// either way): the results are the same.
+// Taken where the discarded columns are at most conv_shift_waste of the extended ones (3x3 over
+// 56x56: 3.5%; over 14x14, 12%, and 7x7, 20%, were slower than im2col) and for as many
+// multiply-adds as the im2col scratch needs. Bands of about conv_shift_band_cols columns, and at
+// least conv_shift_min_bands of them where the rows allow. Scratch: the K offsets, then each
+// band's copy, conv_shift_slack elements past it (the last strip read whole).
+constexpr int64_t conv_shift_slack = 64, conv_shift_band_cols = 512, conv_shift_min_bands = 4;
+constexpr double conv_shift_waste = 0.1;
+struct conv_shift_geometry {
+    int64_t wp = 0;            // the copy's columns
+    int64_t band = 0, bands = 0; // output rows per band (the last may have fewer); bands
+    int64_t hb = 0;            // the copy's rows per band
+    int64_t copy = 0;          // elements of a band's copy, the slack included
+    int64_t offsets_bytes = 0; // the K offsets' bytes, rounded up to 64
+};
+inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip,
+                            conv_shift_geometry& g) {
+    const int64_t kdim = conv_im2col_depth(xd, wd, od, ip);
+    if (kdim == 0 || od.rank != 4 || ip[3] != 1 || ip[4] != 1) return false;
+    const int64_t ho = od.lens[2], wo = od.lens[3], mg = od.lens[1] / ip[0];
+    if (ho < 1 || wo < 1) return false;
+    g.wp = wo + (wd.lens[3] - 1) * ip[6];
+    if (double(g.wp - wo) > conv_shift_waste * double(g.wp)) return false;
+    if (double(mg) * double(ho * wo) * double(kdim) < double(conv_im2col_min_macs)) return false;
+    const int64_t by_cols = (conv_shift_band_cols + g.wp - 1) / g.wp, by_count = (ho + conv_shift_min_bands - 1) / conv_shift_min_bands;
+    g.band = by_cols < by_count ? by_cols : by_count;
+    g.bands = (ho + g.band - 1) / g.band;
+    g.hb = g.band + (wd.lens[2] - 1) * ip[5];
+    g.copy = wd.lens[1] * g.hb * g.wp + conv_shift_slack;
+    g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
+    return true;
+}
+// The scratch a convolution's implicit GEMM wants: the shifted form's, else the im2col
+// matrix's (conv_im2col_bytes), else 0 (codegen/gemm_choice.cpp reserves it).
+template <class T>
+int64_t conv_scratch_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    conv_shift_geometry g;
+    if (conv_shift_form(xd, wd, od, ip, g)) return g.offsets_bytes + g.bands * g.copy * int64_t(sizeof(compute_t<T>));
+    return conv_im2col_bytes<T>(xd, wd, od, ip);
+}
+// The shifted form's output: extended column j of row i is element (i, j / wp, j % wp) of the
+// group's output (discarded where j % wp >= out_w).
+template <class T> struct conv_out_shifted {
+    using value_type = T;
+    T* y;
+    int64_t plane, ebase, wp, wo;
+    template <class E, class C>
+    void store(E& ep, const C* acc, int64_t acc_ld, int64_t i, int64_t j, int64_t cols, int64_t rows) const {
+        for (int64_t jj = j, end = j + cols; jj < end;) {
+            const int64_t oh = jj / wp, ow = jj - oh * wp, next = (oh + 1) * wp;
+            if (ow < wo) {
+                const int64_t len = (oh * wp + wo < end ? oh * wp + wo : end) - jj, o = i * plane + oh * wo + ow;
+                epilogue_store_rows(ep, acc + (jj - j), acc_ld, y + o, plane, ebase + o, len, rows);
+            }
+            jj = next < end ? next : end;
+        }
+    }
+};
+
 // The implicit GEMM; false when the direct loop is the better (or only) choice. With the
 // scratch (k.scratch, conv_im2col_bytes) and more than one block of rows, the matrix of each
 // image and group is packed once: the threads pack the chunk's 64-column units as
@@ -273,6 +344,49 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             return gemm_pack_a_strided<T>{w + g * mg * wd.strides[0], wd.strides[0], 1};
         }
     };
+    conv_shift_geometry sg;
+    if (k.scratch && conv_shift_form(xd, wd, od, k.ip, sg)) {
+        int64_t* off = static_cast<int64_t*>(k.scratch);
+        C* copies = reinterpret_cast<C*>(static_cast<char*>(k.scratch) + sg.offsets_bytes);
+        const int64_t kh_n = wd.lens[2], kw_n = wd.lens[3], hw = sg.hb * sg.wp, ho = od.lens[2], wo = od.lens[3];
+        for (int64_t c = 0, kk = 0; c < cg; ++c)
+            for (int64_t i = 0; i < kh_n; ++i)
+                for (int64_t j = 0; j < kw_n; ++j) off[kk++] = c * hw + i * dil[0] * sg.wp + j * dil[1];
+        const int64_t in_h = xd.lens[2], in_w = xd.lens[3], sh = xd.strides[2], sw = xd.strides[3];
+        for (int64_t ng = 0; ng < images * group; ++ng) {
+            const int64_t n = ng / group, g = ng % group, ybase = (n * od.lens[1] + g * mg) * plane;
+            const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
+            const auto pa = pack_a(g);
+            parallel_for(sg.bands, [&](int64_t band) {
+                const int64_t oh0 = band * sg.band, rows = ho - oh0 < sg.band ? ho - oh0 : sg.band;
+                C* xp = copies + band * sg.copy;
+                // the copy: rows [0, rows + halo) read input row oh0 + r - pad_top, columns [q0, q1)
+                // input column q - pad_left, the others zeros
+                const int64_t hr = rows + (kh_n - 1) * dil[0];
+                const int64_t q0 = pad[1] < sg.wp ? pad[1] : sg.wp, q1 = in_w + pad[1] < sg.wp ? in_w + pad[1] : sg.wp;
+                for (int64_t c = 0; c < cg; ++c)
+                    for (int64_t r = 0; r < hr; ++r) {
+                        C* d = xp + c * hw + r * sg.wp;
+                        const int64_t ih = oh0 + r - pad[0];
+                        if (ih < 0 || ih >= in_h) {
+                            for (int64_t q = 0; q < sg.wp; ++q) d[q] = C(0);
+                            continue;
+                        }
+                        const T* src = xg + c * xd.strides[1] + ih * sh - pad[1] * sw;
+                        for (int64_t q = 0; q < q0; ++q) d[q] = C(0);
+                        for (int64_t q = q0; q < q1; ++q) d[q] = C(src[q * sw]);
+                        for (int64_t q = q1 > q0 ? q1 : q0; q < sg.wp; ++q) d[q] = C(0);
+                    }
+                for (int64_t i = cg * hw; i < sg.copy; ++i) xp[i] = C(0); // (the slack)
+                // the band's GEMM, block after block on this thread (the bands are the items)
+                const int64_t cols = (rows - 1) * sg.wp + wo, e0 = ybase + oh0 * wo;
+                const gemm_split cs = gemm_plan<T>(mg, cols, sg.bands);
+                const conv_out_shifted<T> out{y + e0, plane, e0, sg.wp, wo};
+                for (int64_t b = 0; b < cs.blocks(); ++b) gemm_block_to(cs, kdim, pa, gemm_b_shifted<C>{xp, off}, out, epi, b);
+            });
+        }
+        return true;
+    }
     if (!pointwise && k.scratch && sp.row_blocks > 1) {
         constexpr int nr = gemm_shape<C>::nr;
         constexpr int64_t unit = conv_im2col_unit;

@@ -87,21 +87,23 @@ template <> struct gemm_vec<double, 32> { typedef double type __attribute__((vec
 
 // c[r * ldc + j] (first ? = : +=) sum_kk a[kk * mr + r] * B(kk, j), r < mr, j < NV vectors
 // of Bytes, vector v of B's row kk at b + kk * ldb + v * bstep (bstep = one vector: the row's
-// next lanes; or the distance to the next strip). madd(z, x, y): z = x * y + z on vectors;
-// madd.splat(v, s): every lane of v = s (by reference: a vector of another target's width is
-// never passed by value). A is packed (a[kk * mr + r]) or, with lda > 0, read in place
-// (a[r * lda + kk]: rows of unit stride).
+// next lanes; or the distance to the next strip), or, with boff, at b + boff[kk] + v * bstep
+// (rows anywhere: a stride-1 convolution's shifted input rows, gemm_b_shifted; A packed).
+// madd(z, x, y): z = x * y + z on vectors; madd.splat(v, s): every lane of v = s (by
+// reference: a vector of another target's width is never passed by value). A is packed
+// (a[kk * mr + r]) or, with lda > 0, read in place (a[r * lda + kk]: rows of unit stride).
 template <class C, int Bytes, int ldb, class M, int NV = 2>
 __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
                                                             int64_t ldc, bool first, M madd,
-                                                            int64_t bstep = Bytes / int(sizeof(C))) {
+                                                            int64_t bstep = Bytes / int(sizeof(C)),
+                                                            const int64_t* boff = nullptr) {
     constexpr int lanes = Bytes / int(sizeof(C)), nv = NV, mr = gemm_mr;
     using V = typename gemm_vec<C, Bytes>::type;
     V acc[mr][nv] = {};
-    const auto step = [&](int64_t kk, auto at) __attribute__((always_inline)) {
+    const auto step = [&](const C* brow, auto at) __attribute__((always_inline)) {
         V bv[nv];
 #pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v) memcpy(&bv[v], b + kk * ldb + v * bstep, sizeof(V));
+        for (int v = 0; v < nv; ++v) memcpy(&bv[v], brow + v * bstep, sizeof(V));
 #pragma GCC unroll 8
         for (int r = 0; r < mr; ++r) {
             V av;
@@ -111,9 +113,14 @@ __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* 
         }
     };
     if (lda > 0)
-        for (int64_t kk = 0; kk < kc; ++kk) step(kk, [&](int r) __attribute__((always_inline)) { return a[r * lda + kk]; });
+        for (int64_t kk = 0; kk < kc; ++kk)
+            step(b + kk * ldb, [&](int r) __attribute__((always_inline)) { return a[r * lda + kk]; });
+    else if (boff)
+        for (int64_t kk = 0; kk < kc; ++kk)
+            step(b + boff[kk], [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
     else
-        for (int64_t kk = 0; kk < kc; ++kk) step(kk, [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
+        for (int64_t kk = 0; kk < kc; ++kk)
+            step(b + kk * ldb, [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
 #pragma GCC unroll 8
     for (int r = 0; r < mr; ++r)
 #pragma GCC unroll 4
@@ -135,11 +142,11 @@ template <class C, gemm_isa I> struct gemm_micro;
 template <class C> struct gemm_micro<C, gemm_isa::base> {
     using V = typename gemm_vec<C, gemm_base_vec_bytes>::type;
     __attribute__((noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b, C* c, int64_t ldc,
-                                              bool first) {
+                                              bool first, const int64_t* boff = nullptr) {
         constexpr int nr = gemm_shape<C>::nr, width = 2 * gemm_base_vec_bytes / int(sizeof(C));
         for (int h = 0; h < nr; h += width) // the tile in parts of two vectors
-            gemm_micro_body<C, gemm_base_vec_bytes, nr>(kc, a, lda, b + h, c + h, ldc, first,
-                                                       gemm_madd<V>{});
+            gemm_micro_body<C, gemm_base_vec_bytes, nr>(kc, a, lda, b + h, c + h, ldc, first, gemm_madd<V>{},
+                                                       gemm_base_vec_bytes / int(sizeof(C)), boff);
     }
 };
 #if MXC_GEMM_AVX2
@@ -157,8 +164,9 @@ struct gemm_fma256 {
 };
 template <class C> struct gemm_micro<C, gemm_isa::avx2> {
     __attribute__((target("avx2,fma"), noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b,
-                                                                   C* c, int64_t ldc, bool first) {
-        gemm_micro_body<C, 32, gemm_shape<C>::nr>(kc, a, lda, b, c, ldc, first, gemm_fma256{});
+                                                                   C* c, int64_t ldc, bool first,
+                                                                   const int64_t* boff = nullptr) {
+        gemm_micro_body<C, 32, gemm_shape<C>::nr>(kc, a, lda, b, c, ldc, first, gemm_fma256{}, 32 / int(sizeof(C)), boff);
     }
 };
 // AVX-512 (float): a row of a 16-wide strip is one 64-byte vector, so the tile is 6 rows x four
@@ -180,21 +188,24 @@ template <> struct gemm_vec<float, 64> { typedef gemm_f32x16 type; };
 template <class C> struct gemm_micro<C, gemm_isa::avx512> {
     static_assert(std::is_same<C, float>::value && gemm_shape<C>::nr == 16, "gemm_micro avx512: float strips of 16");
     __attribute__((target("avx512f"), noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
-                                                                  int64_t ldc, bool first) {
-        gemm_micro_body<C, 64, 16, gemm_fma512, 1>(kc, a, lda, b, c, ldc, first, gemm_fma512{});
+                                                                  int64_t ldc, bool first, const int64_t* boff = nullptr) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 1>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, 16, boff);
     }
     // strips b, b + bstep, ... (their outputs at c, c + 16, ...)
     __attribute__((target("avx512f"), noinline)) static void run2(int64_t kc, const C* a, int64_t lda, const C* b,
-                                                                   int64_t bstep, C* c, int64_t ldc, bool first) {
-        gemm_micro_body<C, 64, 16, gemm_fma512, 2>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep);
+                                                                   int64_t bstep, C* c, int64_t ldc, bool first,
+                                                                   const int64_t* boff = nullptr) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 2>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff);
     }
     __attribute__((target("avx512f"), noinline)) static void run3(int64_t kc, const C* a, int64_t lda, const C* b,
-                                                                   int64_t bstep, C* c, int64_t ldc, bool first) {
-        gemm_micro_body<C, 64, 16, gemm_fma512, 3>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep);
+                                                                   int64_t bstep, C* c, int64_t ldc, bool first,
+                                                                   const int64_t* boff = nullptr) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 3>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff);
     }
     __attribute__((target("avx512f"), noinline)) static void run4(int64_t kc, const C* a, int64_t lda, const C* b,
-                                                                   int64_t bstep, C* c, int64_t ldc, bool first) {
-        gemm_micro_body<C, 64, 16, gemm_fma512, 4>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep);
+                                                                   int64_t bstep, C* c, int64_t ldc, bool first,
+                                                                   const int64_t* boff = nullptr) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 4>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff);
     }
 };
 #endif
@@ -416,11 +427,38 @@ template <class C> constexpr bool gemm_rows_may_split(int64_t m, int64_t n) {
     return strips > S::mc / S::mr || (m > n && strips > 1);
 }
 
+// B read in place from rows anywhere: B(k, j) = base[off[k] + j], every row contiguous (a
+// stride-1 convolution over a zero-bordered copy of its input, convolution_gemm: row k = (input
+// channel, kernel offset) is the copy shifted by that offset). The micro-kernel reads whole
+// strips past the last column: base must have nr - 1 elements to spare past the last one read.
+template <class C> struct gemm_b_shifted {
+    const C* base;
+    const int64_t* off; // K offsets
+};
+template <class P> struct is_gemm_b_shifted : std::false_type {};
+template <class C> struct is_gemm_b_shifted<gemm_b_shifted<C>> : std::true_type {};
+
+// Where gemm_block stores its rows: element (i, j) of the product at y[i * ldy + j], its
+// index for the epilogue ebase + i * ldy + j. (Another layout: convolution_gemm's
+// conv_out_shifted.) store(ep, acc, acc_ld, i, j, cols, rows): rows i.. of columns j.. .
+template <class T> struct gemm_out_dense {
+    using value_type = T;
+    T* y;
+    int64_t ldy, ebase;
+    template <class E, class C>
+    void store(E& ep, const C* acc, int64_t acc_ld, int64_t i, int64_t j, int64_t cols, int64_t rows) const {
+        const int64_t o = i * ldy + j;
+        epilogue_store_rows(ep, acc, acc_ld, y + o, ldy, ebase + o, cols, rows);
+    }
+};
+
 // Block `blk` of y (of the split gemm_plan made, with its kernel). The packed panels, the
 // accumulators and the micro-kernel are in the compute type C.
-template <class T, class PA, class PB, class E>
-void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
-                    int64_t ebase, const E& epi, int64_t blk) {
+// gemm_block_to stores through an Out (gemm_out_dense: gemm_block).
+template <class PA, class PB, class E, class Out>
+void gemm_block_to(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& pack_b, const Out& out,
+                   const E& epi, int64_t blk) {
+    using T = typename Out::value_type;
     using C = compute_t<T>;
     using S = gemm_shape<C>;
     constexpr int mr = S::mr, nr = S::nr;
@@ -434,7 +472,8 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
     // compute-typed rows of unit stride)
     const C* adirect = nullptr;
     int64_t adirect_ld = 0;
-    if constexpr (has_gemm_direct<PA, C>::value) adirect = pack_a.direct(adirect_ld);
+    constexpr bool shifted = is_gemm_b_shifted<PB>::value; // (the micro-kernel takes its rows with A packed)
+    if constexpr (has_gemm_direct<PA, C>::value && !shifted) adirect = pack_a.direct(adirect_ld);
     // a last strip of at most gemm_tail_max columns as dot products (gemm_tail), with A in place
     // (avx512 too, 2026-11-24: 512 3x3 over 7x7, 49 columns, 1.63 ms with it, 1.85 with the
     // last strip in the four-strip kernel; 256 over 14x14, 196 columns, the same either way)
@@ -448,11 +487,8 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
     // (memory_sharing.cpp): each element is read before it is written. The epilogue may keep
     // state (fused.hpp): a copy.
     E ep = epi;
-    const int64_t o = i0 * ldy + j0;
     auto store = [&](int64_t ir) {
-        const int64_t rows = mb - ir < mr ? mb - ir : mr;
-        epilogue_store_rows(ep, static_cast<const C*>(acc + ir * S::nc), S::nc, y + o + ir * ldy, ldy,
-                            ebase + o + ir * ldy, nb, rows);
+        out.store(ep, static_cast<const C*>(acc + ir * S::nc), S::nc, i0 + ir, j0, nb, mb - ir < mr ? mb - ir : mr);
     };
     for (int64_t k0 = 0; k0 < kdim; k0 += S::kc) {
         const int64_t kc = kdim - k0 < S::kc ? kdim - k0 : S::kc;
@@ -460,9 +496,12 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
         // strip jr of the block's panel (jr a multiple of nr)
         auto strip_at = [&](int64_t jr) -> const C* {
             if constexpr (strips) return pack_b.template at<nr>(k0, j0 + jr);
+            else if constexpr (shifted) return pack_b.base + j0 + jr; // (its rows at boff)
             else return bp + jr * kc;
         };
-        if constexpr (!strips) {
+        const int64_t* boff = nullptr;
+        if constexpr (shifted) boff = pack_b.off + k0;
+        if constexpr (!strips && !shifted) {
             if (nb % nr) memset(bp + nb / nr * nr * kc, 0, sizeof(C) * kc * nr);
             pack_b(k0, kc, j0, int(nb), bp, gemm_nr<nr>{});
         }
@@ -482,6 +521,7 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
         // the distance from one strip to the next
         auto strip_step = [&]() -> int64_t {
             if constexpr (strips) return pack_b.kdim * nr;
+            else if constexpr (shifted) return nr;
             else return kc * nr;
         };
         // the micro-kernel on rows ir .. ir + mr of A (a, lda) and the strip(s) at column jr:
@@ -494,20 +534,20 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
                     const int64_t bstep = strip_step(); // (the same between any two strips)
                     switch ((nfull - jr + nr - 1) / nr) { // up to four strips at once (the last may be partial)
                     case 1: break;
-                    case 2: gemm_micro<C, gemm_isa::avx512>::run2(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0); return 2 * nr;
-                    case 3: gemm_micro<C, gemm_isa::avx512>::run3(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0); return 3 * nr;
-                    default: gemm_micro<C, gemm_isa::avx512>::run4(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0); return 4 * nr;
+                    case 2: gemm_micro<C, gemm_isa::avx512>::run2(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff); return 2 * nr;
+                    case 3: gemm_micro<C, gemm_isa::avx512>::run3(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff); return 3 * nr;
+                    default: gemm_micro<C, gemm_isa::avx512>::run4(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff); return 4 * nr;
                     }
-                    gemm_micro<C, gemm_isa::avx512>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
+                    gemm_micro<C, gemm_isa::avx512>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0, boff);
                     return nr;
                 }
             }
             if (gemm_isa_avx2(sp.isa)) { // (double on avx512 too)
-                gemm_micro<C, gemm_isa::avx2>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
+                gemm_micro<C, gemm_isa::avx2>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0, boff);
                 return nr;
             }
 #endif
-            gemm_micro<C, gemm_isa::base>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0);
+            gemm_micro<C, gemm_isa::base>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0, boff);
             return nr;
         };
         if constexpr (is_gemm_a_panels<PA>::value) {
@@ -549,7 +589,12 @@ void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& 
     if (kdim == 0)
         for (int64_t i = 0; i < mb * S::nc; ++i) acc[i] = C(0);
     if (kdim == 0 || nfull == 0) // no micro-kernel ran (only a tail, or nothing to sum): every row at once
-        epilogue_store_rows(ep, static_cast<const C*>(acc), S::nc, y + o, ldy, ebase + o, nb, mb);
+        out.store(ep, static_cast<const C*>(acc), S::nc, i0, j0, nb, mb);
+}
+template <class T, class PA, class PB, class E>
+void gemm_block(const gemm_split& sp, int64_t kdim, const PA& pack_a, const PB& pack_b, T* y, int64_t ldy,
+                int64_t ebase, const E& epi, int64_t blk) {
+    gemm_block_to(sp, kdim, pack_a, pack_b, gemm_out_dense<T>{y, ldy, ebase}, epi, blk);
 }
 
 // Packing of a strided matrix: element (i, j) at p[i * si + j * sj], widened to the compute type.

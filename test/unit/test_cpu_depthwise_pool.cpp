@@ -1,5 +1,5 @@
 // The row-wise cpu kernels of the direct convolution (depthwise, small groups, types without
-// the GEMM), the implicit GEMM with its im2col matrix in the scratch, and pooling against the
+// the GEMM), the implicit GEMM with its im2col matrix or shifted input in the scratch, and pooling against the
 // per-element math of templates/common (mxc_conv_at, mxc_pool_at), over odd shapes; and the
 // same results whatever the thread count.
 #include "runtime-stub/thread_pool.hpp"
@@ -65,10 +65,13 @@ mxc_desc x_desc(const conv_case& c) {
 
 // convolution_epilogue<T> with an epilogue that depends on the element index, against
 // mxc_conv_at; then the same with 3 threads, bit for bit. With `scratch`, the implicit GEMM
-// must want the arena scratch for its im2col matrix (conv_im2col_bytes): it runs once more
-// with 1 and with 3 threads, given a scratch of that size full of NaNs, and must give the same
-// bits (it packs the matrix once, into the scratch, instead of once per block of rows).
-template <class T> void check_conv(const conv_case& c, bool scratch = false) {
+// must want the arena scratch (conv_scratch_bytes) in the form `shifted` says (the stride-1
+// shifted form, conv_shift_form, or the im2col matrix): it runs once more with 1 and with 3
+// threads, given a scratch of that size full of NaNs, and must give the same bits (the
+// im2col matrix packed once into the scratch instead of once per block of rows, or the
+// zero-bordered input copied there and read in place, sum the same products in the same order).
+enum class scratch_form { none, im2col, shifted };
+template <class T> void check_conv(const conv_case& c, scratch_form scratch = scratch_form::none) {
     using C = mxc::cpu::compute_t<T>;
     const size_t s = c.x.size() - 2;
     std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
@@ -94,9 +97,12 @@ template <class T> void check_conv(const conv_case& c, bool scratch = false) {
         ASSERT_NEAR(double(C(y1[size_t(e)])), want, tol * (1 + std::fabs(want))) << "element " << e;
         ASSERT_EQ(std::memcmp(&y1[size_t(e)], &y3[size_t(e)], sizeof(T)), 0) << "thread count changed element " << e;
     }
-    if (!scratch) return;
-    const int64_t bytes = mxc::cpu::conv_im2col_bytes<T>(ds[0], ds[1], od, ip.data());
-    ASSERT_GT(bytes, 0) << "this convolution wants no im2col scratch";
+    if (scratch == scratch_form::none) return;
+    const int64_t bytes = mxc::cpu::conv_scratch_bytes<T>(ds[0], ds[1], od, ip.data());
+    ASSERT_GT(bytes, 0) << "this convolution wants no scratch";
+    mxc::cpu::conv_shift_geometry g;
+    ASSERT_EQ(mxc::cpu::conv_shift_form(ds[0], ds[1], od, ip.data(), g), scratch == scratch_form::shifted)
+        << "the convolution takes the other form";
     for (int threads : {1, 3}) {
         std::vector<C> sc(size_t(bytes) / sizeof(C), C(NAN));
         std::vector<T> ys(size_t(n), T(0.f));
@@ -214,13 +220,35 @@ TEST(cpu_depthwise, blocks_of_eight_channels) {
 // images, two groups), strides, 3-d (the packer's general path), double (strips of 8), and
 // a matrix larger than the scratch's budget (2 MiB: chunks of 896 columns for K = 576).
 TEST(cpu_conv_gemm, im2col_packed_once_in_the_scratch) {
+    const conv_case plain{{1, 8, 20, 12}, {250, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}; // (narrow: not shifted)
+    const auto im2col = scratch_form::im2col;
+    check_conv<float>(plain, im2col);
+    check_conv<double>(plain, im2col);
+    check_conv<mxc_half>(plain, im2col);
+    check_conv<float>({{2, 16, 13, 15}, {488, 8, 3, 3}, 2, {1, 0}, {0, 1}, {2, 1}, {1, 2}}, im2col);
+    check_conv<float>({{1, 4, 5, 6, 7}, {246, 4, 2, 3, 2}, 1, {1, 0, 1}, {0, 1, 1}, {1, 2, 1}, {1, 1, 2}}, im2col);
+    check_conv<float>({{1, 64, 96, 48}, {248, 64, 3, 3}, 1, {0, 0}, {0, 0}, {2, 1}, {1, 1}}, im2col); // 3 chunks
+}
+
+// The stride-1 shifted form (conv_shift_form): the input copied with zeros around it, band by
+// band, and read in place. Bands of whole and partial rows, padding on every side (and more
+// than the kernel reads), dilation, groups and images, a strided view of x, double and half.
+TEST(cpu_conv_gemm, shifted_form_for_stride_one) {
+    const auto shifted = scratch_form::shifted;
     const conv_case plain{{1, 8, 20, 23}, {250, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
-    check_conv<float>(plain, true);
-    check_conv<double>(plain, true);
-    check_conv<mxc_half>(plain, true);
-    check_conv<float>({{2, 16, 13, 15}, {488, 8, 3, 3}, 2, {1, 0}, {0, 1}, {2, 1}, {1, 2}}, true);
-    check_conv<float>({{1, 4, 5, 6, 7}, {246, 4, 2, 3, 2}, 1, {1, 0, 1}, {0, 1, 1}, {1, 2, 1}, {1, 1, 2}}, true);
-    check_conv<float>({{1, 64, 48, 48}, {248, 64, 3, 3}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}}, true); // 3 chunks
+    check_conv<float>(plain, shifted);
+    check_conv<double>(plain, shifted);
+    check_conv<mxc_half>(plain, shifted);
+    // 4 bands of 10 rows; 4 bands of 11, 11, 11 and 8 rows
+    check_conv<float>({{1, 4, 40, 45}, {16, 4, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}}, shifted);
+    check_conv<float>({{1, 4, 41, 45}, {16, 4, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}}, shifted);
+    // 2 images, 2 groups, dilation 2 down the rows, uneven padding
+    check_conv<float>({{2, 16, 21, 30}, {64, 8, 3, 3}, 2, {1, 0}, {0, 2}, {1, 1}, {2, 1}}, shifted);
+    // padding wider than the kernel reads (the first and last rows and columns all zeros)
+    check_conv<float>({{1, 8, 24, 40}, {32, 8, 3, 3}, 1, {3, 3}, {3, 3}, {1, 1}, {1, 1}}, shifted);
+    // x a view with a gap between elements, and one with longer rows
+    check_conv<float>({{1, 8, 20, 23}, {64, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2}, shifted);
+    check_conv<float>({{1, 8, 20, 23}, {64, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 5}, shifted);
 }
 
 TEST(cpu_pool, max_3x3_stride2_pad1) { check_pool_all({{1, 3, 12, 13}, 0, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); }
