@@ -102,7 +102,15 @@ template <class T, gemm_isa I> void check_shapes(double tol) {
     }
 }
 
+// A larger than gemm_prefetch_a_bytes (1 MiB): its slices fetched ahead, the tail's rows in
+// chunks (a last strip of 1 column), and without a tail.
+template <gemm_isa I> void check_large_a() {
+    check<float, I>(250, 49, 1100, false, 1e-5);
+    check<float, I>(250, 64, 1100, false, 1e-5);
+}
+
 TEST(CpuGemm, BaseKernel) {
+    check_large_a<gemm_isa::base>();
     check_shapes<float, gemm_isa::base>(1e-5);
     check_shapes<double, gemm_isa::base>(1e-12);
     check_shapes<mxc_half, gemm_isa::base>(2e-3);
@@ -111,6 +119,7 @@ TEST(CpuGemm, BaseKernel) {
 TEST(CpuGemm, Avx2Kernel) {
     if (!cpu_has_avx2()) GTEST_SKIP() << "this CPU has no AVX2/FMA: the avx2 kernel cannot run here";
 #if MXC_GEMM_AVX2
+    check_large_a<gemm_isa::avx2>();
     check_shapes<float, gemm_isa::avx2>(1e-5);
     check_shapes<double, gemm_isa::avx2>(1e-12);
     check_shapes<mxc_bf16, gemm_isa::avx2>(1.6e-2);
@@ -122,6 +131,7 @@ TEST(CpuGemm, Avx2Kernel) {
 TEST(CpuGemm, Avx512Kernel) {
     if (!cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512F: the avx512 kernel cannot run here";
 #if MXC_GEMM_AVX2
+    check_large_a<gemm_isa::avx512>();
     check_shapes<float, gemm_isa::avx512>(1e-5);
     check_shapes<double, gemm_isa::avx512>(1e-12); // (the avx2 kernel)
     check_shapes<mxc_half, gemm_isa::avx512>(2e-3);
@@ -146,7 +156,8 @@ TEST(CpuGemm, Avx512Kernel) {
 // on every split and kernel, wherever the last strip is not a gemm_tail (which needs A's rows
 // in place), and right against the double loop everywhere.
 TEST(CpuGemm, RowPanels) {
-    const int64_t shapes[][3] = {{6, 16, 8}, {13, 33, 300}, {61, 128, 700}, {250, 40, 5}, {20, 50, 37}, {45, 49, 300}, {7, 80, 9}};
+    const int64_t shapes[][3] = {{6, 16, 8}, {13, 33, 300}, {61, 128, 700}, {250, 40, 5}, {20, 50, 37}, {45, 49, 300}, {7, 80, 9},
+                                 {250, 64, 1100}}; // (the last: panels fetched ahead, A over 1 MiB)
     std::vector<gemm_isa> isas = {gemm_isa::base};
     if (cpu_has_avx2()) isas.push_back(gemm_isa::avx2);
     if (cpu_has_avx512()) isas.push_back(gemm_isa::avx512);
