@@ -249,15 +249,20 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
 // Taken where the discarded columns are at most conv_shift_waste of the extended ones (3x3 over
 // 56x56: 3.5%; over 14x14, 12%, and 7x7, 20%, were slower than im2col) and for as many
 // multiply-adds as the im2col scratch needs. Bands of about conv_shift_band_cols columns, and at
-// least conv_shift_min_bands of them where the rows allow. Scratch: the K offsets, then each
-// band's copy, conv_shift_slack elements past it (the last strip read whole).
-constexpr int64_t conv_shift_slack = 64, conv_shift_band_cols = 512, conv_shift_min_bands = 4;
+// least conv_shift_min_bands of them where the rows allow. Scratch: the K offsets, then `slots`
+// band copies, each with conv_shift_slack elements past it (the last strip read whole): as
+// many as fit conv_im2col_budget bytes, at least conv_shift_min_slots (the threads a wave of
+// bands keeps busy), at most all the bands; the bands run in waves of `slots`, each in the
+// copy of its place in the wave. (UNet's 64-channel 3x3s over 128x128: 2 MiB where a copy
+// for every band took 4.6 MB.)
+constexpr int64_t conv_shift_slack = 64, conv_shift_band_cols = 512, conv_shift_min_bands = 4, conv_shift_min_slots = 8;
 constexpr double conv_shift_waste = 0.1;
 struct conv_shift_geometry {
     int64_t wp = 0;            // the copy's columns
     int64_t band = 0, bands = 0; // output rows per band (the last may have fewer); bands
     int64_t hb = 0;            // the copy's rows per band
     int64_t copy = 0;          // elements of a band's copy, the slack included
+    int64_t slots = 0;         // band copies in the scratch
     int64_t offsets_bytes = 0; // the K offsets' bytes, rounded up to 64
 };
 inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip,
@@ -275,6 +280,9 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
     g.hb = g.band + (wd.lens[2] - 1) * ip[5];
     g.copy = wd.lens[1] * g.hb * g.wp + conv_shift_slack;
     g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
+    const int64_t fit = conv_im2col_budget / (g.copy * int64_t(sizeof(float))); // (float: the compute type of all but double)
+    g.slots = fit > conv_shift_min_slots ? fit : conv_shift_min_slots;
+    if (g.slots > g.bands) g.slots = g.bands;
     return true;
 }
 // The scratch a convolution's implicit GEMM wants: the shifted form's, else the im2col
@@ -282,7 +290,7 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
 template <class T>
 int64_t conv_scratch_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     conv_shift_geometry g;
-    if (conv_shift_form(xd, wd, od, ip, g)) return g.offsets_bytes + g.bands * g.copy * int64_t(sizeof(compute_t<T>));
+    if (conv_shift_form(xd, wd, od, ip, g)) return g.offsets_bytes + g.slots * g.copy * int64_t(sizeof(compute_t<T>));
     return conv_im2col_bytes<T>(xd, wd, od, ip);
 }
 // The shifted form's output: extended column j of row i is element (i, j / wp, j % wp) of the
@@ -357,33 +365,35 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             const int64_t n = ng / group, g = ng % group, ybase = (n * od.lens[1] + g * mg) * plane;
             const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
             const auto pa = pack_a(g);
-            parallel_for(sg.bands, [&](int64_t band) {
-                const int64_t oh0 = band * sg.band, rows = ho - oh0 < sg.band ? ho - oh0 : sg.band;
-                C* xp = copies + band * sg.copy;
-                // the copy: rows [0, rows + halo) read input row oh0 + r - pad_top, columns [q0, q1)
-                // input column q - pad_left, the others zeros
-                const int64_t hr = rows + (kh_n - 1) * dil[0];
-                const int64_t q0 = pad[1] < sg.wp ? pad[1] : sg.wp, q1 = in_w + pad[1] < sg.wp ? in_w + pad[1] : sg.wp;
-                for (int64_t c = 0; c < cg; ++c)
-                    for (int64_t r = 0; r < hr; ++r) {
-                        C* d = xp + c * hw + r * sg.wp;
-                        const int64_t ih = oh0 + r - pad[0];
-                        if (ih < 0 || ih >= in_h) {
-                            for (int64_t q = 0; q < sg.wp; ++q) d[q] = C(0);
-                            continue;
+            for (int64_t wave = 0; wave < sg.bands; wave += sg.slots) {
+                parallel_for(sg.bands - wave < sg.slots ? sg.bands - wave : sg.slots, [&](int64_t slot) {
+                    const int64_t band = wave + slot, oh0 = band * sg.band, rows = ho - oh0 < sg.band ? ho - oh0 : sg.band;
+                    C* xp = copies + slot * sg.copy;
+                    // the copy: rows [0, rows + halo) read input row oh0 + r - pad_top, columns [q0, q1)
+                    // input column q - pad_left, the others zeros
+                    const int64_t hr = rows + (kh_n - 1) * dil[0];
+                    const int64_t q0 = pad[1] < sg.wp ? pad[1] : sg.wp, q1 = in_w + pad[1] < sg.wp ? in_w + pad[1] : sg.wp;
+                    for (int64_t c = 0; c < cg; ++c)
+                        for (int64_t r = 0; r < hr; ++r) {
+                            C* d = xp + c * hw + r * sg.wp;
+                            const int64_t ih = oh0 + r - pad[0];
+                            if (ih < 0 || ih >= in_h) {
+                                for (int64_t q = 0; q < sg.wp; ++q) d[q] = C(0);
+                                continue;
+                            }
+                            const T* src = xg + c * xd.strides[1] + ih * sh - pad[1] * sw;
+                            for (int64_t q = 0; q < q0; ++q) d[q] = C(0);
+                            for (int64_t q = q0; q < q1; ++q) d[q] = C(src[q * sw]);
+                            for (int64_t q = q1 > q0 ? q1 : q0; q < sg.wp; ++q) d[q] = C(0);
                         }
-                        const T* src = xg + c * xd.strides[1] + ih * sh - pad[1] * sw;
-                        for (int64_t q = 0; q < q0; ++q) d[q] = C(0);
-                        for (int64_t q = q0; q < q1; ++q) d[q] = C(src[q * sw]);
-                        for (int64_t q = q1 > q0 ? q1 : q0; q < sg.wp; ++q) d[q] = C(0);
-                    }
-                for (int64_t i = cg * hw; i < sg.copy; ++i) xp[i] = C(0); // (the slack)
-                // the band's GEMM, block after block on this thread (the bands are the items)
-                const int64_t cols = (rows - 1) * sg.wp + wo, e0 = ybase + oh0 * wo;
-                const gemm_split cs = gemm_plan<T>(mg, cols, sg.bands);
-                const conv_out_shifted<T> out{y + e0, plane, e0, sg.wp, wo};
-                for (int64_t b = 0; b < cs.blocks(); ++b) gemm_block_to(cs, kdim, pa, gemm_b_shifted<C>{xp, off}, out, epi, b);
-            });
+                    for (int64_t i = cg * hw; i < sg.copy; ++i) xp[i] = C(0); // (the slack)
+                    // the band's GEMM, block after block on this thread (the bands are the items)
+                    const int64_t cols = (rows - 1) * sg.wp + wo, e0 = ybase + oh0 * wo;
+                    const gemm_split cs = gemm_plan<T>(mg, cols, sg.bands);
+                    const conv_out_shifted<T> out{y + e0, plane, e0, sg.wp, wo};
+                    for (int64_t b = 0; b < cs.blocks(); ++b) gemm_block_to(cs, kdim, pa, gemm_b_shifted<C>{xp, off}, out, epi, b);
+                });
+            }
         }
         return true;
     }

@@ -246,6 +246,15 @@ TEST(cpu_conv_gemm, shifted_form_for_stride_one) {
     check_conv<float>({{2, 16, 21, 30}, {64, 8, 3, 3}, 2, {1, 0}, {0, 2}, {1, 1}, {2, 1}}, shifted);
     // padding wider than the kernel reads (the first and last rows and columns all zeros)
     check_conv<float>({{1, 8, 24, 40}, {32, 8, 3, 3}, 1, {3, 3}, {3, 3}, {1, 1}, {1, 1}}, shifted);
+    // more bands (16) than band copies fit the scratch's budget (8 slots): two waves
+    const conv_case waves{{1, 96, 64, 128}, {8, 96, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+    const mxc_desc wx = desc_of(waves.x), ww = desc_of(waves.w), wy = desc_of({1, 8, 64, 128});
+    const int64_t wip[] = {1, 1, 1, 1, 1, 1, 1};
+    mxc::cpu::conv_shift_geometry g;
+    ASSERT_TRUE(mxc::cpu::conv_shift_form(wx, ww, wy, wip, g));
+    EXPECT_EQ(g.bands, 16);
+    EXPECT_EQ(g.slots, 8);
+    check_conv<float>(waves, shifted);
     // x a view with a gap between elements, and one with longer rows
     check_conv<float>({{1, 8, 20, 23}, {64, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2}, shifted);
     check_conv<float>({{1, 8, 20, 23}, {64, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 5}, shifted);
