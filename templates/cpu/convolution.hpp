@@ -244,8 +244,11 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
 // wp + kw * dil_w: the micro-kernel reads it in place (gemm_b_shifted), and the same thread
 // runs the band's GEMM at once, while the copy is in its core's cache. The copy costs about one
 // input where im2col packs one per kernel element (64 3x3 over 56x56: 28% of the time). An
-// element sums the same products in the same order as with im2col (a padded position is a zero
-// either way): the results are the same.
+// element sums the same products in the same order as the micro-kernel does with im2col (a
+// padded position is a zero either way); where im2col takes gemm_tail for a last strip of a few
+// columns (A read in place), those columns round differently. (Strides, by copying the input
+// in s x s phases, were tried: no faster for ResNet-50's strided 3x3s and stem, and far slower
+// for its 1x1 stride-2 convolutions over 7x7, whose 8 MB of weights each band read again.)
 // Taken where the discarded columns are at most conv_shift_waste of the extended ones (3x3 over
 // 56x56: 3.5%; over 14x14, 12%, and 7x7, 20%, were slower than im2col) and for as many
 // multiply-adds as the im2col scratch needs. Bands of about conv_shift_band_cols columns, and at
