@@ -256,8 +256,8 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
 // band copies, each with conv_shift_slack elements past it (the last strip read whole): as
 // many as fit conv_im2col_budget bytes, at least conv_shift_min_slots (the threads a wave of
 // bands keeps busy), at most all the bands; the bands run in waves of `slots`, each in the
-// copy of its place in the wave. (UNet's 64-channel 3x3s over 128x128: 2 MiB where a copy
-// for every band took 4.6 MB.)
+// copy of its place in the wave. (UNet: 2.7 MB of kernel scratch, where a copy for every band
+// took 6.4 MB.)
 constexpr int64_t conv_shift_slack = 64, conv_shift_band_cols = 512, conv_shift_min_bands = 4, conv_shift_min_slots = 8;
 constexpr double conv_shift_waste = 0.1;
 struct conv_shift_geometry {
