@@ -352,6 +352,15 @@ template <class C> struct gemm_b_strips {
     int64_t kdim; // K: the rows of each strip
     template <int NR> const C* at(int64_t k0, int64_t j) const { return strips + j / NR * kdim * NR + k0 * NR; }
 };
+// Every 64-byte line of [p, p + bytes) fetched into the cache (a hint: it never faults).
+template <int Locality = 3> inline void gemm_fetch(const void* p, int64_t bytes) {
+    const char* c = static_cast<const char*>(p);
+    for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(c + b, 0, Locality);
+}
+// gemm_block fetches A's slices ahead where A has more bytes than this (weights that do not
+// stay in cache from one run to the next inside a model).
+constexpr int64_t gemm_prefetch_a_bytes = int64_t(1) << 20;
+
 // A stored at build time as the micro-kernel's packed row panels (codegen/conv_weights_panels.cpp:
 // constant convolution weights, M x K of the compute type, as M / gemm_mr panels of K x gemm_mr,
 // then the last M % gemm_mr rows as one K x (M % gemm_mr) panel, so that the panels take the
@@ -359,12 +368,6 @@ template <class C> struct gemm_b_strips {
 // where rows read in place are gemm_mr streams K apart (which the prefetchers follow badly from
 // memory: inside ResNet-50, whose 100 MB of weights do not stay in cache, a 3x3 convolution took
 // 2.6 ms where the same layer alone, its weights in L2, took 1.7). `panels` points at the first.
-constexpr int64_t gemm_prefetch_a_bytes = int64_t(1) << 20;
-// Every 64-byte line of [p, p + bytes) fetched into the cache (a hint: it never faults).
-template <int Locality = 3> inline void gemm_fetch(const void* p, int64_t bytes) {
-    const char* c = static_cast<const char*>(p);
-    for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(c + b, 0, Locality);
-}
 template <class C> struct gemm_a_panels {
     const C* panels;
     int64_t kdim, rows; // K: the depth of each panel; M
