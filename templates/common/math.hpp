@@ -20,6 +20,15 @@ template <> struct mxc_compute<mxc_f8e8m0> { using type = float; };
 template <int B, bool S> struct mxc_compute<mxc_subbyte_int<B, S>> { using type = int32_t; };
 template <class T> using mxc_compute_t = typename mxc_compute<T>::type;
 
+// The host math below is always inlined: in a large generated unit GCC reaches its
+// inline-unit-growth limit and calls it once per element, which stops the vectorisation of
+// the loop around it (YOLO's SiLU epilogues: a call to mxc_exp_host per element).
+#if defined(__GNUC__)
+#define MXC_HOST_INLINE inline __attribute__((always_inline))
+#else
+#define MXC_HOST_INLINE inline
+#endif
+
 // exp for float on the host (the cpu kernels, the reference evaluator, constant folding, the
 // hip emulator): branch-free, so that GCC vectorises the loops that call it (a fused
 // epilogue's SiLU or sigmoid, softmax), where libm's expf is a call per element. Range
@@ -31,7 +40,7 @@ template <class T> using mxc_compute_t = typename mxc_compute<T>::type;
 // x is clamped to [-104, 89] first: exp(-104) is below half the least subnormal (0), exp(89)
 // above the largest float (inf). NaN gives NaN. Error: within 2 ulp of the true value (tested
 // against double exp over the whole range, test_ops_math.cpp). GPUs keep their expf.
-inline float mxc_exp_host(float x) {
+MXC_HOST_INLINE float mxc_exp_host(float x) {
     // (the clamp on the bits, with masks: an ordered float comparison may trap on NaN, and
     // GCC keeps branches for it or for selects it can specialise, which stop the
     // vectorisation; masks of integer compares it vectorises)
@@ -74,7 +83,7 @@ inline float mxc_exp_host(float x) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 MXC_HD inline float mxc_exp(float x) { return expf(x); }
 #else
-inline float mxc_exp(float x) { return mxc_exp_host(x); }
+MXC_HOST_INLINE float mxc_exp(float x) { return mxc_exp_host(x); }
 #endif
 MXC_HD inline double mxc_exp(double x) { return exp(x); }
 MXC_HD inline float mxc_log(float x) { return logf(x); }
@@ -89,7 +98,7 @@ MXC_HD inline double mxc_tanh(double x) { return tanh(x); }
 // 3.92). P (degree 6 in x^2) and Q (degree 12) are least-squares fits of relative error on
 // Chebyshev points, made for mxc (tools/fit_erf.py). Odd; NaN through. Error: within 3 ulp
 // of double erf (unit test, test_ops_math.cpp). GPUs keep erff.
-inline float mxc_erf_host(float x) {
+MXC_HOST_INLINE float mxc_erf_host(float x) {
     uint32_t bits;
     memcpy(&bits, &x, sizeof bits);
     const uint32_t mag = bits & 0x7fffffffu, sign = bits & 0x80000000u;
@@ -134,7 +143,7 @@ inline float mxc_erf_host(float x) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 MXC_HD inline float mxc_erf(float x) { return erff(x); }
 #else
-inline float mxc_erf(float x) { return mxc_erf_host(x); }
+MXC_HOST_INLINE float mxc_erf(float x) { return mxc_erf_host(x); }
 #endif
 MXC_HD inline double mxc_erf(double x) { return erf(x); }
 MXC_HD inline float mxc_pow(float a, float b) { return powf(a, b); }

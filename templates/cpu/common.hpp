@@ -4,6 +4,7 @@
 #include "templates/common/abi.hpp"
 #include "templates/common/math.hpp"
 #include "templates/common/types.hpp"
+#include "templates/cpu/parallel.hpp"
 
 #include <math.h>
 #include <stddef.h>
@@ -25,27 +26,39 @@ inline int64_t offset_of(const mxc_desc& d, int64_t linear) { return mxc_offset_
 template <class T> inline const T* input(const mxc_kargs& k, int i) { return static_cast<const T*>(k.in[i]); }
 template <class T> inline T* output(const mxc_kargs& k) { return static_cast<T*>(k.out); }
 
-// Walks the elements of an index space (lens, rank) in row-major order and calls
-// f(e, off) with the offset of each of `count` (at most N) operands through its strides: the
-// offsets are stepped along the last dim and carried over the others, no division per element.
+// Walks the elements [begin, end) (end < 0: to the last) of an index space (lens, rank) in
+// row-major order and calls f(e, off) with the offset of each of `count` (at most N) operands
+// through its strides: the offsets are stepped along the last dim and carried over the
+// others, no division per element (one unravel of `begin`).
 template <int N, class F>
-inline void for_each_strided(const int64_t* lens, int rank, const int64_t* const* strides, F f, int count = N) {
+inline void for_each_strided(const int64_t* lens, int rank, const int64_t* const* strides, F f, int count = N,
+                             int64_t begin = 0, int64_t end = -1) {
     int64_t n = 1;
     for (int d = 0; d < rank; ++d) n *= lens[d];
+    if (end < 0 || end > n) end = n;
     int64_t off[N > 0 ? N : 1] = {};
-    if (n == 0) return;
+    if (begin >= end) return;
     if (rank == 0) {
         f(int64_t(0), static_cast<const int64_t*>(off));
         return;
     }
     const int last = rank - 1;
     int64_t idx[MXC_MAX_RANK] = {};
-    for (int64_t e = 0; e < n;) {
-        for (int64_t q = 0; q < lens[last]; ++q, ++e) {
+    for (int64_t rest = begin, d = last; d >= 0; --d) {
+        idx[d] = rest % lens[d];
+        rest /= lens[d];
+    }
+    for (int i = 0; i < count; ++i)
+        for (int d = 0; d <= last; ++d) off[i] += idx[d] * strides[i][d];
+    for (int64_t e = begin;;) {
+        const int64_t row = lens[last] - idx[last] < end - e ? lens[last] - idx[last] : end - e;
+        for (int64_t q = 0; q < row; ++q, ++e) {
             f(e, static_cast<const int64_t*>(off));
             for (int i = 0; i < count; ++i) off[i] += strides[i][last];
         }
+        if (e >= end) return;
         for (int i = 0; i < count; ++i) off[i] -= lens[last] * strides[i][last];
+        idx[last] = 0;
         for (int d = last - 1; d >= 0; --d) {
             for (int i = 0; i < count; ++i) off[i] += strides[i][d];
             if (++idx[d] < lens[d]) break;
@@ -55,22 +68,42 @@ inline void for_each_strided(const int64_t* lens, int rank, const int64_t* const
     }
 }
 
-// Calls f(out_index, in_offsets...) for every output element; inputs have the output's lens.
-template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) {
-    const int64_t n = elements(*k.out_desc);
-    bool packed = true;
-    for (int i = 0; i < N; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
+// Calls f(begin, end) for pieces that cover [0, n), spread over the pool (parallel_for): a
+// piece per `grain` elements at least, so that handing one out costs little next to its work.
+constexpr int64_t elementwise_grain = int64_t(1) << 15;
+template <class F> inline void parallel_ranges(int64_t n, const F& f, int64_t grain = elementwise_grain) {
+    int64_t pieces = n / grain;
+    if (pieces > 64) pieces = 64;
+    if (pieces < 1) pieces = 1;
+    parallel_for(pieces, [&](int64_t t) { f(n * t / pieces, n * (t + 1) / pieces); });
+}
+
+// Elements [begin, end) of for_each_element. flatten: f and the math it calls are inlined
+// whatever GCC's unit-growth limit says (in a large generated unit it stopped inlining them,
+// and a call per element stops the vectorisation).
+template <int N, class F>
+__attribute__((flatten)) inline void for_each_element_in(const mxc_kargs& k, bool packed, const int64_t* const* strides,
+                                                         const F& f, int64_t begin, int64_t end) {
     if (packed) {
         int64_t off[N > 0 ? N : 1];
-        for (int64_t e = 0; e < n; ++e) {
+        for (int64_t e = begin; e < end; ++e) {
             for (int i = 0; i < N; ++i) off[i] = e;
             f(e, static_cast<const int64_t*>(off));
         }
     } else {
-        const int64_t* strides[N > 0 ? N : 1];
-        for (int i = 0; i < N; ++i) strides[i] = k.in_desc[i].strides;
-        for_each_strided<N>(k.out_desc->lens, k.out_desc->rank, strides, f);
+        for_each_strided<N>(k.out_desc->lens, k.out_desc->rank, strides, f, N, begin, end);
     }
+}
+
+// Calls f(out_index, in_offsets...) for every output element; inputs have the output's lens.
+// The elements are spread over the pool: f is called concurrently, for distinct elements.
+template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) {
+    bool packed = true;
+    for (int i = 0; i < N; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
+    const int64_t* strides[N > 0 ? N : 1];
+    for (int i = 0; i < N; ++i) strides[i] = k.in_desc[i].strides;
+    parallel_ranges(elements(*k.out_desc),
+                    [&](int64_t begin, int64_t end) { for_each_element_in<N>(k, packed, strides, f, begin, end); });
 }
 
 // Calls f(e) for every output element e (the generic loop of kernels whose per-element math

@@ -17,27 +17,51 @@ namespace cpu {
 
 constexpr int fused_max_inputs = 16;
 
-template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
+// Elements [begin, end) of a fused pointwise kernel; Fixed: the input count when the body
+// names it (a loop GCC can vectorise), else -1 (k.n_in).
+template <class T, int Fixed, class F>
+inline void fused_pointwise_in(const mxc_kargs& k, bool packed, const int64_t* const* strides,
+                                                        const F& f, int64_t begin, int64_t end) {
     using C = compute_t<T>;
     T* y = output<T>(k);
-    const int n = k.n_in;
-    bool packed = true;
-    for (int i = 0; i < n; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
-    const int64_t count = elements(*k.out_desc);
-    C x[fused_max_inputs];
+    const int n = Fixed >= 0 ? Fixed : k.n_in;
     if (packed) {
-        for (int64_t e = 0; e < count; ++e) {
-            for (int i = 0; i < n; ++i) x[i] = C(input<T>(k, i)[e]);
+        const T* in[fused_max_inputs];
+        for (int i = 0; i < n; ++i) in[i] = input<T>(k, i);
+        for (int64_t e = begin; e < end; ++e) {
+            C x[fused_max_inputs];
+            for (int i = 0; i < n; ++i) x[i] = C(in[i][e]);
             y[e] = T(f(x));
         }
         return;
     }
-    const int64_t* strides[fused_max_inputs];
-    for (int i = 0; i < n; ++i) strides[i] = k.in_desc[i].strides;
     for_each_strided<fused_max_inputs>(k.out_desc->lens, k.out_desc->rank, strides, [&](int64_t e, const int64_t* off) {
+        C x[fused_max_inputs];
         for (int i = 0; i < n; ++i) x[i] = C(input<T>(k, i)[off[i]]);
         y[e] = T(f(x));
-    }, n);
+    }, n, begin, end);
+}
+
+// The same for a generated body (it names its input count). flatten: as for_each_element_in
+// (not for the evaluator's interpreted program, which gains nothing from it).
+template <class T, int Fixed, class F>
+__attribute__((flatten)) void fused_pointwise_flat(const mxc_kargs& k, bool packed, const int64_t* const* strides,
+                                                   const F& f, int64_t begin, int64_t end) {
+    fused_pointwise_in<T, Fixed>(k, packed, strides, f, begin, end);
+}
+
+// The elements are spread over the pool (parallel_ranges).
+template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
+    constexpr int fixed = mxc_body_inputs<F>::value;
+    bool packed = true;
+    for (int i = 0; i < k.n_in; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
+    const int64_t* strides[fused_max_inputs];
+    for (int i = 0; i < k.n_in; ++i) strides[i] = k.in_desc[i].strides;
+    parallel_ranges(elements(*k.out_desc), [&](int64_t begin, int64_t end) {
+        if constexpr (fixed >= 0)
+            if (fixed == k.n_in) return fused_pointwise_flat<T, fixed>(k, packed, strides, f, begin, end);
+        fused_pointwise_in<T, -1>(k, packed, strides, f, begin, end);
+    });
 }
 
 template <class T> void fused_pointwise(const mxc_kargs& k) { fused_pointwise_expr<T>(k, mxc_pw_program{k.ip, k.n_ip}); }
@@ -250,6 +274,14 @@ template <class T, class F> struct epilogue_of {
 #if MXC_GEMM_AVX2
         if (gemm_isa_avx2(gemm_runtime_isa())) return loop_avx2<J, Arrays>(a, out, src, n);
 #endif
+        loop_base<J, Arrays>(a, out, src, n);
+    }
+    // The loop for the baseline ISA. flatten (here and on loop_avx2): the body and the math it
+    // calls are inlined whatever GCC's unit-growth limit says (in a large generated unit it
+    // stopped inlining mxc_pw_sigmoid, and a call per element stops the vectorisation).
+    template <int J, unsigned Arrays>
+    __attribute__((flatten, noinline)) void loop_base(const compute_t<T>* a, T* out, const compute_t<T>* const* src,
+                                                      int64_t n) {
         loop<J, Arrays>(a, out, src, n);
     }
     template <int J, unsigned Arrays>
@@ -270,7 +302,7 @@ template <class T, class F> struct epilogue_of {
     // choice, gemm_runtime_isa) in a library built for any x86-64. AVX2 without FMA: no
     // multiply-add is contracted, so every element is the same as the baseline loop's.
     template <int J, unsigned Arrays>
-    __attribute__((target("avx2"), noinline)) void loop_avx2(const compute_t<T>* a, T* out, const compute_t<T>* const* src,
+    __attribute__((target("avx2"), flatten, noinline)) void loop_avx2(const compute_t<T>* a, T* out, const compute_t<T>* const* src,
                                                           int64_t n) {
         loop<J, Arrays>(a, out, src, n);
     }

@@ -1,0 +1,137 @@
+// The cpu elementwise loops spread over the thread pool: for_each_strided over a range of
+// elements visits exactly that part of the full walk, and the unary and fused pointwise
+// kernels give every element its own value (the per-element math of templates/common) on 1
+// and 3 threads, over packed inputs and strided views.
+#include "runtime-stub/thread_pool.hpp"
+#include "templates/cpu/fused.hpp"
+#include "templates/cpu/pointwise.hpp"
+#include "test/unit/pool_case.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using mxc_test::desc_of;
+using mxc_test::extent;
+
+// Runs f with a pool of `threads` threads behind parallel_for (1: none).
+template <class F> void with_threads(int threads, F f) {
+    if (threads <= 1) return f();
+    mxc_rt::thread_pool pool;
+    ASSERT_TRUE(pool.start(threads));
+    mxc::cpu::current_pool() = &pool.iface;
+    f();
+    mxc::cpu::current_pool() = nullptr;
+}
+
+std::vector<float> values(int64_t n, uint32_t seed) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (auto& x : v) {
+        seed = seed * 1664525u + 1013904223u;
+        x = float((seed >> 8) % 20000) / 1000.0f - 10.0f;
+    }
+    return v;
+}
+
+// d with its two innermost dims' strides swapped: a transposed view (YOLO's heads read their
+// convolution's output so).
+mxc_desc transposed(mxc_desc d) {
+    std::swap(d.strides[d.rank - 1], d.strides[d.rank - 2]);
+    return d;
+}
+
+TEST(cpu_elementwise, strided_ranges) {
+    const mxc_desc a = desc_of({3, 1, 5, 7}, 2), b = transposed(desc_of({3, 1, 7, 5}));
+    const int64_t* strides[2] = {a.strides, b.strides};
+    std::vector<std::vector<int64_t>> all;
+    mxc::cpu::for_each_strided<2>(a.lens, a.rank, strides, [&](int64_t e, const int64_t* off) {
+        all.push_back({e, off[0], off[1]});
+    });
+    ASSERT_EQ(all.size(), size_t(105));
+    for (int64_t e = 0; e < 105; ++e) { // the offsets are the strides' sums over the index
+        int64_t rest = e, o0 = 0, o1 = 0;
+        for (int d = 3; d >= 0; --d) {
+            o0 += rest % a.lens[d] * a.strides[d];
+            o1 += rest % a.lens[d] * b.strides[d];
+            rest /= a.lens[d];
+        }
+        EXPECT_EQ(all[size_t(e)], (std::vector<int64_t>{e, o0, o1}));
+    }
+    for (int64_t begin : {0, 1, 6, 7, 34, 35, 104})
+        for (int64_t end : {begin, begin + 1, begin + 6, begin + 8, begin + 36, int64_t(-1), int64_t(500)}) {
+            std::vector<std::vector<int64_t>> part;
+            mxc::cpu::for_each_strided<2>(a.lens, a.rank, strides, [&](int64_t e, const int64_t* off) {
+                part.push_back({e, off[0], off[1]});
+            }, 2, begin, end);
+            const int64_t stop = end < 0 || end > 105 ? 105 : end;
+            EXPECT_EQ(part, std::vector<std::vector<int64_t>>(all.begin() + begin, all.begin() + stop))
+                << begin << ".." << end;
+        }
+}
+
+// y = sigmoid(x) for x packed and transposed, large enough for several pieces per thread.
+TEST(cpu_elementwise, unary_over_threads) {
+    const int64_t n = 3 * 85 * 1600;
+    const std::vector<float> x = values(n, 7);
+    for (const mxc_desc& xd : {desc_of({1, 3, 1600, 85}), transposed(desc_of({1, 3, 85, 1600}))}) {
+        const mxc_desc yd = desc_of({1, 3, 1600, 85});
+        std::vector<float> want(static_cast<size_t>(n));
+        int64_t e = 0;
+        for (int64_t i = 0; i < 3; ++i)
+            for (int64_t p = 0; p < 1600; ++p)
+                for (int64_t c = 0; c < 85; ++c, ++e)
+                    want[size_t(e)] = mxc_pw_sigmoid{}(x[size_t(i * xd.strides[1] + p * xd.strides[2] + c * xd.strides[3])]);
+        for (int threads : {1, 3}) {
+            std::vector<float> y(size_t(n), -1.0f);
+            const void* in[] = {x.data()};
+            const mxc_kargs k = {1, in, &xd, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
+            with_threads(threads, [&] { mxc::cpu::sigmoid<float>(k); });
+            EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * size_t(n))) << threads << " threads";
+        }
+    }
+}
+
+// A generated body (it names its input count): SiLU of a sum, as YOLO's fused kernels.
+struct silu_of_sum {
+    static constexpr int inputs = 2;
+    template <class C> C operator()(const C* x) const {
+        return mxc_pw_mul{}(mxc_pw_add{}(x[0], x[1]), mxc_pw_sigmoid{}(mxc_pw_add{}(x[0], x[1])));
+    }
+};
+
+TEST(cpu_elementwise, fused_pointwise_over_threads) {
+    const std::vector<int64_t> lens{2, 40, 60, 33};
+    const int64_t n = 2 * 40 * 60 * 33;
+    const mxc_desc yd = desc_of(lens);
+    mxc_desc bias = desc_of(lens); // a broadcast along all but dim 1
+    bias.strides[0] = bias.strides[2] = bias.strides[3] = 0;
+    bias.strides[1] = 1;
+    for (const mxc_desc& ad : {desc_of(lens), desc_of(lens, 3)}) {
+        const std::vector<float> a = values(extent(ad), 11), b = values(40, 13);
+        std::vector<float> want(static_cast<size_t>(n));
+        int64_t e = 0;
+        for (int64_t i0 = 0; i0 < 2; ++i0)
+            for (int64_t i1 = 0; i1 < 40; ++i1)
+                for (int64_t i2 = 0; i2 < 60; ++i2)
+                    for (int64_t i3 = 0; i3 < 33; ++i3, ++e) {
+                        const float xs[2] = {a[size_t(i0 * ad.strides[0] + i1 * ad.strides[1] + i2 * ad.strides[2] +
+                                                      i3 * ad.strides[3])],
+                                             b[size_t(i1)]};
+                        want[size_t(e)] = silu_of_sum{}(xs);
+                    }
+        const mxc_desc in_desc[] = {ad, bias};
+        for (int threads : {1, 3}) {
+            std::vector<float> y(size_t(n), -1.0f);
+            const void* in[] = {a.data(), b.data()};
+            const mxc_kargs k = {2, in, in_desc, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
+            with_threads(threads, [&] { mxc::cpu::fused_pointwise_expr<float>(k, silu_of_sum{}); });
+            EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * size_t(n)))
+                << threads << " threads, gap " << ad.strides[3];
+        }
+    }
+}
+
+} // namespace
