@@ -2,6 +2,7 @@
 #include "codegen/lower.hpp"
 #include "compiler/build_driver.hpp"
 #include "compiler/library_api.hpp"
+#include "compiler/object_cache.hpp"
 #include "compiler/tensor_io.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
@@ -304,6 +305,7 @@ std::unique_ptr<session> open_session(const std::string& path, const session_opt
     bo.profile = o.profile;
     bo.debug_trace = o.debug_trace;
     bo.name = "model";
+    bo.cache_dir = o.cache ? object_cache::default_dir() : "";
     if (bo.target == "hip" && bo.offload_arch.empty()) {
         bo.offload_arch = detect_offload_arch();
         if (bo.offload_arch.empty()) throw error("--target hip: no GPU found here (pass --offload-arch, e.g. emu for the host emulator, or use --target cpu)");

@@ -61,6 +61,7 @@ struct session_options {
     bool fp16 = false;           // a model runs in half precision (passes/convert_fp16.cpp)
     bool quiet = false;
     int threads = -1;            // cpu: the threads a run uses (set_num_threads; 0 = all cores); -1 = unset (one)
+    bool cache = true;           // a model's objects from and into the object cache (compiler/object_cache.hpp)
 };
 
 // MODEL.onnx (or .mxir) or LIB.so. Throws mxc::error.

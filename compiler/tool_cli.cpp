@@ -15,6 +15,9 @@ void add_model_options(CLI::App* sub, model_args& a, bool with_target, bool with
         sub->add_option("--threads", a.threads, "cpu: the threads each run uses (the library's set_num_threads; 0 = all "
                                                 "cores; default 1)")
             ->check(CLI::Range(0, 1024));
+        sub->add_flag("--no-cache", a.no_cache,
+                      "compile a model's kernel sources afresh (default: reuse objects from $MXC_CACHE_DIR or "
+                      "~/.cache/mxc/objects, as mxc MODEL.onnx does)");
     }
     sub->add_option("--input-dim", a.input_dims, "@NAME D0 D1 ...: fix the shape of an input (may be repeated)")
         ->expected(1, CLI::detail::expected_max_vector_size);
@@ -35,6 +38,7 @@ session_options session_opts(const model_args& a) {
     o.hip_compiler = a.hip_compiler;
     o.quiet = a.quiet;
     o.threads = a.threads;
+    o.cache = !a.no_cache;
     return o;
 }
 

@@ -14,7 +14,7 @@ struct model_args {
     std::vector<std::vector<std::string>> input_dims;
     int64_t batch = 0;
     int threads = -1; // -1: not given
-    bool fp16 = false, quiet = false;
+    bool fp16 = false, quiet = false, no_cache = false;
 };
 
 // model, [--target], --input-dim, --batch, --offload-arch, --hip-compiler, [--fp16], -q; the
