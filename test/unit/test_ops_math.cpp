@@ -395,6 +395,8 @@ TEST(ops_math, host_exp_within_two_ulp) {
     EXPECT_EQ(mxc_exp_host(-0.0f), 1.0f);
     EXPECT_EQ(mxc_exp_host(1000.0f), INFINITY);
     EXPECT_EQ(mxc_exp_host(-1000.0f), 0.0f);
+    EXPECT_EQ(mxc_exp_host(-3.4e38f), 0.0f); // a masked attention score
+    EXPECT_FALSE(std::signbit(mxc_exp_host(-10000.0f)));
 }
 
 // The host's float erf (mxc_erf_host: GELU epilogues, the Erf op on the cpu target, the
