@@ -2,10 +2,10 @@
 // the GEMM), the implicit GEMM with its im2col matrix or shifted input in the scratch, and pooling against the
 // per-element math of templates/common (mxc_conv_at, mxc_pool_at), over odd shapes; and the
 // same results whatever the thread count.
-#include "runtime-stub/thread_pool.hpp"
 #include "templates/cpu/convolution.hpp"
 #include "templates/cpu/pooling.hpp"
 #include "test/unit/pool_case.hpp"
+#include "test/unit/with_threads.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +18,7 @@ namespace {
 using mxc_test::desc_of;
 using mxc_test::extent;
 using mxc_test::pool_case;
+using mxc_test::with_threads;
 
 template <class T> std::vector<T> values(int64_t n, uint32_t seed) {
     std::vector<T> v(size_t(n), T(0.f));
@@ -27,16 +28,6 @@ template <class T> std::vector<T> values(int64_t n, uint32_t seed) {
         else x = T(float((seed >> 8) % 2000) / 1000.0f - 1.0f);
     }
     return v;
-}
-
-// Runs f with a pool of `threads` threads behind parallel_for (1: none).
-template <class F> void with_threads(int threads, F f) {
-    if (threads <= 1) return f();
-    mxc_rt::thread_pool pool;
-    ASSERT_TRUE(pool.start(threads));
-    mxc::cpu::current_pool() = &pool.iface;
-    f();
-    mxc::cpu::current_pool() = nullptr;
 }
 
 template <class T> double tolerance() {

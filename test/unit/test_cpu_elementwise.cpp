@@ -2,10 +2,10 @@
 // elements visits exactly that part of the full walk, and the unary and fused pointwise
 // kernels give every element its own value (the per-element math of templates/common) on 1
 // and 3 threads, over packed inputs and strided views.
-#include "runtime-stub/thread_pool.hpp"
 #include "templates/cpu/fused.hpp"
 #include "templates/cpu/pointwise.hpp"
 #include "test/unit/pool_case.hpp"
+#include "test/unit/with_threads.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,16 +16,7 @@ namespace {
 
 using mxc_test::desc_of;
 using mxc_test::extent;
-
-// Runs f with a pool of `threads` threads behind parallel_for (1: none).
-template <class F> void with_threads(int threads, F f) {
-    if (threads <= 1) return f();
-    mxc_rt::thread_pool pool;
-    ASSERT_TRUE(pool.start(threads));
-    mxc::cpu::current_pool() = &pool.iface;
-    f();
-    mxc::cpu::current_pool() = nullptr;
-}
+using mxc_test::with_threads;
 
 std::vector<float> values(int64_t n, uint32_t seed) {
     std::vector<float> v(static_cast<size_t>(n));
