@@ -20,8 +20,8 @@ constexpr int fused_max_inputs = 16;
 // Elements [begin, end) of a fused pointwise kernel; Fixed: the input count when the body
 // names it (a loop GCC can vectorise), else -1 (k.n_in).
 template <class T, int Fixed, class F>
-inline void fused_pointwise_in(const mxc_kargs& k, bool packed, const int64_t* const* strides,
-                                                        const F& f, int64_t begin, int64_t end) {
+inline void fused_pointwise_in(const mxc_kargs& k, bool packed, const int64_t* const* strides, const F& f,
+                               int64_t begin, int64_t end) {
     using C = compute_t<T>;
     T* y = output<T>(k);
     const int n = Fixed >= 0 ? Fixed : k.n_in;
@@ -302,8 +302,8 @@ template <class T, class F> struct epilogue_of {
     // choice, gemm_runtime_isa) in a library built for any x86-64. AVX2 without FMA: no
     // multiply-add is contracted, so every element is the same as the baseline loop's.
     template <int J, unsigned Arrays>
-    __attribute__((target("avx2"), flatten, noinline)) void loop_avx2(const compute_t<T>* a, T* out, const compute_t<T>* const* src,
-                                                          int64_t n) {
+    __attribute__((target("avx2"), flatten, noinline)) void loop_avx2(const compute_t<T>* a, T* out,
+                                                                       const compute_t<T>* const* src, int64_t n) {
         loop<J, Arrays>(a, out, src, n);
     }
 #endif
