@@ -78,6 +78,58 @@ template <class F> inline void parallel_ranges(int64_t n, const F& f, int64_t gr
     parallel_for(pieces, [&](int64_t t) { f(n * t / pieces, n * (t + 1) / pieces); });
 }
 
+// Views read across their rows (transposed): where an operand steps by more than one element
+// along the last dim but by one along another dim d (YOLO's heads: sigmoid of a [1, 3, 85,
+// 1600] -> [1, 3, 1600, 85] transpose), the row-major walk reads a cache line of it per
+// element; a walk in tiles of tile x tile over (d, last) reads each line once. The dim d of
+// the first such operand (at least 8 long, as the last), or -1: the row-major walk.
+constexpr int64_t transposed_tile = 32;
+inline int transposed_dim(const mxc_desc& od, const int64_t* const* strides, int count) {
+    const int last = od.rank - 1;
+    if (od.rank < 2 || od.lens[last] < 8) return -1;
+    for (int i = 0; i < count; ++i) {
+        if (strides[i][last] == 0 || strides[i][last] == 1) continue;
+        for (int d = last - 1; d >= 0; --d)
+            if (strides[i][d] == 1) return od.lens[d] >= 8 ? d : -1;
+        return -1;
+    }
+    return -1;
+}
+
+// The tiles [u0, u1) of that walk, f(e, off) as for_each_strided for every element of each: a
+// tile is an index over the dims other than d and last (row-major), then a tile along d, then
+// one along last; in it, rows of up to `tile` elements along last.
+template <int N, class F>
+__attribute__((flatten)) inline void for_each_tiled_in(const mxc_desc& od, int d, const int64_t* const* strides,
+                                                       const F& f, int64_t u0, int64_t u1) {
+    constexpr int64_t t = transposed_tile;
+    const int last = od.rank - 1;
+    const int64_t nd = (od.lens[d] + t - 1) / t, nl = (od.lens[last] + t - 1) / t;
+    int64_t ostride[MXC_MAX_RANK]; // the packed output's strides
+    for (int64_t q = last, st = 1; q >= 0; --q) ostride[q] = st, st *= od.lens[q];
+    for (int64_t u = u0; u < u1; ++u) {
+        int64_t rest = u, e0 = 0, off0[N > 0 ? N : 1] = {};
+        const int64_t tl = rest % nl * t, td = (rest /= nl) % nd * t;
+        rest /= nd;
+        for (int q = last - 1; q >= 0; --q) {
+            if (q == d) continue;
+            const int64_t i = rest % od.lens[q];
+            rest /= od.lens[q];
+            e0 += i * ostride[q];
+            for (int j = 0; j < N; ++j) off0[j] += i * strides[j][q];
+        }
+        const int64_t ad = od.lens[d] - td < t ? od.lens[d] - td : t, al = od.lens[last] - tl < t ? od.lens[last] - tl : t;
+        for (int64_t a = td; a < td + ad; ++a) {
+            int64_t off[N > 0 ? N : 1];
+            for (int j = 0; j < N; ++j) off[j] = off0[j] + a * strides[j][d] + tl * strides[j][last];
+            for (int64_t b = tl, e = e0 + a * ostride[d] + tl; b < tl + al; ++b, ++e) {
+                f(e, static_cast<const int64_t*>(off));
+                for (int j = 0; j < N; ++j) off[j] += strides[j][last];
+            }
+        }
+    }
+}
+
 // Elements [begin, end) of for_each_element. flatten: f and the math it calls are inlined
 // whatever GCC's unit-growth limit says (in a large generated unit it stopped inlining them,
 // and a call per element stops the vectorisation).
@@ -96,13 +148,23 @@ __attribute__((flatten)) inline void for_each_element_in(const mxc_kargs& k, boo
 }
 
 // Calls f(out_index, in_offsets...) for every output element; inputs have the output's lens.
-// The elements are spread over the pool: f is called concurrently, for distinct elements.
+// The elements are spread over the pool: f is called concurrently, for distinct elements, in
+// row-major order within a piece or, for transposed views, tile by tile (for_each_tiled_in).
 template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) {
     bool packed = true;
     for (int i = 0; i < N; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
     const int64_t* strides[N > 0 ? N : 1];
     for (int i = 0; i < N; ++i) strides[i] = k.in_desc[i].strides;
-    parallel_ranges(elements(*k.out_desc),
+    const mxc_desc& od = *k.out_desc;
+    if (const int d = packed ? -1 : transposed_dim(od, strides, N); d >= 0) {
+        const int64_t tiles = elements(od) / (od.lens[d] * od.lens[od.rank - 1]) *
+                              ((od.lens[d] + transposed_tile - 1) / transposed_tile) *
+                              ((od.lens[od.rank - 1] + transposed_tile - 1) / transposed_tile);
+        parallel_ranges(tiles, [&](int64_t u0, int64_t u1) { for_each_tiled_in<N>(od, d, strides, f, u0, u1); },
+                        elementwise_grain / (transposed_tile * transposed_tile));
+        return;
+    }
+    parallel_ranges(elements(od),
                     [&](int64_t begin, int64_t end) { for_each_element_in<N>(k, packed, strides, f, begin, end); });
 }
 

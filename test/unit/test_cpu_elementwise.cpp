@@ -1,5 +1,6 @@
 // The cpu elementwise loops spread over the thread pool: for_each_strided over a range of
-// elements visits exactly that part of the full walk, and the unary and fused pointwise
+// elements visits exactly that part of the full walk, the walk in tiles of transposed views
+// visits every element once, and the unary and fused pointwise
 // kernels give every element its own value (the per-element math of templates/common) on 1
 // and 3 threads, over packed inputs and strided views.
 #include "templates/cpu/fused.hpp"
@@ -61,6 +62,53 @@ TEST(cpu_elementwise, strided_ranges) {
             EXPECT_EQ(part, std::vector<std::vector<int64_t>>(all.begin() + begin, all.begin() + stop))
                 << begin << ".." << end;
         }
+}
+
+// The walk in tiles of a view read across its rows: only such a view takes it (transposed_dim),
+// and the tiles, in any split into ranges, visit every element once with the offsets of the
+// row-major walk. Partial tiles on both dims, the unit-stride dim not next to the last, a
+// packed second operand.
+TEST(cpu_elementwise, transposed_tiles) {
+    const mxc_desc od = desc_of({2, 45, 3, 70});
+    mxc_desc a = od; // memory [2][3][70][45]: dim 1 steps by one element, the last by 45
+    a.strides[1] = 1, a.strides[3] = 45, a.strides[2] = 70 * 45, a.strides[0] = 3 * 70 * 45;
+    const int64_t* strides[2] = {a.strides, od.strides};
+    EXPECT_EQ(mxc::cpu::transposed_dim(od, strides, 2), 1);
+    const int64_t* packed[2] = {od.strides, od.strides};
+    EXPECT_EQ(mxc::cpu::transposed_dim(od, packed, 2), -1);
+    mxc_desc bcast = od; // a broadcast along the last dim, and a gap of 2 (no unit stride): row-major
+    bcast.strides[3] = 0;
+    const mxc_desc gap = desc_of({2, 45, 3, 70}, 2);
+    for (const mxc_desc* d : {static_cast<const mxc_desc*>(&bcast), &gap}) {
+        const int64_t* other[1] = {d->strides};
+        EXPECT_EQ(mxc::cpu::transposed_dim(od, other, 1), -1);
+    }
+    const mxc_desc narrow = desc_of({45, 5}); // a last dim shorter than 8
+    mxc_desc nt = narrow;
+    std::swap(nt.strides[0], nt.strides[1]);
+    nt.strides[0] = 1, nt.strides[1] = 45;
+    const int64_t* ns[1] = {nt.strides};
+    EXPECT_EQ(mxc::cpu::transposed_dim(narrow, ns, 1), -1);
+
+    const int64_t n = mxc_elements(od), tiles = 2 * 3 * 2 * 3; // (45 and 70 over 32: 2 and 3 tiles)
+    for (int64_t split : {int64_t(0), int64_t(1), int64_t(7), int64_t(35)}) {
+        std::vector<std::vector<int64_t>> seen(static_cast<size_t>(n));
+        const auto visit = [&](int64_t e, const int64_t* off) {
+            ASSERT_TRUE(e >= 0 && e < n) << e;
+            ASSERT_TRUE(seen[size_t(e)].empty()) << "element " << e << " visited twice";
+            seen[size_t(e)] = {off[0], off[1]};
+        };
+        mxc::cpu::for_each_tiled_in<2>(od, 1, strides, visit, 0, split);
+        mxc::cpu::for_each_tiled_in<2>(od, 1, strides, visit, split, tiles);
+        for (int64_t e = 0; e < n; ++e) {
+            int64_t rest = e, o0 = 0;
+            for (int d = 3; d >= 0; --d) {
+                o0 += rest % od.lens[d] * a.strides[d];
+                rest /= od.lens[d];
+            }
+            ASSERT_EQ(seen[size_t(e)], (std::vector<int64_t>{o0, e})) << "element " << e << ", split " << split;
+        }
+    }
 }
 
 // y = sigmoid(x) for x packed and transposed, large enough for several pieces per thread.
