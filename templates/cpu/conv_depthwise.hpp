@@ -1,21 +1,25 @@
 // Depthwise 2-d convolution on the cpu: every output channel reads one input channel (weights
 // [M, 1, kh, kw], group = input channels, any channel multiplier, stride, dilation and padding).
+// 3 x 3, stride 1 over rows of at least 16 outputs: conv_depthwise_rows, below; the others:
 // Eight output channels are computed at once, one per lane of a vector: the blocked-channel
 // layout (NCHWc8) that ONNX Runtime and oneDNN keep between layers, here only inside the kernel.
 // A work item is (image, block of 8 channels, band of output rows):
 //   1. the input rows the band reads, zero-padded, are transposed into buf[row * width + col],
 //      a vector of the 8 channels' values per position (8 x 8 transposes where the CPU has AVX2);
 //   2. each output position sums w[tap] * buf[...] over the taps, whole vectors, in tap order
-//      (kernel row, then column) from 0, multiply and add apart (as the other direct loops: the
-//      AVX2 clone gives the baseline's values): a stride or dilation is only an offset, there
-//      are no edges (the padding is in buf) and no division;
+//      (kernel row, then column) from 0: a stride or dilation is only an offset, there are no
+//      edges (the padding is in buf) and no division. The AVX2 clone (the CPUs where the GEMM
+//      takes its AVX2/FMA kernel) fuses each multiply and add, as the GEMM's convolutions do:
+//      its values differ from the baseline's in the last bits;
 //   3. the sums are transposed back into a run per channel (run[lane * run_cap + i]), which the
 //      caller hands to the epilogue a channel at a time.
 #pragma once
 #include "templates/cpu/common.hpp"
 #include "templates/cpu/gemm.hpp"
 
+#include <string.h>
 #include <type_traits>
+#include <utility>
 
 namespace mxc {
 namespace cpu {
@@ -61,8 +65,8 @@ template <class T> struct conv_depthwise {
         block<false>(n, m0, r0, r1, buf, run);
     }
 #if MXC_GEMM_AVX2
-    __attribute__((target("avx2"), noinline)) void block_avx2(int64_t n, int64_t m0, int64_t r0, int64_t r1, V* buf,
-                                                              C* run) const {
+    __attribute__((target("avx2,fma"), optimize("fp-contract=fast"), noinline)) void block_avx2(
+        int64_t n, int64_t m0, int64_t r0, int64_t r1, V* buf, C* run) const {
         block<true>(n, m0, r0, r1, buf, run);
     }
 #endif
@@ -228,6 +232,128 @@ template <class T> struct conv_depthwise {
         for (int l = 0; l < 8; ++l) _mm256_storeu_ps(reinterpret_cast<float*>(run + l * run_cap), r[l]);
     }
 #endif
+};
+
+// 3 x 3, stride 1, dilation 1 over output rows of at least 16 (MobileNetV2 from 112 down to 28
+// wide): vectorised along the rows in the NCHW layout, where the kernel above spends as much
+// on its transposes as on the sums. A work item is (image, channel, band of output rows):
+//   1. the band's input rows go into buf in the compute type, zero-padded, each row starting on
+//      a whole vector (row_len: a multiple of 16 elements);
+//   2. two output rows at a time, vectors of L outputs from a row's last to its first: each
+//      input row is read as whole aligned vectors, and the vectors one and two columns on are
+//      made of two of them by a shuffle (an unaligned load would cross a cache line); the two
+//      rows share their input rows. Each sum takes its taps in order (kernel row, then column)
+//      from 0, multiply-adds fused in the AVX2 and AVX-512 clones as in conv_depthwise;
+//   3. the last vector of a row runs past the row's end (rows are at least a vector long): its
+//      extra lanes land on the next row's first columns, which that row's first vector (the
+//      vectors go from the last to the first) stores later, or on run's slack.
+template <class T> struct conv_depthwise_rows {
+    using C = compute_t<T>;
+    static constexpr int64_t buf_cap = 65536 / int64_t(sizeof(C)); // elements of input a band holds
+    static constexpr int64_t run_cap = 49152 / int64_t(sizeof(C)); // outputs a band holds
+    static constexpr int64_t slack = 16;                            // past a row: a vector's overrun
+    static constexpr int64_t min_width = 16; // (14: no faster, 7: slower than 8 channels a vector)
+
+    const mxc_desc &xd, &wd, &od;
+    const T *x, *w;
+    int64_t ph = 0, pw = 0, mg = 1;
+    int64_t row_len = 0; // a row of buf: the padded input row, rounded up to 16 elements
+    int64_t band = 0;    // output rows a work item; 0: not this kernel's case
+
+    explicit conv_depthwise_rows(const mxc_kargs& k)
+        : xd(k.in_desc[0]), wd(k.in_desc[1]), od(*k.out_desc), x(input<T>(k, 0)), w(input<T>(k, 1)) {
+        if (od.rank != 4 || wd.lens[1] != 1 || k.ip[0] != xd.lens[1] || wd.lens[2] != 3 || wd.lens[3] != 3) return;
+        for (int i = 3; i < 7; ++i)
+            if (k.ip[i] != 1) return; // strides and dilations
+        const int64_t rows = od.lens[2], out_w = od.lens[3];
+        if (out_w < min_width) return;
+        ph = k.ip[1], pw = k.ip[2], mg = od.lens[1] / k.ip[0];
+        row_len = (out_w + 2 + 15) / 16 * 16;
+        int64_t b = 0; // the most rows that fit, then evened out over the bands
+        while (b < rows && (b + 3) * row_len + slack <= buf_cap && (b + 1) * out_w + slack <= run_cap) ++b;
+        if (b == 0) return;
+        const int64_t bands = (rows + b - 1) / b;
+        band = (rows + bands - 1) / bands;
+    }
+
+    // run[i] = output (n, m, r0 + i / out_w, i % out_w) before the epilogue, i < (r1 - r0) *
+    // out_w; buf: buf_cap elements of scratch aligned to 64 bytes, run: run_cap.
+    void block_any(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* run) const {
+#if MXC_GEMM_AVX2
+        const gemm_isa isa = gemm_runtime_isa();
+        if (isa == gemm_isa::avx512 && std::is_same<C, float>::value) return block_avx512(n, m, r0, r1, buf, run);
+        if (gemm_isa_avx2(isa)) return block_avx2(n, m, r0, r1, buf, run);
+#endif
+        block<8>(n, m, r0, r1, buf, run);
+    }
+#if MXC_GEMM_AVX2
+    __attribute__((target("avx2,fma"), optimize("fp-contract=fast"), noinline)) void block_avx2(
+        int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* run) const {
+        block<8>(n, m, r0, r1, buf, run);
+    }
+    __attribute__((target("avx512f"), optimize("fp-contract=fast"), noinline)) void block_avx512(
+        int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* run) const {
+        block<16>(n, m, r0, r1, buf, run);
+    }
+#endif
+
+    template <int L>
+    __attribute__((always_inline)) void block(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* run) const {
+        typedef C V __attribute__((vector_size(L * sizeof(C))));
+        const int64_t in_h = xd.lens[2], in_w = xd.lens[3], out_w = od.lens[3], h0 = r0 - ph, rows = r1 - r0 + 2;
+        // 1. columns [pw, pw + in_w) of each row from the input (those past row_len are not read)
+        const int64_t a = pw < row_len ? pw : row_len, cnt = pw + in_w < row_len ? in_w : row_len - a;
+        memset(static_cast<void*>(buf), 0, sizeof(C) * size_t(rows * row_len + slack));
+        const T* src = x + n * xd.strides[0] + m / mg * xd.strides[1];
+        for (int64_t r = 0; r < rows; ++r) {
+            if (h0 + r < 0 || h0 + r >= in_h) continue;
+            const T* s = src + (h0 + r) * xd.strides[2] + (a - pw) * xd.strides[3];
+            C* d = buf + r * row_len + a;
+            if (xd.strides[3] == 1)
+                for (int64_t i = 0; i < cnt; ++i) d[i] = C(s[i]);
+            else
+                for (int64_t i = 0; i < cnt; ++i) d[i] = C(s[i * xd.strides[3]]);
+        }
+        // 2. and 3.
+        const T* wm = w + m * wd.strides[0];
+        const V one = V{} + C(1);
+        V wv[9];
+        for (int r = 0, t = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c, ++t) wv[t] = one * C(wm[r * wd.strides[2] + c * wd.strides[3]]); // (w exactly)
+        const int64_t last = (out_w - 1) / L * L;
+        int64_t i = 0;
+        for (; i + 2 <= r1 - r0; i += 2)
+            for (int64_t ow = last; ow >= 0; ow -= L) rows_of<V, L, 2>(buf + i * row_len + ow, wv, run + i * out_w + ow, out_w);
+        if (i < r1 - r0)
+            for (int64_t ow = last; ow >= 0; ow -= L) rows_of<V, L, 1>(buf + i * row_len + ow, wv, run + i * out_w + ow, out_w);
+    }
+
+    // R output rows of one vector: input row q (q < R + 2) is kernel row q - rr of output row
+    // rr; the rows go in order, so each sum takes its kernel rows in order.
+    template <class V, int L, int R>
+    __attribute__((always_inline)) void rows_of(const C* in, const V* wv, C* out, int64_t out_w) const {
+        V s[R];
+        for (int rr = 0; rr < R; ++rr) s[rr] = V{};
+#pragma GCC unroll 4
+        for (int q = 0; q < R + 2; ++q) {
+            V a, b, v[3];
+            __builtin_memcpy(&a, in + q * row_len, sizeof a); // (aligned)
+            __builtin_memcpy(&b, in + q * row_len + L, sizeof b);
+            v[0] = a;
+            shifted<V, 1>(a, b, v[1], std::make_index_sequence<L>{});
+            shifted<V, 2>(a, b, v[2], std::make_index_sequence<L>{});
+#pragma GCC unroll 2
+            for (int rr = 0; rr < R; ++rr)
+                if (q - rr >= 0 && q - rr < 3)
+                    for (int c = 0; c < 3; ++c) s[rr] = s[rr] + wv[(q - rr) * 3 + c] * v[c];
+        }
+        for (int rr = 0; rr < R; ++rr) __builtin_memcpy(out + rr * out_w, &s[rr], sizeof s[rr]);
+    }
+    // v = lanes K .. K + L of a followed by b
+    template <class V, int K, size_t... I>
+    __attribute__((always_inline)) static void shifted(const V& a, const V& b, V& v, std::index_sequence<I...>) {
+        v = __builtin_shufflevector(a, b, (K + I)...);
+    }
 };
 
 } // namespace cpu

@@ -12,7 +12,7 @@
 // The direct loop (other types, depthwise and small groups: convolution_direct) works row by
 // row in parallel, the innermost loop over the last output dim with its valid range computed
 // up front (no bounds checks inside); 2-d depthwise convolutions run 8 channels at a time
-// instead (templates/cpu/conv_depthwise.hpp).
+// instead, or for 3 x 3 stride 1 over wide rows vectors along the rows (templates/cpu/conv_depthwise.hpp).
 #pragma once
 #include "templates/common/convolution.hpp"
 #include "templates/common/gemm_choice.hpp" // mxc_conv_pick
@@ -532,6 +532,20 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
     const int64_t rows = elements(od) / (od.lens[0] * channels * out_w);
     const int64_t per = rows_per_item(rows, out_w * cr.krows * cr.k_w * cr.cg, 1 << 15), blocks = (rows + per - 1) / per;
     T* y = output<T>(k);
+    if (const conv_depthwise_rows<T> dr(k); dr.band > 0) { // a channel by a band of rows a work item
+        using D = conv_depthwise_rows<T>;
+        const int64_t bands = (rows + dr.band - 1) / dr.band;
+        parallel_for(od.lens[0] * channels * bands, [&](int64_t t) {
+            E ep = epi;
+            const int64_t nm = t / bands, r0 = t % bands * dr.band, r1 = r0 + dr.band < rows ? r0 + dr.band : rows;
+            const int64_t e = (nm * rows + r0) * out_w;
+            alignas(64) C buf[D::buf_cap]; // (its rows start on a whole vector)
+            C run[D::run_cap];
+            dr.block_any(nm / channels, nm % channels, r0, r1, buf, run);
+            epilogue_store(ep, static_cast<const C*>(run), y + e, e, (r1 - r0) * out_w);
+        });
+        return;
+    }
     if (const conv_depthwise<T> dw(k); dw.band > 0) { // 8 channels by a band of rows a work item
         using D = conv_depthwise<T>;
         const int64_t cblocks = (channels + D::lanes - 1) / D::lanes, bands = (rows + dw.band - 1) / dw.band;

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -203,17 +204,70 @@ TEST(cpu_depthwise, strided_input_view) {
 
 // More than one block of 8 channels (the vector lanes), a partial last block, widths past the
 // 8 x 8 transposes, the generic tap loop (5 x 5), strided views (no transposes, or one a row)
-// and small planes (transposed as one run of their rows, clipped to the columns read).
+// and small planes (transposed as one run of their rows, clipped to the columns read). (3 x 3
+// stride 1 under 16 columns: 15 and 14 wide; wider ones take conv_depthwise_rows.)
 TEST(cpu_depthwise, blocks_of_eight_channels) {
-    check_conv_all({{2, 13, 12, 21}, {13, 1, 3, 3}, 13, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    check_conv_all({{2, 13, 12, 15}, {13, 1, 3, 3}, 13, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
     check_conv_all({{1, 16, 23, 34}, {16, 1, 3, 3}, 16, {1, 0}, {1, 1}, {2, 2}, {1, 1}});
     check_conv_all({{1, 6, 11, 19}, {12, 1, 3, 3}, 6, {1, 1}, {1, 1}, {2, 1}, {1, 1}});    // multiplier 2
     check_conv_all({{1, 9, 14, 27}, {9, 1, 5, 5}, 9, {2, 2}, {2, 2}, {1, 1}, {1, 2}});     // generic taps
-    check_conv_all({{1, 10, 9, 17}, {10, 1, 3, 3}, 10, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2}); // strided view
+    check_conv_all({{1, 10, 9, 14}, {10, 1, 3, 3}, 10, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2}); // strided view
     check_conv_all({{1, 9, 6, 13}, {9, 1, 3, 3}, 9, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 3}); // padded rows
     check_conv_all({{1, 9, 7, 7}, {9, 1, 3, 3}, 9, {1, 1}, {1, 1}, {1, 1}, {1, 1}});          // a small plane
     check_conv_all({{1, 8, 9, 9}, {8, 1, 3, 3}, 8, {0, 0}, {1, 1}, {2, 2}, {1, 1}});          // column 8 unread
     check_conv_all({{1, 8, 3, 900}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {1, 2}, {2, 1}});      // one row a band
+}
+
+// conv_depthwise_rows (3 x 3, stride 1, rows of 16 outputs or more) takes the case, and gives
+// the same bits as the 8-channel kernel (conv_depthwise, run here block by block): the same
+// products summed in the same order, fused on both where the CPU has AVX2 (float, no epilogue).
+void check_rows_kernel(const conv_case& c) {
+    check_conv_all(c);
+    std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
+    for (size_t d = 0; d < 2; ++d) out.push_back(c.x[2 + d] + c.pb[d] + c.pe[d] - 2);
+    for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+    const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
+    const auto x = values<float>(extent(ds[0]), 3), w = values<float>(extent(ds[1]), 4);
+    const void* in[2] = {x.data(), w.data()};
+    std::vector<float> y(size_t(mxc_elements(od)));
+    const mxc_kargs k = {2, in, ds, y.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0};
+    ASSERT_GT(mxc::cpu::conv_depthwise_rows<float>(k).band, 0) << "not the rows kernel's case";
+    mxc::cpu::convolution<float>(k);
+    using D = mxc::cpu::conv_depthwise<float>;
+    const D dw(k);
+    ASSERT_GT(dw.band, 0);
+    struct scratch { // (a std::vector of D::V would lose its alignment: attributes drop from template arguments)
+        D::V buf[D::buf_cap];
+        float run[D::lanes * D::run_cap];
+    };
+    const auto sc = std::make_unique<scratch>();
+    const int64_t m = od.lens[1], rows = od.lens[2], ow = od.lens[3];
+    for (int64_t n = 0; n < od.lens[0]; ++n)
+        for (int64_t m0 = 0; m0 < m; m0 += D::lanes)
+            for (int64_t r0 = 0; r0 < rows; r0 += dw.band) {
+                const int64_t r1 = r0 + dw.band < rows ? r0 + dw.band : rows;
+                dw.block_any(n, m0, r0, r1, sc->buf, sc->run);
+                for (int64_t l = 0; l < D::lanes && m0 + l < m; ++l)
+                    for (int64_t i = 0; i < (r1 - r0) * ow; ++i) {
+                        const float want = sc->run[l * D::run_cap + i], got = y[size_t(((n * m + m0 + l) * rows + r0) * ow + i)];
+                        ASSERT_EQ(std::memcmp(&want, &got, sizeof got), 0)
+                            << "image " << n << " channel " << m0 + l << " element " << r0 * ow + i << ": " << got << " want " << want;
+                    }
+            }
+}
+
+// Widths of whole vectors and not, odd row counts (a last row alone), padding on one side
+// only and wider than the kernel reads, a channel multiplier, strided and row-padded views, and
+// two bands of 75 rows (the stack buffers hold 109 rows of 112).
+TEST(cpu_depthwise, rows_kernel) {
+    check_rows_kernel({{1, 3, 9, 16}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    check_rows_kernel({{2, 5, 11, 37}, {5, 1, 3, 3}, 5, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    check_rows_kernel({{1, 4, 7, 40}, {4, 1, 3, 3}, 4, {0, 2}, {2, 0}, {1, 1}, {1, 1}});
+    check_rows_kernel({{1, 2, 8, 30}, {2, 1, 3, 3}, 2, {3, 3}, {3, 3}, {1, 1}, {1, 1}});
+    check_rows_kernel({{1, 3, 10, 20}, {6, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}});    // multiplier 2
+    check_rows_kernel({{1, 3, 9, 33}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2});  // strided view
+    check_rows_kernel({{1, 3, 9, 33}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 5}); // padded rows
+    check_rows_kernel({{1, 2, 150, 112}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // two bands
 }
 
 // The implicit GEMM with its im2col matrix packed once into the arena scratch: more output
