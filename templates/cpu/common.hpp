@@ -4,6 +4,7 @@
 #include "templates/common/abi.hpp"
 #include "templates/common/math.hpp"
 #include "templates/common/types.hpp"
+#include "templates/cpu/isa.hpp"
 #include "templates/cpu/parallel.hpp"
 
 #include <math.h>
@@ -100,8 +101,8 @@ inline int transposed_dim(const mxc_desc& od, const int64_t* const* strides, int
 // tile is an index over the dims other than d and last (row-major), then a tile along d, then
 // one along last; in it, rows of up to `tile` elements along last.
 template <int N, class F>
-__attribute__((flatten)) inline void for_each_tiled_in(const mxc_desc& od, int d, const int64_t* const* strides,
-                                                       const F& f, int64_t u0, int64_t u1) {
+inline void for_each_tiled_in(const mxc_desc& od, int d, const int64_t* const* strides, const F& f, int64_t u0,
+                              int64_t u1) {
     constexpr int64_t t = transposed_tile;
     const int last = od.rank - 1;
     const int64_t nd = (od.lens[d] + t - 1) / t, nl = (od.lens[last] + t - 1) / t;
@@ -130,12 +131,10 @@ __attribute__((flatten)) inline void for_each_tiled_in(const mxc_desc& od, int d
     }
 }
 
-// Elements [begin, end) of for_each_element. flatten: f and the math it calls are inlined
-// whatever GCC's unit-growth limit says (in a large generated unit it stopped inlining them,
-// and a call per element stops the vectorisation).
+// Elements [begin, end) of for_each_element (its pieces: packed, or row-major).
 template <int N, class F>
-__attribute__((flatten)) inline void for_each_element_in(const mxc_kargs& k, bool packed, const int64_t* const* strides,
-                                                         const F& f, int64_t begin, int64_t end) {
+inline void for_each_element_in(const mxc_kargs& k, bool packed, const int64_t* const* strides, const F& f,
+                                int64_t begin, int64_t end) {
     if (packed) {
         int64_t off[N > 0 ? N : 1];
         for (int64_t e = begin; e < end; ++e) {
@@ -147,6 +146,45 @@ __attribute__((flatten)) inline void for_each_element_in(const mxc_kargs& k, boo
     }
 }
 
+// Runs p.run(b, e) (an always_inline piece of an elementwise loop) in the vectors of the CPU,
+// the GEMM's run-time choice (gemm_runtime_isa): clones for AVX2 and AVX-512F, and the
+// baseline. flatten: the body and the math it calls are inlined whatever GCC's unit-growth
+// limit says (in a large generated unit it stopped inlining them, and a call per element stops
+// the vectorisation). No clone fuses a multiply and add (AVX2 without FMA; contraction off with
+// AVX-512F, which brings FMA): every element is the baseline's.
+template <class P> struct isa_clones {
+    const P& p;
+    __attribute__((flatten, noinline)) void run_base(int64_t b, int64_t e) const { p.run(b, e); }
+#if MXC_GEMM_AVX2
+    __attribute__((target("avx2"), flatten, noinline)) void run_avx2(int64_t b, int64_t e) const { p.run(b, e); }
+    __attribute__((target("avx512f,prefer-vector-width=512"), optimize("fp-contract=off"), flatten, noinline)) void
+    run_avx512(int64_t b, int64_t e) const {
+        p.run(b, e);
+    }
+#endif
+    void operator()(int64_t b, int64_t e) const {
+#if MXC_GEMM_AVX2
+        const gemm_isa isa = gemm_runtime_isa();
+        if (isa == gemm_isa::avx512) return run_avx512(b, e);
+        if (gemm_isa_avx2(isa)) return run_avx2(b, e);
+#endif
+        run_base(b, e);
+    }
+};
+
+// A piece of for_each_element: elements [b, e) (d < 0), or tiles [b, e) over (d, last).
+template <int N, class F> struct element_piece {
+    const mxc_kargs& k;
+    bool packed;
+    int d;
+    const int64_t* const* strides;
+    const F& f;
+    __attribute__((always_inline)) void run(int64_t b, int64_t e) const {
+        if (d >= 0) for_each_tiled_in<N>(*k.out_desc, d, strides, f, b, e);
+        else for_each_element_in<N>(k, packed, strides, f, b, e);
+    }
+};
+
 // Calls f(out_index, in_offsets...) for every output element; inputs have the output's lens.
 // The elements are spread over the pool: f is called concurrently, for distinct elements, in
 // row-major order within a piece or, for transposed views, tile by tile (for_each_tiled_in).
@@ -156,16 +194,17 @@ template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) 
     const int64_t* strides[N > 0 ? N : 1];
     for (int i = 0; i < N; ++i) strides[i] = k.in_desc[i].strides;
     const mxc_desc& od = *k.out_desc;
-    if (const int d = packed ? -1 : transposed_dim(od, strides, N); d >= 0) {
+    const int d = packed ? -1 : transposed_dim(od, strides, N);
+    const element_piece<N, F> piece{k, packed, d, strides, f};
+    const isa_clones<element_piece<N, F>> clones{piece};
+    if (d >= 0) {
         const int64_t tiles = elements(od) / (od.lens[d] * od.lens[od.rank - 1]) *
                               ((od.lens[d] + transposed_tile - 1) / transposed_tile) *
                               ((od.lens[od.rank - 1] + transposed_tile - 1) / transposed_tile);
-        parallel_ranges(tiles, [&](int64_t u0, int64_t u1) { for_each_tiled_in<N>(od, d, strides, f, u0, u1); },
-                        elementwise_grain / (transposed_tile * transposed_tile));
-        return;
+        parallel_ranges(tiles, clones, elementwise_grain / (transposed_tile * transposed_tile));
+    } else {
+        parallel_ranges(elements(od), clones);
     }
-    parallel_ranges(elements(od),
-                    [&](int64_t begin, int64_t end) { for_each_element_in<N>(k, packed, strides, f, begin, end); });
 }
 
 // Calls f(e) for every output element e (the generic loop of kernels whose per-element math

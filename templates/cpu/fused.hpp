@@ -42,13 +42,17 @@ inline void fused_pointwise_in(const mxc_kargs& k, bool packed, const int64_t* c
     }, n, begin, end);
 }
 
-// The same for a generated body (it names its input count). flatten: as for_each_element_in
-// (not for the evaluator's interpreted program, which gains nothing from it).
-template <class T, int Fixed, class F>
-__attribute__((flatten)) void fused_pointwise_flat(const mxc_kargs& k, bool packed, const int64_t* const* strides,
-                                                   const F& f, int64_t begin, int64_t end) {
-    fused_pointwise_in<T, Fixed>(k, packed, strides, f, begin, end);
-}
+// A piece of a generated body's kernel (it names its input count), run in the CPU's vectors
+// (isa_clones; not for the evaluator's interpreted program, which gains nothing from it).
+template <class T, int Fixed, class F> struct fused_pointwise_piece {
+    const mxc_kargs& k;
+    bool packed;
+    const int64_t* const* strides;
+    const F& f;
+    __attribute__((always_inline)) void run(int64_t begin, int64_t end) const {
+        fused_pointwise_in<T, Fixed>(k, packed, strides, f, begin, end);
+    }
+};
 
 // The elements are spread over the pool (parallel_ranges).
 template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
@@ -57,9 +61,12 @@ template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
     for (int i = 0; i < k.n_in; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
     const int64_t* strides[fused_max_inputs];
     for (int i = 0; i < k.n_in; ++i) strides[i] = k.in_desc[i].strides;
+    if constexpr (fixed >= 0)
+        if (fixed == k.n_in) {
+            const fused_pointwise_piece<T, fixed, F> piece{k, packed, strides, f};
+            return parallel_ranges(elements(*k.out_desc), isa_clones<fused_pointwise_piece<T, fixed, F>>{piece});
+        }
     parallel_ranges(elements(*k.out_desc), [&](int64_t begin, int64_t end) {
-        if constexpr (fixed >= 0)
-            if (fixed == k.n_in) return fused_pointwise_flat<T, fixed>(k, packed, strides, f, begin, end);
         fused_pointwise_in<T, -1>(k, packed, strides, f, begin, end);
     });
 }
@@ -271,19 +278,16 @@ template <class T, class F> struct epilogue_of {
         if constexpr (Arrays + 1 < (1u << J)) {
             if (arrays != Arrays) return run_loop<J, Arrays + 1>(arrays, a, out, src, n);
         }
-#if MXC_GEMM_AVX2
-        if (gemm_isa_avx2(gemm_runtime_isa())) return loop_avx2<J, Arrays>(a, out, src, n);
-#endif
-        loop_base<J, Arrays>(a, out, src, n);
+        const loop_piece<J, Arrays> piece{*this, a, out, src};
+        isa_clones<loop_piece<J, Arrays>>{piece}(0, n); // (in the CPU's vectors, the same values)
     }
-    // The loop for the baseline ISA. flatten (here and on loop_avx2): the body and the math it
-    // calls are inlined whatever GCC's unit-growth limit says (in a large generated unit it
-    // stopped inlining mxc_pw_sigmoid, and a call per element stops the vectorisation).
-    template <int J, unsigned Arrays>
-    __attribute__((flatten, noinline)) void loop_base(const compute_t<T>* a, T* out, const compute_t<T>* const* src,
-                                                      int64_t n) {
-        loop<J, Arrays>(a, out, src, n);
-    }
+    template <int J, unsigned Arrays> struct loop_piece {
+        epilogue_of& self;
+        const compute_t<T>* a;
+        T* out;
+        const compute_t<T>* const* src;
+        __attribute__((always_inline)) void run(int64_t, int64_t n) const { self.template loop<J, Arrays>(a, out, src, n); }
+    };
     template <int J, unsigned Arrays>
     __attribute__((always_inline)) void loop(const compute_t<T>* a, T* out, const compute_t<T>* const* src, int64_t n) {
         using C = compute_t<T>;
@@ -297,16 +301,6 @@ template <class T, class F> struct epilogue_of {
             out[i] = T(f(x));
         }
     }
-#if MXC_GEMM_AVX2
-    // The same loop in 32-byte vectors where the CPU has AVX2 (the gemm kernel's run-time
-    // choice, gemm_runtime_isa) in a library built for any x86-64. AVX2 without FMA: no
-    // multiply-add is contracted, so every element is the same as the baseline loop's.
-    template <int J, unsigned Arrays>
-    __attribute__((target("avx2"), flatten, noinline)) void loop_avx2(const compute_t<T>* a, T* out,
-                                                                       const compute_t<T>* const* src, int64_t n) {
-        loop<J, Arrays>(a, out, src, n);
-    }
-#endif
 };
 
 template <class T, bool Panels = false, class F> void fused_convolution_expr(const mxc_kargs& k, F f) {

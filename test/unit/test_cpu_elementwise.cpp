@@ -35,6 +35,20 @@ mxc_desc transposed(mxc_desc d) {
     return d;
 }
 
+// Runs f(isa) with the cpu kernels pinned to each instruction set this CPU has (isa_clones:
+// baseline, AVX2, AVX-512F), then unpins.
+template <class F> void on_every_isa(F f) {
+    using mxc::cpu::gemm_isa;
+    for (gemm_isa isa : {gemm_isa::base, gemm_isa::avx2, gemm_isa::avx512}) {
+        if (isa != gemm_isa::base && !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) continue;
+        if (isa == gemm_isa::avx512 && !__builtin_cpu_supports("avx512f")) continue;
+        const gemm_isa* saved = mxc::cpu::gemm_isa_pinned();
+        mxc::cpu::gemm_isa_pinned() = &isa;
+        f(isa);
+        mxc::cpu::gemm_isa_pinned() = saved;
+    }
+}
+
 TEST(cpu_elementwise, strided_ranges) {
     const mxc_desc a = desc_of({3, 1, 5, 7}, 2), b = transposed(desc_of({3, 1, 7, 5}));
     const int64_t* strides[2] = {a.strides, b.strides};
@@ -111,7 +125,8 @@ TEST(cpu_elementwise, transposed_tiles) {
     }
 }
 
-// y = sigmoid(x) for x packed and transposed, large enough for several pieces per thread.
+// y = sigmoid(x) for x packed and transposed, large enough for several pieces per thread, on
+// every instruction set (the clones of the elementwise walks): the scalar math's bits.
 TEST(cpu_elementwise, unary_over_threads) {
     const int64_t n = 3 * 85 * 1600;
     const std::vector<float> x = values(n, 7);
@@ -123,13 +138,15 @@ TEST(cpu_elementwise, unary_over_threads) {
             for (int64_t p = 0; p < 1600; ++p)
                 for (int64_t c = 0; c < 85; ++c, ++e)
                     want[size_t(e)] = mxc_pw_sigmoid{}(x[size_t(i * xd.strides[1] + p * xd.strides[2] + c * xd.strides[3])]);
-        for (int threads : {1, 3}) {
-            std::vector<float> y(size_t(n), -1.0f);
-            const void* in[] = {x.data()};
-            const mxc_kargs k = {1, in, &xd, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
-            with_threads(threads, [&] { mxc::cpu::sigmoid<float>(k); });
-            EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * size_t(n))) << threads << " threads";
-        }
+        for (int threads : {1, 3})
+            on_every_isa([&](mxc::cpu::gemm_isa isa) {
+                std::vector<float> y(size_t(n), -1.0f);
+                const void* in[] = {x.data()};
+                const mxc_kargs k = {1, in, &xd, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
+                with_threads(threads, [&] { mxc::cpu::sigmoid<float>(k); });
+                EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * size_t(n)))
+                    << threads << " threads, isa " << int(isa);
+            });
     }
 }
 
@@ -162,15 +179,56 @@ TEST(cpu_elementwise, fused_pointwise_over_threads) {
                         want[size_t(e)] = silu_of_sum{}(xs);
                     }
         const mxc_desc in_desc[] = {ad, bias};
-        for (int threads : {1, 3}) {
-            std::vector<float> y(size_t(n), -1.0f);
-            const void* in[] = {a.data(), b.data()};
-            const mxc_kargs k = {2, in, in_desc, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
-            with_threads(threads, [&] { mxc::cpu::fused_pointwise_expr<float>(k, silu_of_sum{}); });
-            EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * size_t(n)))
-                << threads << " threads, gap " << ad.strides[3];
-        }
+        for (int threads : {1, 3})
+            on_every_isa([&](mxc::cpu::gemm_isa isa) {
+                std::vector<float> y(size_t(n), -1.0f);
+                const void* in[] = {a.data(), b.data()};
+                const mxc_kargs k = {2, in, in_desc, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
+                with_threads(threads, [&] { mxc::cpu::fused_pointwise_expr<float>(k, silu_of_sum{}); });
+                EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * size_t(n)))
+                    << threads << " threads, gap " << ad.strides[3] << ", isa " << int(isa);
+            });
     }
+}
+
+// GELU with erf (BERT's fused products): one input, a constant folded in.
+struct gelu_erf {
+    static constexpr int inputs = 1;
+    template <class C> C operator()(const C* x) const {
+        const C h = mxc_pw_mul{}(x[0], C(0.5f));
+        return mxc_pw_mul{}(h, mxc_pw_add{}(C(1.0f), mxc_pw_erf{}(mxc_pw_mul{}(x[0], C(0.70710678f)))));
+    }
+};
+
+// The epilogue loops of a GEMM or convolution (epilogue_of::run: loop_base, loop_avx2,
+// loop_avx512) give the same bits on every ISA the CPU has: no multiply-add is fused. SiLU of
+// the sum with a per-channel bias (YOLO) and GELU with erf (BERT), over runs that are not whole
+// vectors, values from -120 to 120 (exp's underflow and overflow included).
+template <class F> void check_epilogue_isas(F f, int extra) {
+    const mxc_desc od = desc_of({1, 7, 301});
+    mxc_desc bias = od; // along dim 1
+    bias.strides[0] = bias.strides[2] = 0, bias.strides[1] = 1;
+    const mxc_desc in_desc[3] = {od, od, bias};
+    const int64_t n = mxc_elements(od);
+    std::vector<float> acc = values(n, 17), b = values(7, 19);
+    for (auto& v : acc) v *= 12.0f;
+    const void* in[3] = {nullptr, nullptr, b.data()};
+    const mxc_kargs k = {2 + extra, in, in_desc, nullptr, &od, nullptr, 0, nullptr, 0, nullptr};
+    std::vector<float> first;
+    on_every_isa([&](mxc::cpu::gemm_isa isa) {
+        std::vector<float> y(size_t(n), -1.0f);
+        mxc::cpu::epilogue_of<float, F> epi{k, f};
+        for (int64_t e = 0; e < n; e += 301) epi.run(acc.data() + e, y.data() + e, e, 301); // (a channel's row a run)
+        if (first.empty()) first = y;
+        for (int64_t e = 0; e < n; ++e)
+            ASSERT_EQ(0, std::memcmp(&y[size_t(e)], &first[size_t(e)], sizeof(float)))
+                << "isa " << int(isa) << " element " << e << ": " << y[size_t(e)] << " base " << first[size_t(e)];
+    });
+}
+
+TEST(cpu_elementwise, epilogue_loops_same_bits_on_every_isa) {
+    check_epilogue_isas(silu_of_sum{}, 1);
+    check_epilogue_isas(gelu_erf{}, 0);
 }
 
 } // namespace
