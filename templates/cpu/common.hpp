@@ -146,12 +146,14 @@ inline void for_each_element_in(const mxc_kargs& k, bool packed, const int64_t* 
     }
 }
 
-// Runs p.run(b, e) (an always_inline piece of an elementwise loop) in the vectors of the CPU,
-// the GEMM's run-time choice (gemm_runtime_isa): clones for AVX2 and AVX-512F, and the
+// Runs p.run(b, e) (an always_inline piece of a loop: the fused epilogues') in the vectors of
+// the CPU, the GEMM's run-time choice (gemm_runtime_isa): clones for AVX2 and AVX-512F, and the
 // baseline. flatten: the body and the math it calls are inlined whatever GCC's unit-growth
 // limit says (in a large generated unit it stopped inlining them, and a call per element stops
-// the vectorisation). No clone fuses a multiply and add (AVX2 without FMA; contraction off with
-// AVX-512F, which brings FMA): every element is the baseline's.
+// the vectorisation). No clone fuses a multiply and add (AVX2 without FMA; contraction off in
+// the AVX-512F one, which brings FMA): every element is the baseline's. (The elementwise walks
+// stay on the baseline: in an AVX-512 clone of theirs GCC did not inline the kernels' lambdas,
+// a call per element.)
 template <class P> struct isa_clones {
     const P& p;
     __attribute__((flatten, noinline)) void run_base(int64_t b, int64_t e) const { p.run(b, e); }
@@ -173,13 +175,15 @@ template <class P> struct isa_clones {
 };
 
 // A piece of for_each_element: elements [b, e) (d < 0), or tiles [b, e) over (d, last).
+// flatten: f and the math it calls are inlined whatever GCC's unit-growth limit says (see
+// isa_clones).
 template <int N, class F> struct element_piece {
     const mxc_kargs& k;
     bool packed;
     int d;
     const int64_t* const* strides;
     const F& f;
-    __attribute__((always_inline)) void run(int64_t b, int64_t e) const {
+    __attribute__((flatten, noinline)) void operator()(int64_t b, int64_t e) const {
         if (d >= 0) for_each_tiled_in<N>(*k.out_desc, d, strides, f, b, e);
         else for_each_element_in<N>(k, packed, strides, f, b, e);
     }
@@ -196,14 +200,13 @@ template <int N, class F> inline void for_each_element(const mxc_kargs& k, F f) 
     const mxc_desc& od = *k.out_desc;
     const int d = packed ? -1 : transposed_dim(od, strides, N);
     const element_piece<N, F> piece{k, packed, d, strides, f};
-    const isa_clones<element_piece<N, F>> clones{piece};
     if (d >= 0) {
         const int64_t tiles = elements(od) / (od.lens[d] * od.lens[od.rank - 1]) *
                               ((od.lens[d] + transposed_tile - 1) / transposed_tile) *
                               ((od.lens[od.rank - 1] + transposed_tile - 1) / transposed_tile);
-        parallel_ranges(tiles, clones, elementwise_grain / (transposed_tile * transposed_tile));
+        parallel_ranges(tiles, piece, elementwise_grain / (transposed_tile * transposed_tile));
     } else {
-        parallel_ranges(elements(od), clones);
+        parallel_ranges(elements(od), piece);
     }
 }
 

@@ -42,17 +42,13 @@ inline void fused_pointwise_in(const mxc_kargs& k, bool packed, const int64_t* c
     }, n, begin, end);
 }
 
-// A piece of a generated body's kernel (it names its input count), run in the CPU's vectors
-// (isa_clones; not for the evaluator's interpreted program, which gains nothing from it).
-template <class T, int Fixed, class F> struct fused_pointwise_piece {
-    const mxc_kargs& k;
-    bool packed;
-    const int64_t* const* strides;
-    const F& f;
-    __attribute__((always_inline)) void run(int64_t begin, int64_t end) const {
-        fused_pointwise_in<T, Fixed>(k, packed, strides, f, begin, end);
-    }
-};
+// The same for a generated body (it names its input count). flatten: as for_each_element's
+// pieces (not for the evaluator's interpreted program, which gains nothing from it).
+template <class T, int Fixed, class F>
+__attribute__((flatten)) void fused_pointwise_flat(const mxc_kargs& k, bool packed, const int64_t* const* strides,
+                                                   const F& f, int64_t begin, int64_t end) {
+    fused_pointwise_in<T, Fixed>(k, packed, strides, f, begin, end);
+}
 
 // The elements are spread over the pool (parallel_ranges).
 template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
@@ -61,12 +57,9 @@ template <class T, class F> void fused_pointwise_expr(const mxc_kargs& k, F f) {
     for (int i = 0; i < k.n_in; ++i) packed = packed && mxc_is_packed(k.in_desc[i]);
     const int64_t* strides[fused_max_inputs];
     for (int i = 0; i < k.n_in; ++i) strides[i] = k.in_desc[i].strides;
-    if constexpr (fixed >= 0)
-        if (fixed == k.n_in) {
-            const fused_pointwise_piece<T, fixed, F> piece{k, packed, strides, f};
-            return parallel_ranges(elements(*k.out_desc), isa_clones<fused_pointwise_piece<T, fixed, F>>{piece});
-        }
     parallel_ranges(elements(*k.out_desc), [&](int64_t begin, int64_t end) {
+        if constexpr (fixed >= 0)
+            if (fixed == k.n_in) return fused_pointwise_flat<T, fixed>(k, packed, strides, f, begin, end);
         fused_pointwise_in<T, -1>(k, packed, strides, f, begin, end);
     });
 }
