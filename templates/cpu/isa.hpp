@@ -1,6 +1,6 @@
 // The instruction sets the cpu kernels choose between at run time (a library is built for any
 // x86-64): the GEMM's micro-kernels, and the AVX2 / AVX-512 clones of the vectorised loops
-// (elementwise walks, fused epilogues, depthwise convolutions).
+// (fused epilogues, softmax rows, depthwise convolutions).
 #pragma once
 #include <stdlib.h>
 #include <string.h>
