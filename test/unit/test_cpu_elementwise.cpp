@@ -39,9 +39,9 @@ mxc_desc transposed(mxc_desc d) {
 // baseline, AVX2, AVX-512F), then unpins.
 template <class F> void on_every_isa(F f) {
     using mxc::cpu::gemm_isa;
+    const gemm_isa best = mxc::cpu::gemm_runtime_isa(); // (what this CPU has: base < avx2 < avx512)
     for (gemm_isa isa : {gemm_isa::base, gemm_isa::avx2, gemm_isa::avx512}) {
-        if (isa != gemm_isa::base && !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) continue;
-        if (isa == gemm_isa::avx512 && !__builtin_cpu_supports("avx512f")) continue;
+        if (int(isa) > int(best)) continue;
         const gemm_isa* saved = mxc::cpu::gemm_isa_pinned();
         mxc::cpu::gemm_isa_pinned() = &isa;
         f(isa);
