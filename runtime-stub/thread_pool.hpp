@@ -4,6 +4,12 @@
 // (templates/cpu/parallel.hpp): one job at a time, items handed out by an atomic counter, the
 // caller works too and returns when every worker has finished the job.
 //
+// Each take is a run of consecutive items, a share of those left (1 / (2 x threads) of them,
+// at least one: guided self-scheduling), so that a thread works on neighbouring items (the
+// GEMM's column blocks: one thread's stores then stream along its rows, where items taken one
+// by one left the threads writing alternate blocks of the same rows; MobileNetV2 on 2 threads
+// 5.5-6.1 -> 4.8-5.4 ms) while the shares shrink towards the end as with single items.
+//
 // A run is a sequence of jobs (one per kernel, ResNet-50: 56), a few hundred microseconds to a
 // few milliseconds each. A worker that slept on the condition variable between two of them
 // would start each job late by the wake-up latency of a sleeping thread (tens of microseconds
@@ -58,8 +64,20 @@ struct thread_pool {
         }
     }
 
+    // How many items one take claims when `left` are left (see the top).
+    static int64_t take(int64_t left, int threads) {
+        const int64_t share = left / (2 * int64_t(threads > 1 ? threads : 1));
+        return share > 1 ? share : left > 0 ? 1 : 0;
+    }
+
     void work() {
-        for (int64_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) fn(ctx, i);
+        int64_t i = next.load(std::memory_order_relaxed);
+        while (i < n) {
+            const int64_t c = take(n - i, iface.threads);
+            if (!next.compare_exchange_weak(i, i + c, std::memory_order_relaxed)) continue;
+            for (const int64_t end = i + c; i < end; ++i) fn(ctx, i);
+            i = next.load(std::memory_order_relaxed);
+        }
     }
 
     void loop() {

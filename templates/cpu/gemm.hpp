@@ -370,11 +370,14 @@ template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
     int64_t rows = mc / mr, cols = nc / nr;
     gemm_split sp(m, n, isa, mr, nr, rows, cols);
     // a column block more reads all of A again (m x k), a row block more packs all of B again
-    // (k x n): cut the side whose repeat costs less
+    // (k x n): cut the side whose repeat costs less; but not the columns below the strips the
+    // micro-kernel takes at once (avx512: four; a 64 x 196 product over 384 on two threads cut
+    // into 13 one-strip column blocks ran slower than on one thread)
+    const int64_t widest = isa == gemm_isa::avx512 && std::is_same<C, float>::value ? 4 : 1;
     while (outer * sp.blocks() < want && (cols > 1 || rows > 1)) {
-        if (rows > 1 && (m > n || cols == 1)) {
+        if (rows > 1 && (m > n || cols <= widest)) {
             // as many row blocks as make whole rounds of the pool's threads (the items are
-            // handed out one by one: 9 equal blocks on 2 threads take 5 blocks' time, 8 take 4),
+            // handed out in turn: 9 equal blocks on 2 threads take 5 blocks' time, 8 take 4),
             // else half the rows
             const int64_t threads = pool->threads, per = outer * sp.col_blocks;
             const int64_t need = (want + per - 1) / per, blocks = (need + threads - 1) / threads * threads;
@@ -390,8 +393,8 @@ template <class T> gemm_split gemm_plan(int64_t m, int64_t n, int64_t outer) {
 
 // Whether gemm_plan may cut the rows of an m x n product into more than one block, for some
 // thread count: more rows than one block holds (mc), or more than one strip of them where the
-// rows are cut first (m > n). (With very many threads it may also cut the rows of a wide
-// product, once its columns are cut to single strips.)
+// rows are cut first (m > n). (With more threads it may also cut the rows of a wide product,
+// once its column blocks are down to the strips the micro-kernel takes at once.)
 template <class C> constexpr bool gemm_rows_may_split(int64_t m, int64_t n) {
     using S = gemm_shape<C>;
     const int64_t strips = (m + S::mr - 1) / S::mr;
