@@ -234,16 +234,19 @@ template <class T> struct conv_depthwise {
 #endif
 };
 
-// 3 x 3, stride 1, dilation 1 over output rows of at least 16 (MobileNetV2 from 112 down to 28
-// wide): vectorised along the rows in the NCHW layout, where the kernel above spends as much
-// on its transposes as on the sums. A work item is (image, channel, band of output rows):
+// 3 x 3, stride 1 or 2 (both dims), dilation 1, over output rows of at least 16 (MobileNetV2
+// from 112 down to 28 wide): vectorised along the rows in the NCHW layout, where the kernel above
+// spends as much on its transposes as on the sums. A work item is (image, channel, band of
+// output rows):
 //   1. the band's input rows go into buf in the compute type, zero-padded, each row starting on
 //      a whole vector (row_len: a multiple of 16 elements);
 //   2. two output rows at a time, vectors of L outputs from a row's last to its first: each
-//      input row is read as whole aligned vectors, and the vectors one and two columns on are
-//      made of two of them by a shuffle (an unaligned load would cross a cache line); the two
-//      rows share their input rows. Each sum takes its taps in order (kernel row, then column)
-//      from 0, multiply-adds fused in the AVX2 and AVX-512 clones as in conv_depthwise;
+//      input row is read as whole aligned vectors, and the vectors the other kernel columns
+//      read are made of them by shuffles (an unaligned load would cross a cache line): stride 1,
+//      the vectors one and two columns on; stride 2, two vectors' even and odd columns, and the
+//      even ones one on (with the next vector's first); the two rows share their input rows.
+//      Each sum takes its taps in order (kernel row, then column) from 0, multiply-adds fused
+//      in the AVX2 and AVX-512 clones as in conv_depthwise;
 //   3. the last vector of a row runs past the row's end (rows are at least a vector long): its
 //      extra lanes land on the next row's first columns, which that row's first vector (the
 //      vectors go from the last to the first) stores later, or on run's slack.
@@ -253,24 +256,27 @@ template <class T> struct conv_depthwise_rows {
     static constexpr int64_t run_cap = 49152 / int64_t(sizeof(C)); // outputs a band holds
     static constexpr int64_t slack = 16;                            // past a row: a vector's overrun
     static constexpr int64_t min_width = 16; // (14: no faster, 7: slower than 8 channels a vector)
+    // stride 2: the band's input rows within half of L1 (twice the input of stride 1 a row)
+    static constexpr int64_t buf_cap_s2 = 32768 / int64_t(sizeof(C));
 
     const mxc_desc &xd, &wd, &od;
     const T *x, *w;
-    int64_t ph = 0, pw = 0, mg = 1;
+    int64_t ph = 0, pw = 0, mg = 1, st = 1;
     int64_t row_len = 0; // a row of buf: the padded input row, rounded up to 16 elements
     int64_t band = 0;    // output rows a work item; 0: not this kernel's case
 
     explicit conv_depthwise_rows(const mxc_kargs& k)
         : xd(k.in_desc[0]), wd(k.in_desc[1]), od(*k.out_desc), x(input<T>(k, 0)), w(input<T>(k, 1)) {
         if (od.rank != 4 || wd.lens[1] != 1 || k.ip[0] != xd.lens[1] || wd.lens[2] != 3 || wd.lens[3] != 3) return;
-        for (int i = 3; i < 7; ++i)
-            if (k.ip[i] != 1) return; // strides and dilations
+        if (k.ip[5] != 1 || k.ip[6] != 1 || k.ip[3] != k.ip[4] || (k.ip[3] != 1 && k.ip[3] != 2)) return;
         const int64_t rows = od.lens[2], out_w = od.lens[3];
         if (out_w < min_width) return;
-        ph = k.ip[1], pw = k.ip[2], mg = od.lens[1] / k.ip[0];
-        row_len = (out_w + 2 + 15) / 16 * 16;
+        ph = k.ip[1], pw = k.ip[2], mg = od.lens[1] / k.ip[0], st = k.ip[3];
+        // stride 2: the last vector (16 lanes, or 8) reads three vectors from twice its column
+        row_len = st == 1 ? (out_w + 2 + 15) / 16 * 16 : 2 * ((out_w - 1) / 16 * 16) + 48;
+        const int64_t cap = st == 1 ? buf_cap : buf_cap_s2;
         int64_t b = 0; // the most rows that fit, then evened out over the bands
-        while (b < rows && (b + 3) * row_len + slack <= buf_cap && (b + 1) * out_w + slack <= run_cap) ++b;
+        while (b < rows && (st * b + 3) * row_len + slack <= cap && (b + 1) * out_w + slack <= run_cap) ++b;
         if (b == 0) return;
         const int64_t bands = (rows + b - 1) / b;
         band = (rows + bands - 1) / bands;
@@ -299,21 +305,33 @@ template <class T> struct conv_depthwise_rows {
 
     template <int L>
     __attribute__((always_inline)) void block(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* run) const {
+        if (st == 2) return block_strided<L, 2>(n, m, r0, r1, buf, run);
+        block_strided<L, 1>(n, m, r0, r1, buf, run);
+    }
+    template <int L, int S>
+    __attribute__((always_inline)) void block_strided(int64_t n, int64_t m, int64_t r0, int64_t r1, C* buf, C* run) const {
         typedef C V __attribute__((vector_size(L * sizeof(C))));
-        const int64_t in_h = xd.lens[2], in_w = xd.lens[3], out_w = od.lens[3], h0 = r0 - ph, rows = r1 - r0 + 2;
-        // 1. columns [pw, pw + in_w) of each row from the input (those past row_len are not read)
+        const int64_t in_h = xd.lens[2], in_w = xd.lens[3], out_w = od.lens[3], h0 = r0 * S - ph, rows = (r1 - r0 - 1) * S + 3;
+        // 1. columns [pw, pw + in_w) of each row from the input (those past row_len are not
+        // read), zeros around them
         const int64_t a = pw < row_len ? pw : row_len, cnt = pw + in_w < row_len ? in_w : row_len - a;
-        memset(static_cast<void*>(buf), 0, sizeof(C) * size_t(rows * row_len + slack));
         const T* src = x + n * xd.strides[0] + m / mg * xd.strides[1];
         for (int64_t r = 0; r < rows; ++r) {
-            if (h0 + r < 0 || h0 + r >= in_h) continue;
+            C* d = buf + r * row_len;
+            if (h0 + r < 0 || h0 + r >= in_h) {
+                memset(static_cast<void*>(d), 0, sizeof(C) * size_t(row_len));
+                continue;
+            }
+            memset(static_cast<void*>(d), 0, sizeof(C) * size_t(a));
+            memset(static_cast<void*>(d + a + cnt), 0, sizeof(C) * size_t(row_len - a - cnt));
             const T* s = src + (h0 + r) * xd.strides[2] + (a - pw) * xd.strides[3];
-            C* d = buf + r * row_len + a;
+            d += a;
             if (xd.strides[3] == 1)
                 for (int64_t i = 0; i < cnt; ++i) d[i] = C(s[i]);
             else
                 for (int64_t i = 0; i < cnt; ++i) d[i] = C(s[i * xd.strides[3]]);
         }
+        memset(static_cast<void*>(buf + rows * row_len), 0, sizeof(C) * size_t(slack));
         // 2. and 3.
         const T* wm = w + m * wd.strides[0];
         const V one = V{} + C(1);
@@ -323,31 +341,46 @@ template <class T> struct conv_depthwise_rows {
         const int64_t last = (out_w - 1) / L * L;
         int64_t i = 0;
         for (; i + 2 <= r1 - r0; i += 2)
-            for (int64_t ow = last; ow >= 0; ow -= L) rows_of<V, L, 2>(buf + i * row_len + ow, wv, run + i * out_w + ow, out_w);
+            for (int64_t ow = last; ow >= 0; ow -= L)
+                rows_of<V, L, 2, S>(buf + i * S * row_len + ow * S, wv, run + i * out_w + ow, out_w);
         if (i < r1 - r0)
-            for (int64_t ow = last; ow >= 0; ow -= L) rows_of<V, L, 1>(buf + i * row_len + ow, wv, run + i * out_w + ow, out_w);
+            for (int64_t ow = last; ow >= 0; ow -= L)
+                rows_of<V, L, 1, S>(buf + i * S * row_len + ow * S, wv, run + i * out_w + ow, out_w);
     }
 
-    // R output rows of one vector: input row q (q < R + 2) is kernel row q - rr of output row
-    // rr; the rows go in order, so each sum takes its kernel rows in order.
-    template <class V, int L, int R>
+    // R output rows of one vector: input row q (q < (R - 1) * S + 3) is kernel row q - rr * S
+    // of output row rr; the rows go in order, so each sum takes its kernel rows in order.
+    template <class V, int L, int R, int S>
     __attribute__((always_inline)) void rows_of(const C* in, const V* wv, C* out, int64_t out_w) const {
         V s[R];
         for (int rr = 0; rr < R; ++rr) s[rr] = V{};
-#pragma GCC unroll 4
-        for (int q = 0; q < R + 2; ++q) {
+#pragma GCC unroll 5
+        for (int q = 0; q < (R - 1) * S + 3; ++q) {
             V a, b, v[3];
             __builtin_memcpy(&a, in + q * row_len, sizeof a); // (aligned)
             __builtin_memcpy(&b, in + q * row_len + L, sizeof b);
-            v[0] = a;
-            shifted<V, 1>(a, b, v[1], std::make_index_sequence<L>{});
-            shifted<V, 2>(a, b, v[2], std::make_index_sequence<L>{});
+            if constexpr (S == 1) {
+                v[0] = a;
+                shifted<V, 1>(a, b, v[1], std::make_index_sequence<L>{});
+                shifted<V, 2>(a, b, v[2], std::make_index_sequence<L>{});
+            } else {
+                V c;
+                __builtin_memcpy(&c, in + q * row_len + 2 * L, sizeof c);
+                strided<V, 0>(a, b, v[0], std::make_index_sequence<L>{});
+                strided<V, 1>(a, b, v[1], std::make_index_sequence<L>{});
+                shifted<V, 1>(v[0], c, v[2], std::make_index_sequence<L>{}); // (c's first: column 2L)
+            }
 #pragma GCC unroll 2
             for (int rr = 0; rr < R; ++rr)
-                if (q - rr >= 0 && q - rr < 3)
-                    for (int c = 0; c < 3; ++c) s[rr] = s[rr] + wv[(q - rr) * 3 + c] * v[c];
+                if (q - rr * S >= 0 && q - rr * S < 3)
+                    for (int c = 0; c < 3; ++c) s[rr] = s[rr] + wv[(q - rr * S) * 3 + c] * v[c];
         }
         for (int rr = 0; rr < R; ++rr) __builtin_memcpy(out + rr * out_w, &s[rr], sizeof s[rr]);
+    }
+    // v = lanes K, K + 2, .. of a followed by b (the even or odd columns of the two)
+    template <class V, int K, size_t... I>
+    __attribute__((always_inline)) static void strided(const V& a, const V& b, V& v, std::index_sequence<I...>) {
+        v = __builtin_shufflevector(a, b, (K + 2 * I)...);
     }
     // v = lanes K .. K + L of a followed by b
     template <class V, int K, size_t... I>

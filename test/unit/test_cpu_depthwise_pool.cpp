@@ -224,7 +224,7 @@ TEST(cpu_depthwise, blocks_of_eight_channels) {
 void check_rows_kernel(const conv_case& c) {
     check_conv_all(c);
     std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
-    for (size_t d = 0; d < 2; ++d) out.push_back(c.x[2 + d] + c.pb[d] + c.pe[d] - 2);
+    for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - 3) / c.stride[d] + 1);
     for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
     const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
     const auto x = values<float>(extent(ds[0]), 3), w = values<float>(extent(ds[1]), 4);
@@ -268,6 +268,16 @@ TEST(cpu_depthwise, rows_kernel) {
     check_rows_kernel({{1, 3, 9, 33}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2});  // strided view
     check_rows_kernel({{1, 3, 9, 33}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 5}); // padded rows
     check_rows_kernel({{1, 2, 150, 112}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // two bands
+    // stride 2: even and odd input widths (the last column read or not), whole and partial
+    // vectors, padding on one side only (TF's SAME) and on none, a multiplier, a strided view,
+    // and several bands (57 rows of 144 a band: 56 x 112 outputs in two)
+    check_rows_kernel({{1, 3, 9, 32}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}});
+    check_rows_kernel({{2, 5, 12, 75}, {5, 1, 3, 3}, 5, {1, 1}, {1, 1}, {2, 2}, {1, 1}});
+    check_rows_kernel({{1, 4, 11, 40}, {4, 1, 3, 3}, 4, {0, 0}, {1, 1}, {2, 2}, {1, 1}});
+    check_rows_kernel({{1, 2, 13, 35}, {2, 1, 3, 3}, 2, {0, 0}, {0, 0}, {2, 2}, {1, 1}});
+    check_rows_kernel({{1, 3, 10, 66}, {6, 1, 3, 3}, 3, {2, 2}, {2, 2}, {2, 2}, {1, 1}});    // multiplier 2
+    check_rows_kernel({{1, 3, 9, 33}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 2});  // strided view
+    check_rows_kernel({{1, 2, 112, 112}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {2, 2}, {1, 1}});  // bands
 }
 
 // The implicit GEMM with its im2col matrix packed once into the arena scratch: more output
