@@ -2,7 +2,9 @@
 // elements visits exactly that part of the full walk, the walk in tiles of transposed views
 // visits every element once, and the unary and fused pointwise
 // kernels give every element its own value (the per-element math of templates/common) on 1
-// and 3 threads, over packed inputs and strided views.
+// and 3 threads, over packed inputs and strided views; so does concat (every element where
+// mxc_concat_copy puts it).
+#include "templates/cpu/concat.hpp"
 #include "templates/cpu/fused.hpp"
 #include "templates/cpu/pointwise.hpp"
 #include "test/unit/pool_case.hpp"
@@ -143,6 +145,45 @@ TEST(cpu_elementwise, unary_over_threads) {
             const mxc_kargs k = {1, in, &xd, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
             with_threads(threads, [&] { mxc::cpu::sigmoid<float>(k); });
             EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * size_t(n))) << threads << " threads";
+        }
+    }
+}
+
+// concat of a packed input, a transposed view and another packed input along each axis of a
+// [2, *, 85, 140] output (each input some 50000 elements: several pieces a thread), against
+// mxc_concat_copy element by element, on 1 and 3 threads.
+TEST(cpu_concat, packed_and_strided_inputs_over_threads) {
+    for (int64_t axis : {0, 1, 3}) {
+        std::vector<int64_t> sizes{2, 3, 1};
+        std::vector<mxc_desc> xs;
+        std::vector<std::vector<float>> data;
+        std::vector<int64_t> out{2, 2, 85, 140};
+        out[size_t(axis)] = 0;
+        for (int i = 0; i < 3; ++i) {
+            std::vector<int64_t> lens{2, 2, 85, 140};
+            lens[size_t(axis)] = sizes[size_t(i)];
+            out[size_t(axis)] += sizes[size_t(i)];
+            mxc_desc d = desc_of(lens);
+            if (i == 1) { // a view: its last two dims stored the other way round
+                std::swap(d.strides[2], d.strides[3]);
+                d.strides[2] = 1;
+                d.strides[3] = lens[2];
+            }
+            xs.push_back(d);
+            data.push_back(values(extent(d), uint32_t(11 + i)));
+        }
+        const mxc_desc od = desc_of(out);
+        std::vector<float> want(size_t(mxc_elements(od)), -1.0f);
+        for (int64_t i = 0, at = 0; i < 3; at += sizes[size_t(i)], ++i)
+            for (int64_t e = 0; e < mxc_elements(xs[size_t(i)]); ++e)
+                mxc_concat_copy(data[size_t(i)].data(), xs[size_t(i)], want.data(), od, axis, at, e);
+        for (int threads : {1, 3}) {
+            std::vector<float> y(want.size(), -2.0f);
+            const void* in[] = {data[0].data(), data[1].data(), data[2].data()};
+            const int64_t ip[] = {axis};
+            const mxc_kargs k = {3, in, xs.data(), y.data(), &od, ip, 1, nullptr, 0, nullptr};
+            with_threads(threads, [&] { mxc::cpu::concat<float>(k); });
+            EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * want.size())) << "axis " << axis << ", " << threads << " threads";
         }
     }
 }
