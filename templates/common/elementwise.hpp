@@ -52,9 +52,12 @@ MXC_EW_UNARY(sign, C(x > C(0) ? C(1) : (x < C(0) ? C(-1) : C(0))))
 // softplus = ln(1 + e^x), without overflow for large x.
 MXC_EW_UNARY(softplus, x > C(0) ? C(x + mxc_log1p(mxc_exp(-x))) : mxc_log1p(mxc_exp(x)))
 MXC_EW_UNARY(softsign, x / (C(1) + mxc_abs(x)))
-// ~x for integers, !x for bool.
-MXC_EW_UNARY(bitwise_not, C(std::is_same<C, bool>::value ? !x : ~x))
 #undef MXC_EW_UNARY
+// ~x for integers, !x for bool.
+struct mxc_pw_bitwise_not {
+    MXC_HD bool operator()(bool x) const { return !x; }
+    template <class C> MXC_HD C operator()(C x) const { return C(~x); }
+};
 
 // Integer modulo with the sign of the divisor (Python's %); x % 0 gives 0.
 struct mxc_pw_mod {

@@ -23,7 +23,7 @@ template <class T> void top_k(const mxc_kargs& k) {
     for (int d = axis + 1; d < od.rank; ++d) inner *= od.lens[d];
     std::vector<int64_t> order(static_cast<size_t>(n));
     std::vector<C> v(static_cast<size_t>(n));
-    int64_t idx[MXC_MAX_RANK];
+    int64_t idx[MXC_MAX_RANK] = {}; // (filled by mxc_unravel: the rank is at least 1)
     for (int64_t o = 0; o < elements(od); ++o) {
         mxc_unravel(od, o, idx);
         if (idx[axis] != 0) continue; // one slice per output element at rank 0
