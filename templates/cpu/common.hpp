@@ -70,12 +70,17 @@ inline void for_each_strided(const int64_t* lens, int rank, const int64_t* const
 }
 
 // Calls f(begin, end) for pieces that cover [0, n), spread over the pool (parallel_for): a
-// piece per `grain` elements at least, so that handing one out costs little next to its work.
+// piece per `grain` elements at least, so that handing one out costs little next to its work,
+// and where there is more than one, a whole number of them per thread (3 pieces on 2 threads
+// took two pieces' time: YOLO's sigmoid of a 3 x 400 x 85 view ran 1.3x faster on 2 threads).
 constexpr int64_t elementwise_grain = int64_t(1) << 15;
 template <class F> inline void parallel_ranges(int64_t n, const F& f, int64_t grain = elementwise_grain) {
     int64_t pieces = n / grain;
     if (pieces > 64) pieces = 64;
     if (pieces < 1) pieces = 1;
+    const pool_iface* pool = current_pool();
+    if (pieces > 1 && pool && pool->threads > 1) pieces = (pieces + pool->threads - 1) / pool->threads * pool->threads;
+    if (pieces > n) pieces = n > 0 ? n : 1;
     parallel_for(pieces, [&](int64_t t) { f(n * t / pieces, n * (t + 1) / pieces); });
 }
 
