@@ -153,8 +153,9 @@ TEST(CpuGemm, Avx512Kernel) {
 
 // A stored as row panels (gemm_a_panels: the layout of gemm_panel_index, with a last panel of
 // m % 6 rows, what codegen/conv_weights_panels.cpp writes): the same results as A read in place
-// on every split and kernel, wherever the last strip is not a gemm_tail (which needs A's rows
-// in place), and right against the double loop everywhere.
+// on every split and kernel, wherever the last strip is not a gemm_tail (A in place sums its
+// few last columns in another order); everywhere the same as A packed (read transposed: the
+// micro-kernel on every strip, as for the panels); and right against the double loop.
 TEST(CpuGemm, RowPanels) {
     const int64_t shapes[][3] = {{6, 16, 8}, {13, 33, 300}, {61, 128, 700}, {250, 40, 5}, {20, 50, 37}, {45, 49, 300}, {7, 80, 9},
                                  {250, 64, 1100}}; // (the last: panels fetched ahead, A over 1 MiB)
@@ -174,12 +175,15 @@ TEST(CpuGemm, RowPanels) {
                     for (int64_t kk = 0; kk < k; ++kk) panels[size_t(mxc::cpu::gemm_panel_index(i, kk, k, m))] = a[size_t(i * k + kk)];
                 for (float v : panels) ASSERT_FALSE(std::isnan(v)) << "gemm_panel_index left a hole";
                 const mxc::cpu::gemm_split sp(m, n, isa, S::mr, S::nr, rows, S::nc / S::nr);
-                std::vector<float> yd(size_t(m * n)), yp(size_t(m * n));
+                std::vector<float> yd(size_t(m * n)), yp(size_t(m * n)), yq(size_t(m * n)), at(size_t(m * k));
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t kk = 0; kk < k; ++kk) at[size_t(kk * m + i)] = a[size_t(i * k + kk)];
                 const auto plus_one = [](float v, int64_t) { return v + 1; };
                 const mxc::cpu::gemm_pack_b_strided<float> pb{b.data(), n, 1};
                 for (int64_t blk = 0; blk < sp.blocks(); ++blk) {
                     mxc::cpu::gemm_block(sp, k, mxc::cpu::gemm_pack_a_strided<float>{a.data(), k, 1}, pb, yd.data(), n, 0, plus_one, blk);
                     mxc::cpu::gemm_block(sp, k, mxc::cpu::gemm_a_panels<float>{panels.data(), k, m}, pb, yp.data(), n, 0, plus_one, blk);
+                    mxc::cpu::gemm_block(sp, k, mxc::cpu::gemm_pack_a_strided<float>{at.data(), 1, m}, pb, yq.data(), n, 0, plus_one, blk);
                 }
                 const bool tail = n % S::nr != 0 && n % S::nr <= mxc::cpu::gemm_tail_max;
                 for (int64_t i = 0; i < m; ++i)
@@ -189,6 +193,8 @@ TEST(CpuGemm, RowPanels) {
                         const size_t e = size_t(i * n + j);
                         ASSERT_NEAR(yp[e], want, 1e-5 * (1 + std::fabs(want))) << m << "x" << n << "x" << k << " element " << e;
                         if (!tail) ASSERT_EQ(yp[e], yd[e]) << m << "x" << n << "x" << k << " element " << e << " isa " << int(isa);
+                        ASSERT_EQ(std::memcmp(&yp[e], &yq[e], sizeof(float)), 0)
+                            << m << "x" << n << "x" << k << " element " << e << " isa " << int(isa) << ": " << yp[e] << " packed A " << yq[e];
                     }
             }
 }
