@@ -54,10 +54,26 @@ template <class T> void min(const mxc_kargs& k) { binary<T>(k, mxc_pw_min{}); }
 template <class T> void pow(const mxc_kargs& k) { binary<T>(k, mxc_pw_pow{}); }
 template <class T> void clip(const mxc_kargs& k) { ternary<T>(k, mxc_pw_clip{}); }
 
-// A packed copy of a (strided) view: bytes are copied as they are.
+// A packed copy of a (strided) view: bytes are copied as they are. A view that repeats each
+// value along its last dim, a few times (nearest upsampling, YOLO's: [.., 20, 2, 20, 2] of a
+// [.., 20, 20]), is walked over its other dims and each value stored that many times: the
+// element walk's rows were its 2-long last dim (1.9 ns an element).
 template <class T> void contiguous(const mxc_kargs& k) {
     const T* x = input<T>(k, 0);
     T* y = output<T>(k);
+    const mxc_desc& xd = k.in_desc[0];
+    const int last = xd.rank - 1;
+    if (last >= 1 && xd.strides[last] == 0 && xd.lens[last] > 1 && xd.lens[last] <= 8) {
+        const int64_t r = xd.lens[last], n = elements(xd) / r;
+        const int64_t* strides[1] = {xd.strides};
+        parallel_ranges(n, [&](int64_t b, int64_t e) {
+            for_each_strided<1>(xd.lens, last, strides, [&](int64_t i, const int64_t* off) {
+                const T v = x[off[0]];
+                for (int64_t j = 0; j < r; ++j) y[i * r + j] = v;
+            }, 1, b, e);
+        }, elementwise_grain / r);
+        return;
+    }
     for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = x[off[0]]; });
 }
 

@@ -3,7 +3,7 @@
 // visits every element once, and the unary and fused pointwise
 // kernels give every element its own value (the per-element math of templates/common) on 1
 // and 3 threads, over packed inputs and strided views; so does concat (every element where
-// mxc_concat_copy puts it).
+// mxc_concat_copy puts it), and contiguous over views that repeat their last dim.
 #include "templates/cpu/concat.hpp"
 #include "templates/cpu/fused.hpp"
 #include "templates/cpu/pointwise.hpp"
@@ -184,6 +184,36 @@ TEST(cpu_concat, packed_and_strided_inputs_over_threads) {
             const mxc_kargs k = {3, in, xs.data(), y.data(), &od, ip, 1, nullptr, 0, nullptr};
             with_threads(threads, [&] { mxc::cpu::concat<float>(k); });
             EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * want.size())) << "axis " << axis << ", " << threads << " threads";
+        }
+    }
+}
+
+// contiguous of nearest-upsampling views (each value repeated along the last dim, and along
+// another: [2, 40, 30, 2, 50, r] of a [2, 40, 30, 50], large enough for several pieces a
+// thread), and of a view whose last dim repeats too often for the repeat loop (9), against the
+// element-by-element copy, on 1 and 3 threads.
+TEST(cpu_contiguous, repeated_last_dim_over_threads) {
+    for (int64_t r : {2, 3, 9}) {
+        const std::vector<float> x = values(2 * 40 * 30 * 50, 5);
+        mxc_desc xd = desc_of({2, 40, 30, 2, 50, r});
+        const int64_t xs[] = {40 * 30 * 50, 30 * 50, 50, 0, 1, 0};
+        for (int d = 0; d < 6; ++d) xd.strides[d] = xs[d];
+        const mxc_desc yd = desc_of({2, 40, 30, 2, 50, r});
+        std::vector<float> want(size_t(mxc_elements(yd)));
+        for (int64_t e = 0; e < mxc_elements(yd); ++e) {
+            int64_t rest = e, off = 0;
+            for (int d = 5; d >= 0; --d) {
+                off += rest % yd.lens[d] * xd.strides[d];
+                rest /= yd.lens[d];
+            }
+            want[size_t(e)] = x[size_t(off)];
+        }
+        for (int threads : {1, 3}) {
+            std::vector<float> y(want.size(), -1.0f);
+            const void* in[] = {x.data()};
+            const mxc_kargs k = {1, in, &xd, y.data(), &yd, nullptr, 0, nullptr, 0, nullptr};
+            with_threads(threads, [&] { mxc::cpu::contiguous<float>(k); });
+            EXPECT_EQ(0, std::memcmp(y.data(), want.data(), sizeof(float) * want.size())) << "repeat " << r << ", " << threads << " threads";
         }
     }
 }
