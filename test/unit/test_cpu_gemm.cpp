@@ -294,6 +294,81 @@ TEST(CpuGemm, FusedEpilogueRunMatchesElementwise) {
                 }
 }
 
+// A block's rows through a body that names its input count (as generated bodies do: the rows
+// in one call, run_rows_fast, where every extra input has unit or zero step along the row)
+// against the same epilogue element by element: y = max(acc * x1 + x2, 0) with x1 a
+// per-channel broadcast and x2 packed, or x2 a strided view (row by row), over [2, 6, 4, 8];
+// rows along the channels (ldy 32: the bias steps from row to row) and along dim 2 (ldy 8:
+// it does not), with and without the residual.
+template <int N> struct named_body {
+    static constexpr int inputs = N;
+    template <class C> C operator()(const C* x) const {
+        C v = N > 1 ? x[0] * x[1] : x[0];
+        if (N > 2) v = v + x[2];
+        return v > C(0) ? v : C(0);
+    }
+};
+
+template <int N> void check_named_rows(bool strided_residual) {
+    mxc_desc od{}, bias{}, res{};
+    od.rank = bias.rank = res.rank = 4;
+    const int64_t lens[4] = {2, 6, 4, 8}, count = 384;
+    int64_t packed = 1;
+    for (int d = 3; d >= 0; --d) {
+        od.lens[d] = bias.lens[d] = res.lens[d] = lens[d];
+        od.strides[d] = res.strides[d] = packed;
+        packed *= lens[d];
+    }
+    bias.strides[1] = 1; // [1, 6, 1, 1] broadcast
+    if (strided_residual) res.strides[3] = 2, res.strides[2] = 16, res.strides[1] = 64, res.strides[0] = 384; // every other element
+    std::vector<float> b1(6), r2(static_cast<size_t>(2 * count)), acc(static_cast<size_t>(count));
+    uint32_t seed = 9;
+    for (auto& v : b1) v = float(value(seed));
+    for (auto& v : r2) v = float(value(seed));
+    for (auto& v : acc) v = float(value(seed));
+    mxc_desc in_desc[4] = {od, od, bias, res};
+    const void* in[4] = {nullptr, nullptr, b1.data(), r2.data()};
+    mxc_kargs k{};
+    k.in = in;
+    k.in_desc = in_desc;
+    k.n_in = N + 1;
+    k.out_desc = &od;
+    std::vector<float> want(static_cast<size_t>(count)), got(static_cast<size_t>(count));
+    mxc::cpu::epilogue_of<float, named_body<N>> one{k, named_body<N>{}};
+    for (int64_t e = 0; e < count; ++e) {
+        want[size_t(e)] = one(acc[size_t(e)], e);
+        float v = acc[size_t(e)]; // the element-wise values against the formula
+        if (N > 1) v *= b1[size_t(e / 32 % 6)];
+        if (N > 2) v += r2[size_t(strided_residual ? 2 * e : e)];
+        ASSERT_EQ(want[size_t(e)], v > 0.f ? v : 0.f) << "element " << e;
+    }
+    for (int64_t ldy : {32, 8})
+        for (int64_t len : {1, 5, 8})
+            for (int64_t rows : {1, 2, 3, 6})
+                for (int64_t e0 = 0; e0 + (rows - 1) * ldy + len <= count; e0 += 5) {
+                    mxc::cpu::epilogue_of<float, named_body<N>> runner{k, named_body<N>{}};
+                    std::vector<float> block(size_t(rows * 9));
+                    for (int64_t r = 0; r < rows; ++r)
+                        for (int64_t i = 0; i < len; ++i) block[size_t(r * 9 + i)] = acc[size_t(e0 + r * ldy + i)];
+                    std::fill(got.begin(), got.end(), -7.f);
+                    mxc::cpu::epilogue_store_rows(runner, static_cast<const float*>(block.data()), 9, got.data() + e0, ldy, e0, len,
+                                                  rows);
+                    for (int64_t e = 0; e < count; ++e) {
+                        const int64_t r = (e - e0) / ldy, i = (e - e0) % ldy;
+                        const bool inside = e >= e0 && r < rows && i < len;
+                        ASSERT_EQ(got[size_t(e)], inside ? want[size_t(e)] : -7.f)
+                            << N - 1 << " extra inputs, rows of " << len << " at " << e0 << ", ldy " << ldy << ", element " << e;
+                    }
+                }
+}
+
+TEST(CpuGemm, FusedEpilogueRowsOfNamedBody) {
+    check_named_rows<1>(false);
+    check_named_rows<2>(false);
+    check_named_rows<3>(false);
+    check_named_rows<3>(true);
+}
+
 // Every count of extra inputs (the counts with their own loop and the generic one): y = acc +
 // sum of the extra inputs, alternately broadcast per channel and packed.
 template <int J> struct sum_body {
