@@ -207,8 +207,9 @@ inline int64_t conv_im2col_depth(const mxc_desc& xd, const mxc_desc& wd, const m
     const mxc_conv_form f = mxc_conv_pick(xd, wd, od, ip);
     return f == MXC_CONV_GEMM_1X1 || f == MXC_CONV_GEMM_1X1_WIDE ? 0 : kdim;
 }
-// Where the GEMM's blocks would each pack their own panel of the im2col matrix (more than one
-// block of rows: the matrix packed again for each), the kernel packs it once instead, into its
+// Where the GEMM's blocks would each pack their own panel of the im2col matrix, or of a 1x1's
+// input (more than one block of rows: the matrix packed again for each; MobileNetV2's 960 ->
+// 160 over 7x7 on two threads, 8 row blocks, packed it 8 times), the kernel packs it once instead, into its
 // arena scratch, as the GEMM's strips, a chunk of columns at a time: whole units of 64 (the
 // widest group of strips conv_pack_b::pack2d takes), as many as fit conv_im2col_budget bytes, at
 // least one. conv_im2col_cols: the columns of a chunk; conv_im2col_bytes: the scratch the
@@ -225,7 +226,8 @@ template <class C> constexpr int64_t conv_im2col_cols(int64_t kdim, int64_t cols
 template <class T>
 int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     using C = compute_t<T>;
-    const int64_t kdim = conv_im2col_depth(xd, wd, od, ip);
+    (void)xd;
+    const int64_t kdim = conv_gemm_depth(wd, od, ip); // (a 1x1's too: its input packed once as strips)
     if (kdim == 0) return 0;
     int64_t plane = 1;
     for (int d = 2; d < od.rank; ++d) plane *= od.lens[d];
@@ -400,7 +402,7 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
         }
         return true;
     }
-    if (!pointwise && k.scratch && sp.row_blocks > 1) {
+    if (k.scratch && sp.row_blocks > 1) {
         constexpr int nr = gemm_shape<C>::nr;
         constexpr int64_t unit = conv_im2col_unit;
         static_assert(unit <= conv_pack_b<T>::pack2d_cols && unit % nr == 0, "convolution_gemm: units of whole strips");
@@ -424,7 +426,18 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
                     C* dst = strips + j * kdim; // strip j / nr
                     if (width % nr) // its rows of the last strip's padding
                         for (int64_t kk = kb; kk < ke; ++kk) memset(dst + width / nr * nr * kdim + kk * nr, 0, sizeof(C) * nr);
-                    pb(kb, ke - kb, p0 + j, width, dst + kb * nr, gemm_nr<nr>{}, kdim);
+                    if (!pointwise) return pb(kb, ke - kb, p0 + j, width, dst + kb * nr, gemm_nr<nr>{}, kdim);
+                    // a 1x1: row kk of the matrix is input channel kk's plane
+                    const T* src = x + n * xd.strides[0] + g * cg * xd.strides[1] + p0 + j;
+                    for (int64_t kk = kb; kk < ke; ++kk)
+                        for (int c0 = 0; c0 < width; c0 += nr) {
+                            const int w = width - c0 < nr ? width - c0 : nr;
+                            C* d = dst + c0 * kdim + kk * nr;
+                            const T* row = src + kk * xd.strides[1] + c0;
+                            if constexpr (std::is_same<T, C>::value)
+                                if (w == nr) { memcpy(d, row, sizeof(C) * nr); continue; } // a fixed size: a few moves
+                            for (int c = 0; c < w; ++c) d[c] = C(row[c]);
+                        }
                 });
                 const gemm_split cs = gemm_plan<T>(mg, cols, 1);
                 parallel_for(cs.blocks(), [&](int64_t b) {

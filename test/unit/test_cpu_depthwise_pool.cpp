@@ -296,6 +296,32 @@ TEST(cpu_conv_gemm, im2col_packed_once_in_the_scratch) {
     check_conv<float>({{1, 64, 96, 48}, {248, 64, 3, 3}, 1, {0, 0}, {0, 0}, {2, 1}, {1, 1}}, im2col); // 3 chunks
 }
 
+// A 1x1's input (its matrix as it is: no im2col) packed once into the scratch as the GEMM's
+// strips, where more than one block of rows would each pack it: a plane of a partial last
+// strip (130 = 8 x 16 + 2 columns), two images and two groups, double and half, and a matrix
+// larger than the scratch's budget (K = 600: chunks of 832 columns of 1200).
+TEST(cpu_conv_gemm, pointwise_packed_once_in_the_scratch) {
+    const auto im2col = scratch_form::im2col;
+    const std::vector<conv_case> cases = {
+        {{1, 40, 10, 13}, {250, 40, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
+        {{2, 64, 12, 15}, {496, 32, 1, 1}, 2, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
+        {{1, 600, 30, 40}, {246, 600, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
+    };
+    for (const conv_case& c : cases) { // (the 1x1 form: x read as the matrix, the scratch its strips)
+        const mxc_desc xd = x_desc(c), wd = desc_of(c.w);
+        mxc_desc od = desc_of({c.x[0], c.w[0], c.x[2], c.x[3]});
+        const int64_t ip[] = {c.group, 0, 0, 1, 1, 1, 1}; // (group, pads, strides, dilations)
+        ASSERT_EQ(mxc::cpu::conv_im2col_depth(xd, wd, od, ip), 0);
+        ASSERT_EQ(mxc::cpu::conv_scratch_bytes<float>(xd, wd, od, ip),
+                  c.w[1] * mxc::cpu::conv_im2col_cols<float>(c.w[1], c.x[2] * c.x[3]) * 4);
+    }
+    check_conv<float>(cases[0], im2col);
+    check_conv<double>(cases[0], im2col);
+    check_conv<mxc_half>(cases[0], im2col);
+    check_conv<float>(cases[1], im2col);
+    check_conv<float>(cases[2], im2col);
+}
+
 // The stride-1 shifted form (conv_shift_form): the input copied with zeros around it, band by
 // band, and read in place. Bands of whole and partial rows, padding on every side (and more
 // than the kernel reads), dilation, groups and images, a strided view of x, double and half.
