@@ -85,7 +85,7 @@ template <class C, int Bytes, int ldb, class M, int NV = 2>
 __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
                                                             int64_t ldc, bool first, M madd,
                                                             int64_t bstep = Bytes / int(sizeof(C)),
-                                                            const int64_t* boff = nullptr) {
+                                                            const int64_t* boff = nullptr, const C* apf = nullptr) {
     constexpr int lanes = Bytes / int(sizeof(C)), nv = NV, mr = gemm_mr;
     using V = typename gemm_vec<C, Bytes>::type;
     V acc[mr][nv] = {};
@@ -104,9 +104,21 @@ __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* 
     if (lda > 0)
         for (int64_t kk = 0; kk < kc; ++kk)
             step(b + kk * ldb, [&](int r) __attribute__((always_inline)) { return a[r * lda + kk]; });
+    else if (boff && apf)
+        for (int64_t kk = 0; kk < kc; ++kk) {
+            if ((kk & 7) == 0)
+                for (int l = 0; l < 3; ++l) __builtin_prefetch(apf + kk * mr + l * (64 / int(sizeof(C))), 0, 3);
+            step(b + boff[kk], [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
+        }
     else if (boff)
         for (int64_t kk = 0; kk < kc; ++kk)
             step(b + boff[kk], [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
+    else if (apf) // the next packed slice of A fetched along the way, three lines every 8 steps
+        for (int64_t kk = 0; kk < kc; ++kk) {
+            if ((kk & 7) == 0)
+                for (int l = 0; l < 3; ++l) __builtin_prefetch(apf + kk * mr + l * (64 / int(sizeof(C))), 0, 3);
+            step(b + kk * ldb, [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
+        }
     else
         for (int64_t kk = 0; kk < kc; ++kk)
             step(b + kk * ldb, [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
@@ -177,24 +189,25 @@ template <> struct gemm_vec<float, 64> { typedef gemm_f32x16 type; };
 template <class C> struct gemm_micro<C, gemm_isa::avx512> {
     static_assert(std::is_same<C, float>::value && gemm_shape<C>::nr == 16, "gemm_micro avx512: float strips of 16");
     __attribute__((target("avx512f"), noinline)) static void run(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
-                                                                  int64_t ldc, bool first, const int64_t* boff = nullptr) {
-        gemm_micro_body<C, 64, 16, gemm_fma512, 1>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, 16, boff);
+                                                                  int64_t ldc, bool first, const int64_t* boff = nullptr,
+                                                                  const C* apf = nullptr) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 1>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, 16, boff, apf);
     }
     // strips b, b + bstep, ... (their outputs at c, c + 16, ...)
     __attribute__((target("avx512f"), noinline)) static void run2(int64_t kc, const C* a, int64_t lda, const C* b,
                                                                    int64_t bstep, C* c, int64_t ldc, bool first,
-                                                                   const int64_t* boff = nullptr) {
-        gemm_micro_body<C, 64, 16, gemm_fma512, 2>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff);
+                                                                   const int64_t* boff = nullptr, const C* apf = nullptr) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 2>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff, apf);
     }
     __attribute__((target("avx512f"), noinline)) static void run3(int64_t kc, const C* a, int64_t lda, const C* b,
                                                                    int64_t bstep, C* c, int64_t ldc, bool first,
-                                                                   const int64_t* boff = nullptr) {
-        gemm_micro_body<C, 64, 16, gemm_fma512, 3>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff);
+                                                                   const int64_t* boff = nullptr, const C* apf = nullptr) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 3>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff, apf);
     }
     __attribute__((target("avx512f"), noinline)) static void run4(int64_t kc, const C* a, int64_t lda, const C* b,
                                                                    int64_t bstep, C* c, int64_t ldc, bool first,
-                                                                   const int64_t* boff = nullptr) {
-        gemm_micro_body<C, 64, 16, gemm_fma512, 4>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff);
+                                                                   const int64_t* boff = nullptr, const C* apf = nullptr) {
+        gemm_micro_body<C, 64, 16, gemm_fma512, 4>(kc, a, lda, b, c, ldc, first, gemm_fma512{}, bstep, boff, apf);
     }
 };
 #endif
@@ -322,6 +335,13 @@ template <int Locality = 3> inline void gemm_fetch(const void* p, int64_t bytes)
 // gemm_block fetches A's slices ahead where A has more bytes than this (weights that do not
 // stay in cache from one run to the next inside a model).
 constexpr int64_t gemm_prefetch_a_bytes = int64_t(1) << 20;
+// On avx512 the micro-kernel itself fetches the next panel's slice, a few lines every few
+// steps (gemm_micro_body's apf), where A's panels (gemm_a_panels) have more bytes than this:
+// cheap enough to be worth it for most weights inside a model (ResNet-50 on two threads: its
+// 1x1 1024 -> 256 over 14x14, 1 MB of weights, 0.50 -> 0.41 ms; 64 KB to 1 MB, its 128- and
+// 256-channel layers, 3-10% each; the fetches in one burst before the micro-kernel had stalled
+// on the cache's fill buffers, 8% of its 256-channel 3x3s over 14x14).
+constexpr int64_t gemm_prefetch_panels_bytes = int64_t(1) << 16;
 
 // A stored at build time as the micro-kernel's packed row panels (codegen/conv_weights_panels.cpp:
 // constant convolution weights, M x K of the compute type, as M / gemm_mr panels of K x gemm_mr,
@@ -465,7 +485,8 @@ void gemm_block_to(const gemm_split& sp, int64_t kdim, const PA& pack_a, const P
         out.store(ep, static_cast<const C*>(acc + ir * S::nc), S::nc, i0 + ir, j0, nb, mb - ir < mr ? mb - ir : mr);
     };
     // A too large to stay in cache between runs: its slices fetched ahead on the first pass
-    const bool fetch = double(sp.m) * double(kdim) * double(sizeof(C)) > double(gemm_prefetch_a_bytes);
+    const double a_bytes = double(sp.m) * double(kdim) * double(sizeof(C));
+    const bool fetch = a_bytes > double(gemm_prefetch_a_bytes);
     // rows [q0, q1) of the block's A read in place, the slice at k0 (kc deep)
     auto fetch_rows = [&](int64_t q0, int64_t q1, int64_t k0, int64_t kc) {
         for (int64_t q = q0; q < q1; ++q) gemm_fetch(adirect + (i0 + q) * adirect_ld + k0, kc * int64_t(sizeof(C)));
@@ -515,7 +536,8 @@ void gemm_block_to(const gemm_split& sp, int64_t kdim, const PA& pack_a, const P
         };
         // the micro-kernel on rows ir .. ir + mr of A (a, lda) and the strip(s) at column jr:
         // returns the columns done (up to four strips at once on avx512)
-        auto micro = [&](const C* a, int64_t lda, int64_t ir, int64_t jr) -> int64_t {
+        // (apf: on avx512, the packed slice of A to fetch meanwhile, or null)
+        auto micro = [&](const C* a, int64_t lda, int64_t ir, int64_t jr, const C* apf = nullptr) -> int64_t {
             C* c = acc + ir * S::nc + jr;
 #if MXC_GEMM_AVX2
             if constexpr (std::is_same<C, float>::value) {
@@ -523,11 +545,11 @@ void gemm_block_to(const gemm_split& sp, int64_t kdim, const PA& pack_a, const P
                     const int64_t bstep = strip_step(); // (the same between any two strips)
                     switch ((nfull - jr + nr - 1) / nr) { // up to four strips at once (the last may be partial)
                     case 1: break;
-                    case 2: gemm_micro<C, gemm_isa::avx512>::run2(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff); return 2 * nr;
-                    case 3: gemm_micro<C, gemm_isa::avx512>::run3(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff); return 3 * nr;
-                    default: gemm_micro<C, gemm_isa::avx512>::run4(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff); return 4 * nr;
+                    case 2: gemm_micro<C, gemm_isa::avx512>::run2(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff, apf); return 2 * nr;
+                    case 3: gemm_micro<C, gemm_isa::avx512>::run3(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff, apf); return 3 * nr;
+                    default: gemm_micro<C, gemm_isa::avx512>::run4(kc, a, lda, strip_at(jr), bstep, c, S::nc, k0 == 0, boff, apf); return 4 * nr;
                     }
-                    gemm_micro<C, gemm_isa::avx512>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0, boff);
+                    gemm_micro<C, gemm_isa::avx512>::run(kc, a, lda, strip_at(jr), c, S::nc, k0 == 0, boff, apf);
                     return nr;
                 }
             }
@@ -551,11 +573,18 @@ void gemm_block_to(const gemm_split& sp, int64_t kdim, const PA& pack_a, const P
             // inside a model it comes from memory), the next one is fetched while the micro-kernel works
             // on this one, on the first pass (ResNet-50's 256-channel 3x3s over 14x14, 2.4 MB
             // of weights each, one thread: 11.5 -> 9.5 ms; for small weights, already in cache,
-            // the fetches only cost: 64-channel 3x3s 5.1 -> 5.4 ms)
+            // the fetches only cost: 64-channel 3x3s 5.1 -> 5.4 ms); on avx512 by the
+            // micro-kernel, from more than gemm_prefetch_panels_bytes (`in_micro`)
+            const bool in_micro = std::is_same<C, float>::value && sp.isa == gemm_isa::avx512 &&
+                                  a_bytes > double(gemm_prefetch_panels_bytes);
             for (int64_t jr = 0, done = 0; jr < nfull; jr += done)
                 for (int64_t ir = 0; ir < mb; ir += mr) {
-                    if (fetch && jr == 0 && ir + mr < whole) gemm_fetch(pack_a.at(i0 + ir + mr, k0), kc * mr * int64_t(sizeof(C)));
-                    done = micro(ir < whole ? pack_a.at(i0 + ir, k0) : ap, 0, ir, jr);
+                    const C* apf = nullptr;
+                    if (jr == 0 && ir + mr < whole) {
+                        if (in_micro) apf = pack_a.at(i0 + ir + mr, k0);
+                        else if (fetch) gemm_fetch(pack_a.at(i0 + ir + mr, k0), kc * mr * int64_t(sizeof(C)));
+                    }
+                    done = micro(ir < whole ? pack_a.at(i0 + ir, k0) : ap, 0, ir, jr, apf);
                     if (last && jr + done >= nfull) store(ir);
                 }
         } else if (adirect) {
