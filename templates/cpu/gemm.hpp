@@ -491,8 +491,11 @@ void gemm_block_to(const gemm_split& sp, int64_t kdim, const PA& pack_a, const P
     auto fetch_rows = [&](int64_t q0, int64_t q1, int64_t k0, int64_t kc) {
         for (int64_t q = q0; q < q1; ++q) gemm_fetch(adirect + (i0 + q) * adirect_ld + k0, kc * int64_t(sizeof(C)));
     };
-    for (int64_t k0 = 0; k0 < kdim; k0 += S::kc) {
-        const int64_t kc = kdim - k0 < S::kc ? kdim - k0 : S::kc;
+    // depth slices of equal size, at most S::kc (a stem's 147 as 74 + 73, not 128 + 19: a slice
+    // of a few steps pays the micro-kernel's loads and stores of the accumulators for little)
+    const int64_t slices = (kdim + S::kc - 1) / S::kc, kstep = slices > 0 ? (kdim + slices - 1) / slices : S::kc;
+    for (int64_t k0 = 0; k0 < kdim; k0 += kstep) {
+        const int64_t kc = kdim - k0 < kstep ? kdim - k0 : kstep;
         const bool last = k0 + kc >= kdim; // rows finished by the last strip are stored
         // strip jr of the block's panel (jr a multiple of nr)
         auto strip_at = [&](int64_t jr) -> const C* {
