@@ -17,7 +17,7 @@ inline int64_t rows_per_item(int64_t rows, int64_t row_work, int64_t target) {
 }
 
 // [lo, hi): the output columns within [o0, o1) whose tap o * stride + shift lies in [0, n).
-inline void window_range(int64_t shift, int64_t stride, int64_t n, int64_t o0, int64_t o1, int64_t& lo, int64_t& hi) {
+__attribute__((always_inline)) inline void window_range(int64_t shift, int64_t stride, int64_t n, int64_t o0, int64_t o1, int64_t& lo, int64_t& hi) {
     int64_t a, b; // the first column at or past 0, the first past n - 1 (no division for strides 1 and 2)
     if (stride == 1) {
         a = -shift;
@@ -39,7 +39,7 @@ inline void window_range(int64_t shift, int64_t stride, int64_t n, int64_t o0, i
 // row by row, tap by tap (a loop per stride 1 and 2 with a compile-time step: contiguous, or an
 // even/odd split the compiler vectorises too).
 template <int R, int K, class A, class T, class G>
-inline void window_taps(A* a, const T* const* x, int64_t len, int64_t step, int64_t dstep, const G& g) {
+__attribute__((always_inline)) inline void window_taps(A* a, const T* const* x, int64_t len, int64_t step, int64_t dstep, const G& g) {
     const T* p[R];
     for (int r = 0; r < R; ++r) p[r] = x[r];
     if (step == 1)
@@ -72,7 +72,7 @@ inline void window_taps(A* a, const T* const* x, int64_t len, int64_t step, int6
 }
 
 template <int K, class A, class T, class G>
-inline void window_taps_rows(int rows, A* a, const T* const* x, int64_t len, int64_t step, int64_t dstep, const G& g) {
+__attribute__((always_inline)) inline void window_taps_rows(int rows, A* a, const T* const* x, int64_t len, int64_t step, int64_t dstep, const G& g) {
     if (rows == 3) window_taps<3, K>(a, x, len, step, dstep, g);
     else if (rows == 2) window_taps<2, K>(a, x, len, step, dstep, g);
     else window_taps<1, K>(a, x, len, step, dstep, g);
@@ -85,7 +85,7 @@ inline void window_taps_rows(int rows, A* a, const T* const* x, int64_t len, int
 // the columns at the edges one by one, in the same order. make(r0, kw0) gives the fold
 // g(acc, x, r, j) of row r0 + r, kernel column kw0 + j.
 template <class A, class T, class M>
-inline void window_row_groups(A* a, int64_t o0, int64_t o1, const T* const* x, int rows, int64_t n, int64_t xs,
+__attribute__((always_inline)) inline void window_row_groups(A* a, int64_t o0, int64_t o1, const T* const* x, int rows, int64_t n, int64_t xs,
                               int64_t stride, int64_t dil, int64_t pad, int64_t k_w, const M& make) {
     for (int64_t kw0 = 0; kw0 < k_w; kw0 += 3) {
         const int kk = k_w - kw0 < 3 ? int(k_w - kw0) : 3;
@@ -119,7 +119,7 @@ inline void window_row_groups(A* a, int64_t o0, int64_t o1, const T* const* x, i
 }
 
 template <class A, class T, class M>
-inline void window_row(A* a, int64_t o0, int64_t o1, const T* const* x, int rows, int64_t n, int64_t xs,
+__attribute__((always_inline)) inline void window_row(A* a, int64_t o0, int64_t o1, const T* const* x, int rows, int64_t n, int64_t xs,
                        int64_t stride, int64_t dil, int64_t pad, int64_t k_w, const M& make) {
     if (rows == 1 || k_w <= 3) return window_row_groups(a, o0, o1, x, rows, n, xs, stride, dil, pad, k_w, make);
     for (int r = 0; r < rows; ++r)
