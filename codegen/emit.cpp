@@ -140,6 +140,13 @@ std::vector<std::string> headers_for(const lowered_module& l, const std::vector<
     return {headers.begin(), headers.end()};
 }
 
+// The type arguments of kernel k's template: T, and for a cast the source's type S.
+std::string type_args(const kernel_call& k) {
+    std::string r(dtype_c_name(k.type));
+    if (k.source_type) r += ", " + std::string(dtype_c_name(*k.source_type));
+    return r;
+}
+
 // Which translation unit defines each kernel (0: the model source). Kernels that instantiate
 // the same template (name and type) share a unit, since the instantiation is most of a unit's
 // compile time; a fused kernel is an instantiation of its own. The groups go, largest first,
@@ -151,7 +158,7 @@ std::vector<int> assign_units(const lowered_module& l, int groups_per_unit, int 
     std::map<std::string, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
         auto& k = l.kernels[i];
-        std::string key = k.kernel + "<" + std::string(dtype_c_name(k.type)) + ">";
+        std::string key = k.kernel + "<" + type_args(k) + ">";
         if (is_fused_kernel(k)) key += "#" + k.ins->attrs.get_string("body"); // same body: one instantiation
         groups[key].push_back(i);
     }
@@ -230,7 +237,7 @@ void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const 
     const std::string cfg = st.target == "cpu" && (k.b_strips || k.a_panels) ? ", true" : choice.args;
     if (!choice.comment.empty()) o << "    // " << choice.comment << "\n";
     if (is_fused_kernel(k)) o << "    " << fused_call(k, body_id, st, cfg) << "\n";
-    else o << "    mxc::" << st.target << "::" << k.kernel << "<" << dtype_c_name(k.type) << cfg << ">(k" << st.call_suffix << ");\n";
+    else o << "    mxc::" << st.target << "::" << k.kernel << "<" << type_args(k) << cfg << ">(k" << st.call_suffix << ");\n";
     o << "}\n";
 }
 

@@ -7,6 +7,7 @@
 #include "passes/memory_plan.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct kernel_call {
     const instruction* ins = nullptr;
     std::string kernel;            // template name: mxc::cpu::<kernel><T>, mxc::hip::<kernel><T>
     dtype type = dtype::float_type; // T
+    std::optional<dtype> source_type; // S of <T, S> (op_def::source_type_from_input)
     std::vector<location> in;
     std::vector<shape> in_shapes;  // the shapes as the kernel reads them (views keep their strides)
     location out;

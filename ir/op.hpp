@@ -47,6 +47,11 @@ struct op_def {
     // C++ type of the output (or of input `type_from_input` when >= 0).
     std::string kernel;
     int type_from_input = -1;
+    // Kernels that read an input of another type than T (casts, quantisation; ip[0] is its
+    // dtype index): the generated call names that input's C++ type as the template's second
+    // argument, <T, S>, so a library instantiates only the conversion it runs. The reference
+    // tables take <T> alone (S = void), which dispatches on ip[0] at run time.
+    int source_type_from_input = -1;
     std::function<kernel_params(const attributes&, const std::vector<shape>& in, const shape& out)> params;
     kernel_table_t cpu{};            // the cpu instantiations, null for unsupported dtypes
 

@@ -21,6 +21,7 @@ MXC_REGISTER_OP(bitcast) {
         return shape(*t, in[0].lens);
     };
     d.kernel = "bitcast";
+    d.source_type_from_input = 0;
     d.params = [](const attributes&, const std::vector<shape>& in, const shape&) {
         return kernel_params{{static_cast<int64_t>(in[0].type)}, {}};
     };

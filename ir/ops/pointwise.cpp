@@ -122,6 +122,7 @@ MXC_REGISTER_OP(convert) {
         return shape(*t, in[0].lens);
     };
     d.kernel = "convert";
+    d.source_type_from_input = 0;
     d.params = [](const attributes& a, const std::vector<shape>& in, const shape&) {
         return kernel_params{{static_cast<int64_t>(in[0].type), a.get_int("saturate") != 0 ? 1 : 0, round_mode_index(a)}, {}};
     };

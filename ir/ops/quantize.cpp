@@ -35,6 +35,7 @@ MXC_REGISTER_OP(quantize_linear) {
         return shape(zp.type, x.lens);
     };
     d.kernel = "quantize_linear";
+    d.source_type_from_input = 0;
     d.params = [](const attributes& a, const std::vector<shape>& in, const shape&) {
         return kernel_params{{static_cast<int64_t>(in[0].type), a.get_int("saturate") != 0 ? 1 : 0}, {}};
     };

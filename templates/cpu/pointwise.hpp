@@ -77,26 +77,30 @@ template <class T> void contiguous(const mxc_kargs& k) {
     for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = x[off[0]]; });
 }
 
-// y = x cast to T; ip = [source type, saturate, round_mode].
-template <class T> void convert(const mxc_kargs& k) {
-    T* y = output<T>(k);
-    const bool saturate = k.ip[1] != 0;
-    const int round_mode = static_cast<int>(k.ip[2]);
-    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) {
-        using S = decltype(tag);
+// y = x cast to T from S; ip = [source type, saturate, round_mode]. S = void (the reference
+// tables): S is the source type ip[0] names, chosen at run time.
+template <class T, class S = void> void convert(const mxc_kargs& k) {
+    if constexpr (std::is_void<S>::value) {
+        mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { convert<T, decltype(tag)>(k); });
+    } else {
+        T* y = output<T>(k);
         const S* x = input<S>(k, 0);
+        const bool saturate = k.ip[1] != 0;
+        const int round_mode = static_cast<int>(k.ip[2]);
         for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = mxc_cast<T>(x[off[0]], saturate, round_mode); });
-    });
+    }
 }
 
-// y = the bits of x read as T (ONNX BitCast, types of equal width); ip = [source type].
-template <class T> void bitcast(const mxc_kargs& k) {
-    T* y = output<T>(k);
-    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) {
-        using S = decltype(tag);
+// y = the bits of x (of S) read as T (ONNX BitCast, types of equal width); ip = [source type].
+// S = void: as for convert.
+template <class T, class S = void> void bitcast(const mxc_kargs& k) {
+    if constexpr (std::is_void<S>::value) {
+        mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { bitcast<T, decltype(tag)>(k); });
+    } else {
+        T* y = output<T>(k);
         const S* x = input<S>(k, 0);
         for_each_element<1>(k, [&](int64_t e, const int64_t* off) { y[e] = mxc_bitcast<T>(x[off[0]]); });
-    });
+    }
 }
 
 } // namespace cpu

@@ -8,21 +8,21 @@
 namespace mxc {
 namespace cpu {
 
-template <class T> void quantize_linear(const mxc_kargs& k) {
-    T* y = output<T>(k);
-    const T* zp = input<T>(k, 2);
-    const bool saturate = k.ip[1] != 0;
-    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) {
-        using S = decltype(tag);
-        if constexpr (mxc_is_float_elem<S>::value) {
-            using C = compute_t<S>;
-            const S* x = input<S>(k, 0);
-            const S* s = input<S>(k, 1);
-            for_each_element<3>(k, [&](int64_t e, const int64_t* off) {
-                y[e] = mxc_quantize<T, C>(C(x[off[0]]), C(s[off[1]]), zp[off[2]], saturate);
-            });
-        }
-    });
+// S: the type of x and scale; void (the reference tables): the one ip[0] names, at run time.
+template <class T, class S = void> void quantize_linear(const mxc_kargs& k) {
+    if constexpr (std::is_void<S>::value) {
+        mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { quantize_linear<T, decltype(tag)>(k); });
+    } else if constexpr (mxc_is_float_elem<S>::value) {
+        using C = compute_t<S>;
+        T* y = output<T>(k);
+        const T* zp = input<T>(k, 2);
+        const bool saturate = k.ip[1] != 0;
+        const S* x = input<S>(k, 0);
+        const S* s = input<S>(k, 1);
+        for_each_element<3>(k, [&](int64_t e, const int64_t* off) {
+            y[e] = mxc_quantize<T, C>(C(x[off[0]]), C(s[off[1]]), zp[off[2]], saturate);
+        });
+    }
 }
 
 } // namespace cpu

@@ -70,9 +70,13 @@ template <class T, class S> struct convert_elem {
         out_ptr<T>(a)[i] = mxc_cast<T>(in_ptr<S>(a, 0)[mxc_offset_of(a.in_desc[0], i)], a.ip[1] != 0, (int)a.ip[2]);
     }
 };
-// y = x cast to T; ip = [source type (dispatched on the host), saturate, round_mode].
-template <class T> void convert(const mxc_kargs& k, hipStream_t s) {
-    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { launch_per_output(k, s, convert_elem<T, decltype(tag)>{}); });
+// y = x cast to T from S; ip = [source type, saturate, round_mode]. S = void: the source type
+// ip[0] names, dispatched on the host (every S's kernel is built).
+template <class T, class S = void> void convert(const mxc_kargs& k, hipStream_t s) {
+    if constexpr (std::is_void<S>::value)
+        mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { launch_per_output(k, s, convert_elem<T, decltype(tag)>{}); });
+    else
+        launch_per_output(k, s, convert_elem<T, S>{});
 }
 
 template <class T, class S> struct bitcast_elem {
@@ -80,9 +84,12 @@ template <class T, class S> struct bitcast_elem {
         out_ptr<T>(a)[i] = mxc_bitcast<T>(in_ptr<S>(a, 0)[mxc_offset_of(a.in_desc[0], i)]);
     }
 };
-// y = the bits of x read as T; ip = [source type (dispatched on the host)].
-template <class T> void bitcast(const mxc_kargs& k, hipStream_t s) {
-    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { launch_per_output(k, s, bitcast_elem<T, decltype(tag)>{}); });
+// y = the bits of x (of S) read as T; ip = [source type]. S = void: as for convert.
+template <class T, class S = void> void bitcast(const mxc_kargs& k, hipStream_t s) {
+    if constexpr (std::is_void<S>::value)
+        mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { launch_per_output(k, s, bitcast_elem<T, decltype(tag)>{}); });
+    else
+        launch_per_output(k, s, bitcast_elem<T, S>{});
 }
 
 } // namespace hip

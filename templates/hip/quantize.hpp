@@ -1,5 +1,5 @@
 // quantize_linear: one thread per output element; ip = [dtype index of x and scale, saturate]
-// (math: templates/common/quantize.hpp; the source type is dispatched on the host).
+// (math: templates/common/quantize.hpp).
 #pragma once
 #include "templates/common/quantize.hpp"
 #include "templates/hip/common.hpp"
@@ -16,11 +16,12 @@ template <class T, class S> struct quantize_linear_elem {
                                                 a.ip[1] != 0);
     }
 };
-template <class T> void quantize_linear(const mxc_kargs& k, hipStream_t s) {
-    mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) {
-        using S = decltype(tag);
-        if constexpr (mxc_is_float_elem<S>::value) launch_per_output(k, s, quantize_linear_elem<T, S>{});
-    });
+// S: the type of x and scale; void: the one ip[0] names, dispatched on the host.
+template <class T, class S = void> void quantize_linear(const mxc_kargs& k, hipStream_t s) {
+    if constexpr (std::is_void<S>::value)
+        mxc_visit_dtype(static_cast<int>(k.ip[0]), [&](auto tag) { quantize_linear<T, decltype(tag)>(k, s); });
+    else if constexpr (mxc_is_float_elem<S>::value)
+        launch_per_output(k, s, quantize_linear_elem<T, S>{});
 }
 
 } // namespace hip
