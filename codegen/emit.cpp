@@ -140,10 +140,13 @@ std::vector<std::string> headers_for(const lowered_module& l, const std::vector<
     return {headers.begin(), headers.end()};
 }
 
-// The type arguments of kernel k's template: T, and for a cast the source's type S.
-std::string type_args(const kernel_call& k) {
+// The arguments of kernel k's template: T, for a cast the source's type S, and on cpu the
+// kernel params that choose a branch (op_def::cpu_template_ip).
+std::string template_args(const kernel_call& k, const std::string& target) {
     std::string r(dtype_c_name(k.type));
     if (k.source_type) r += ", " + std::string(dtype_c_name(*k.source_type));
+    if (target == "cpu")
+        for (int i = 0; i < k.cpu_template_ip; ++i) r += ", " + std::to_string(k.params.ip.at(static_cast<std::size_t>(i)));
     return r;
 }
 
@@ -152,13 +155,13 @@ std::string type_args(const kernel_call& k) {
 // compile time; a fused kernel is an instantiation of its own. The groups go, largest first,
 // to the least loaded of ceil(groups / groups_per_unit) units (at most max_units). Depends only
 // on the module, so the sources are the same on every machine.
-std::vector<int> assign_units(const lowered_module& l, int groups_per_unit, int max_units) {
+std::vector<int> assign_units(const lowered_module& l, const std::string& target, int groups_per_unit, int max_units) {
     std::vector<int> unit(l.kernels.size(), 0);
     if (groups_per_unit <= 0) return unit;
     std::map<std::string, std::vector<std::size_t>> groups;
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
         auto& k = l.kernels[i];
-        std::string key = k.kernel + "<" + type_args(k) + ">";
+        std::string key = k.kernel + "<" + template_args(k, target) + ">";
         if (is_fused_kernel(k)) key += "#" + k.ins->attrs.get_string("body"); // same body: one instantiation
         groups[key].push_back(i);
     }
@@ -237,7 +240,7 @@ void emit_kernel(std::ostream& o, const lowered_module& l, std::size_t i, const 
     const std::string cfg = st.target == "cpu" && (k.b_strips || k.a_panels) ? ", true" : choice.args;
     if (!choice.comment.empty()) o << "    // " << choice.comment << "\n";
     if (is_fused_kernel(k)) o << "    " << fused_call(k, body_id, st, cfg) << "\n";
-    else o << "    mxc::" << st.target << "::" << k.kernel << "<" << type_args(k) << cfg << ">(k" << st.call_suffix << ");\n";
+    else o << "    mxc::" << st.target << "::" << k.kernel << "<" << template_args(k, st.target) << cfg << ">(k" << st.call_suffix << ");\n";
     o << "}\n";
 }
 
@@ -377,7 +380,7 @@ emitted_library library_layout(const lowered_module& l, const std::string& targe
     e.weights_source = "weights.cpp";
     e.header = "mxc_model.h";
     e.exports = "exports.map";
-    std::vector<int> unit = assign_units(l, flags.groups_per_unit, flags.max_units);
+    std::vector<int> unit = assign_units(l, target, flags.groups_per_unit, flags.max_units);
     int units = unit.empty() ? 1 : *std::max_element(unit.begin(), unit.end()) + 1;
     for (int u = 1; u < units; ++u) e.units.push_back(unit_path(st, u));
     for (int u = 0; u < units; ++u) e.unit_kernel_counts.push_back(unit_kernels(unit, u).size());
@@ -391,7 +394,7 @@ emitted_library emit_sources(const lowered_module& l, const std::string& target,
     target_style st = style_for(target);
     emitted_library e = library_layout(l, target, name, flags);
     e.files.push_back({e.header, emit_header(l, name, target)});
-    std::vector<int> unit = assign_units(l, flags.groups_per_unit, flags.max_units);
+    std::vector<int> unit = assign_units(l, target, flags.groups_per_unit, flags.max_units);
     e.files.push_back({e.model_source, emit_model_source(l, name, st, flags, unit)});
     for (std::size_t u = 1; u <= e.units.size(); ++u)
         e.files.push_back({e.units[u - 1], emit_kernel_unit(l, name, st, unit_kernels(unit, static_cast<int>(u)),

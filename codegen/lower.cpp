@@ -157,6 +157,7 @@ lowered_module lower_planned(const module& m, memory_plan plan) {
         k.kernel = def.kernel;
         k.type = def.type_from_input >= 0 ? ins.inputs.at(static_cast<std::size_t>(def.type_from_input))->result.type
                                           : ins.result.type;
+        k.cpu_template_ip = def.cpu_template_ip;
         if (def.source_type_from_input >= 0)
             k.source_type = ins.inputs.at(static_cast<std::size_t>(def.source_type_from_input))->result.type;
         for (auto* in : ins.inputs) {

@@ -25,6 +25,7 @@ struct kernel_call {
     std::string kernel;            // template name: mxc::cpu::<kernel><T>, mxc::hip::<kernel><T>
     dtype type = dtype::float_type; // T
     std::optional<dtype> source_type; // S of <T, S> (op_def::source_type_from_input)
+    int cpu_template_ip = 0;          // cpu: ip[0, n) are template arguments too (op_def::cpu_template_ip)
     std::vector<location> in;
     std::vector<shape> in_shapes;  // the shapes as the kernel reads them (views keep their strides)
     location out;

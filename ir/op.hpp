@@ -52,6 +52,10 @@ struct op_def {
     // argument, <T, S>, so a library instantiates only the conversion it runs. The reference
     // tables take <T> alone (S = void), which dispatches on ip[0] at run time.
     int source_type_from_input = -1;
+    // cpu: the first cpu_template_ip kernel params (ip) are also the generated call's template
+    // arguments after T (and S), pooling<float, 0>, so a library holds only the branch they
+    // choose; the reference tables leave them at their default, -1, which reads ip at run time.
+    int cpu_template_ip = 0;
     std::function<kernel_params(const attributes&, const std::vector<shape>& in, const shape& out)> params;
     kernel_table_t cpu{};            // the cpu instantiations, null for unsupported dtypes
 

@@ -65,6 +65,7 @@ MXC_REGISTER_OP(pooling) {
         for (auto* v : {&p.pads, &p.stride, &p.lengths, &p.dilation}) k.ip.insert(k.ip.end(), v->begin(), v->end());
         return k;
     };
+    d.cpu_template_ip = 1; // the mode: a library builds the max's loops or the average's
     d.cpu = MXC_CPU_KERNELS(pooling, MXC_FLOAT_TYPES, int8_t, uint8_t);
     return d;
 }

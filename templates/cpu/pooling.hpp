@@ -21,20 +21,22 @@ namespace cpu {
 inline int64_t pool_count(int64_t o, int64_t n, int64_t pb, int64_t pe, int64_t stride, int64_t len, int64_t dil,
                           bool include_pad) {
     const int64_t base = o * stride - pb, from = include_pad ? -pb : 0, to = include_pad ? n + pe : n;
-    const int64_t k0 = base >= from ? 0 : (from - base + dil - 1) / dil;
-    int64_t k1 = base < to ? (to - 1 - base) / dil + 1 : 0;
+    const int64_t k0 = base >= from ? 0 : dil == 1 ? from - base : (from - base + dil - 1) / dil;
+    int64_t k1 = base < to ? (dil == 1 ? to - 1 - base : (to - 1 - base) / dil) + 1 : 0;
     if (k1 > len) k1 = len;
     return k1 > k0 ? k1 - k0 : 0;
 }
 
-// Work items [t0, t1) of pooling (image and channel, block of output rows): run in the
-// CPU's widest vectors (isa_clones: a max is exact, a sum adds in the same order; MaxPool 3x3
-// stride 2 over 64 x 112 x 112 alone, one thread: 0.28 ms on the x86-64 baseline's 16-byte
-// vectors, 0.25 so).
-template <class T> struct pool_items {
+// Work items [t0, t1) of pooling (image and channel, block of output rows); a max runs in the
+// CPU's widest vectors (isa_clones: a max is exact; MaxPool 3x3 stride 2 over 64 x 112 x 112
+// alone, one thread: 0.32 ms on the x86-64 baseline's 16-byte vectors, 0.29 so). The average's
+// per-column divisors cost as much as its sums (3x3 stride 2 over the same: 0.50 ms, whatever
+// the vectors; 0.82 with a division by the dilation in each).
+template <class T, bool Average> struct pool_items {
+    static constexpr bool average = Average;
     const mxc_kargs& k;
     const mxc_desc &xd, &od;
-    bool average, include_pad;
+    bool include_pad;
     const int64_t *pb, *pe, *stride, *len, *dil;
     int64_t plane, out_w, in_w, k_w, rows, krows, channels, st_w, dil_w, xs_w, per, blocks;
     __attribute__((always_inline)) void run(int64_t t0, int64_t t1) const {
@@ -73,7 +75,7 @@ template <class T> struct pool_items {
                         for (int d = s - 2; d >= 0 && ++kd[d] == len[d]; --d) kd[d] = 0;
                         if (inside) xr[nr++] = xp + xoff;
                         if (nr == 3 || (kr == krows - 1 && nr > 0)) {
-                            if (average)
+                            if constexpr (average)
                                 window_row(acc, c0, c1, xr, nr, in_w, xs_w, st_w, dil_w, pb[s - 1], k_w,
                                            [](int, int64_t) { return [](C a, C v, int, int) { return a + v; }; });
                             else
@@ -83,7 +85,7 @@ template <class T> struct pool_items {
                         }
                     }
                     T* yr = y + nc * plane + row * out_w;
-                    if (average)
+                    if constexpr (average)
                         for (int64_t i = c0; i < c1; ++i) {
                             const int64_t n = count * pool_count(i, in_w, pb[s - 1], pe[s - 1], st_w, k_w, dil_w, include_pad);
                             yr[i] = T(n > 0 ? C(acc[i - c0] / C(n)) : C(0));
@@ -96,10 +98,17 @@ template <class T> struct pool_items {
     }
 };
 
-template <class T> void pooling(const mxc_kargs& k) {
+// Mode: ip[0] (0 max, 1 average) as the generated call passes it (op_def::cpu_template_ip), so a
+// library builds one of the two; -1 (the reference tables): both, chosen at run time.
+template <class T, int Mode = -1> void pooling(const mxc_kargs& k) {
+    if constexpr (Mode < 0) {
+        if (k.ip[0] == 1) pooling<T, 1>(k);
+        else pooling<T, 0>(k);
+        return;
+    }
     const mxc_desc &xd = k.in_desc[0], &od = *k.out_desc;
     const int r = od.rank, s = r - 2, last = r - 1;
-    const bool average = k.ip[0] == 1, include_pad = k.ip[1] != 0;
+    const bool include_pad = k.ip[1] != 0;
     const int64_t* pb = k.ip + 2;
     const int64_t* pe = k.ip + 2 + s;
     const int64_t* stride = k.ip + 2 + 2 * s;
@@ -115,9 +124,12 @@ template <class T> void pooling(const mxc_kargs& k) {
     const int64_t rows = plane / out_w, krows = kn / k_w, channels = od.lens[1];
     const int64_t st_w = stride[s - 1], dil_w = dil[s - 1], xs_w = xd.strides[last];
     const int64_t per = rows_per_item(rows, out_w * kn, 1 << 14), blocks = (rows + per - 1) / per;
-    const pool_items<T> items{k, xd, od, average, include_pad, pb, pe, stride, len, dil, plane, out_w, in_w, k_w, rows, krows,
+    const pool_items<T, Mode == 1> items{k, xd, od, include_pad, pb, pe, stride, len, dil, plane, out_w, in_w, k_w, rows, krows,
                               channels, st_w, dil_w, xs_w, per, blocks};
-    parallel_for(od.lens[0] * channels * blocks, [&](int64_t t) { isa_clones<pool_items<T>>{items}(t, t + 1); });
+    if constexpr (Mode == 1) // no faster in wider vectors (the per-column divisors): one build, not three
+        parallel_for(od.lens[0] * channels * blocks, [&](int64_t t) { items.run(t, t + 1); });
+    else
+        parallel_for(od.lens[0] * channels * blocks, [&](int64_t t) { isa_clones<pool_items<T, false>>{items}(t, t + 1); });
 }
 
 } // namespace cpu
