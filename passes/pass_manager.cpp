@@ -84,9 +84,10 @@ void run_passes(program& prog, const std::vector<std::string>& names, const pass
 }
 
 std::vector<std::string> default_pipeline(bool fp16) {
-    std::vector<std::string> r = {"eliminate-identity", "simplify-algebra", "constant-propagate", "cse", "dce",
-                                  "fold-batchnorm", "constant-propagate", "dce", "fuse-reduce", "eliminate-contiguous",
-                                  "fuse-pointwise", "fuse-epilogue", "merge-parallel-dots", "dce"};
+    std::vector<std::string> r = {"eliminate-identity", "simplify-algebra", "constant-propagate", "cse",
+                                  "dce", "fold-batchnorm", "constant-propagate", "dce",
+                                  "fuse-reduce", "eliminate-contiguous", "hoist-pointwise", "fuse-pointwise",
+                                  "fuse-epilogue", "merge-parallel-dots", "dce"};
     if (fp16) r.insert(std::find(r.begin(), r.end(), "fuse-pointwise"), "convert-fp16");
     // fuse-attention after fuse-reduce (its softmax); MXC_FUSE_ATTENTION=0: without it (the A/B)
     const char* env = std::getenv("MXC_FUSE_ATTENTION");
