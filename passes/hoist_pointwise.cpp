@@ -2,15 +2,17 @@
 // leave it strided runs before the views instead: sigmoid(transpose(reshape(conv))) ->
 // transpose(reshape(sigmoid(conv))). The op then reads its input packed, and fuse-epilogue can
 // fold it into the producer; the strided read moves to the views' reader, which reads through
-// strides anyway. (YOLO's heads: each detection convolution's output is reshaped, transposed
-// and passed through a sigmoid before a concat; the sigmoid read it transposed, element by
-// element, 5% of the model.)
+// strides anyway, or to a copy (below). (YOLO's heads: each detection convolution's output is
+// reshaped, transposed and passed through a sigmoid, then reshaped again for a concat; the
+// sigmoid read it transposed, element by element, 0.7 ms of 10: now a copy of 0.24.)
 // Only where the rewrite computes no more than before and nothing else needs the values in
 // between: each view of the chain, and the producer, have the one user; the views drop no
 // element (the op's output has at least as many as the producer's); the op keeps the element
 // type.
 #include "ir/op.hpp"
+#include "passes/fusion.hpp"
 #include "passes/pass_manager.hpp"
+#include "passes/view_rewrite.hpp"
 
 #include <iterator>
 
@@ -37,13 +39,26 @@ bool hoist(module& m, instruction* ins) {
         root->result.elements() > ins->result.elements())
         return false;
     auto pos = std::next(m.iter(root));
-    instruction* out = m.insert(pos, ins->op, {root}, ins->attrs);
-    out->origin = ins->origin;
+    std::vector<instruction*> added = {m.insert(pos, ins->op, {root}, ins->attrs)};
+    added.back()->origin = ins->origin;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-        out = m.insert(pos, (*it)->op, {out}, (*it)->attrs);
-        out->origin = (*it)->origin;
+        added.push_back(m.insert(pos, (*it)->op, {added.back()}, (*it)->attrs));
+        added.back()->origin = (*it)->origin;
     }
-    m.replace_uses(ins, out);
+    // The op's users read the strided views instead of its packed result. Where one cannot (a
+    // reshape that merges dims the views leave apart, a model output), a contiguous copy of the
+    // views takes the op's place, when the op will fuse into the producer (a copy through
+    // strides instead of the op through them); else nothing changes.
+    if (!replace_with_strided(m, ins, added.back(), false)) {
+        const bool absorbed = as_fusable(*ins) && (root->op == "convolution" || root->op == "fused_convolution" ||
+                                                   root->op == "dot" || root->op == "fused_dot" || as_fusable(*root));
+        if (!absorbed) {
+            for (auto it = added.rbegin(); it != added.rend(); ++it) m.remove(*it);
+            return false;
+        }
+        added.push_back(m.insert(pos, "contiguous", {added.back()}));
+        m.replace_uses(ins, added.back());
+    }
     m.remove(ins);
     for (auto* c : chain) m.remove(c);
     return true;
