@@ -1,10 +1,12 @@
 // mxc verify MODEL.onnx --target cpu|hip [--fp16] [--per-instruction]: runs the target and the
-// reference evaluator (float32) on the same inputs and reports, per output, the normalised RMS
+// reference evaluator (float32, on the program as imported: without the passes, so that a pass
+// that changes the results fails too) on the same inputs and reports, per output, the normalised RMS
 // error ||a-b||_2 / (sqrt(n) * max|b|) against the tolerance (1e-3; 1e-2 with --fp16, the
 // criterion of issue 6). --fp16 --target ref runs the half-precision program on the reference
 // evaluator. Values that are inf or NaN where the reference is finite (f16 overflow) fail
 // loudly, with their count. With --per-instruction, also the first instruction whose output
-// diverges (with --fp16: from the reference running the same f16 program). Exits 1 on failure.
+// diverges from the reference running the same optimised program (with --fp16: the same f16
+// program). Exits 1 on failure.
 #include "compiler/commands.hpp"
 #include "compiler/compare_values.hpp"
 #include "compiler/session.hpp"
@@ -23,7 +25,7 @@ void add_verify(CLI::App& app) {
     auto per_instruction = std::make_shared<bool>(false);
     auto inputs = std::make_shared<std::vector<std::string>>();
     auto tolerance = std::make_shared<double>(-1); // -1: the default for the precision
-    auto* sub = app.add_subcommand("verify", "Run a target and the reference on the same inputs and compare (normalised RMS)");
+    auto* sub = app.add_subcommand("verify", "Run a target and the reference (the model as imported, without the passes) on the same inputs and compare (normalised RMS)");
     add_model_options(sub, *a, true, true);
     sub->add_option("--input", *inputs, "NAME:VALUE as for mxc run (default: random, fixed seed)");
     sub->add_option("--tolerance", *tolerance, "the largest normalised RMS error that passes (default 1e-3, 1e-2 with --fp16)")
@@ -42,6 +44,7 @@ void add_verify(CLI::App& app) {
         o.threads = -1;
         o.fp16 = false;
         o.quiet = true;
+        o.optimise = false;
         auto ref = open_session(a->model, o);
         auto in = make_inputs(*target, *inputs, a->quiet);
         target->prepare(in);
@@ -70,13 +73,12 @@ void add_verify(CLI::App& app) {
                           << (a->fp16 ? " (they overflow float16: the model's values exceed 65504)" : "") << "\n";
         }
         if (*per_instruction) {
-            // With --fp16 the instructions are those of the half-precision program: compare
-            // with the reference evaluator running that program (same names, same types).
-            if (a->fp16) {
-                o.fp16 = true;
-                ref = open_session(a->model, o);
-                ref->prepare(in);
-            }
+            // The reference evaluator running the target's program (same names; with --fp16
+            // the half-precision program, same types).
+            o.optimise = true;
+            o.fp16 = a->fp16;
+            ref = open_session(a->model, o);
+            ref->prepare(in);
             std::map<std::string, literal> ref_values;
             ref->execute_observed([&](std::size_t i, const literal& v) { ref_values[ref->kernels[i].name] = v; });
             std::string first;

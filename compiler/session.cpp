@@ -295,7 +295,8 @@ std::unique_ptr<session> open_session(const std::string& path, const session_opt
         return s;
     }
     program p = load_program(path, o.import);
-    run_passes(p, default_pipeline(o.fp16));
+    if (!o.optimise && o.target != "ref") throw error("internal: only the reference runs a program without the passes");
+    if (o.optimise) run_passes(p, default_pipeline(o.fp16));
     if (o.target == "ref") return std::make_unique<ref_session>(std::move(p));
 
     build_options bo;

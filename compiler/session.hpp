@@ -62,6 +62,7 @@ struct session_options {
     bool quiet = false;
     int threads = -1;            // cpu: the threads a run uses (set_num_threads; 0 = all cores); -1 = unset (one)
     bool cache = true;           // a model's objects from and into the object cache (compiler/object_cache.hpp)
+    bool optimise = true;        // false (ref only): the program as imported, without the passes
 };
 
 // MODEL.onnx (or .mxir) or LIB.so. Throws mxc::error.

@@ -4,6 +4,7 @@
 // imports and evaluates (../shared/onnx-tests; skipped, saying so, when absent).
 #include "compiler/onnx_import.hpp"
 #include "compiler/onnx_node.hpp"
+#include "compiler/session.hpp"
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
 #include "templates/common/math.hpp"
@@ -134,6 +135,30 @@ TEST(conformance, optimised_equals_unoptimised) {
     EXPECT_TRUE(failures.empty()) << failures.size() << " of " << checked << " tests changed:\n" << all;
     EXPECT_GT(checked, 100);
     std::cout << "[ semantic ] " << checked << " conformance tests checked, " << skipped << " not importable/evaluable\n";
+}
+
+// mxc verify's reference runs the program as imported (session_options::optimise false): the
+// example CNN's convolutions, bias adds and activations stay separate instructions there, and
+// give the outputs of the optimised program.
+TEST(verify_reference, runs_the_program_without_the_passes) {
+    const std::string model = MXC_SOURCE_DIR "/examples/cnn.onnx";
+    session_options o;
+    o.target = "ref";
+    o.quiet = true;
+    auto optimised = open_session(model, o);
+    o.optimise = false;
+    auto imported = open_session(model, o);
+    EXPECT_GT(imported->kernels.size(), optimised->kernels.size() + 4);
+    auto in = make_inputs(*imported, {}, true);
+    optimised->prepare(in);
+    imported->prepare(in);
+    optimised->execute();
+    imported->execute();
+    auto a = optimised->results(), b = imported->results();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(compare(a[i], b[i], 1e-5, 1e-6), "") << "output " << i;
+    o.target = "cpu";
+    EXPECT_THROW(open_session(model, o), error);
 }
 
 } // namespace
