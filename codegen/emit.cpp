@@ -151,7 +151,7 @@ std::string template_args(const kernel_call& k, const std::string& target) {
 }
 
 // Which translation unit defines each kernel (0: the model source). Kernels that instantiate
-// the same template (name and type) share a unit, since the instantiation is most of a unit's
+// the same template (name and arguments) share a unit, since the instantiation is most of a unit's
 // compile time; a fused kernel is an instantiation of its own. The groups go, largest first,
 // to the least loaded of ceil(groups / groups_per_unit) units (at most max_units). Depends only
 // on the module, so the sources are the same on every machine.
