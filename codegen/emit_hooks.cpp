@@ -20,19 +20,22 @@ std::string lens_text(const shape& s) {
 }
 } // namespace
 
-// Arithmetic operations of one call: exact for convolution and dot (a multiply-add counts 2;
-// fused ones add one per output element), attention's two products plus 5 per score, one per
-// element read for reductions and pooling, one per output element for the rest, and
-// zero for copies.
+// Arithmetic operations of one call: exact for convolution, transposed convolution and dot (a
+// multiply-add counts 2; fused ones add one per output element), attention's two products
+// plus 5 per score, one per element read for reductions and pooling, one per output element
+// for the rest, and zero for copies.
 double kernel_flops(const kernel_call& k) {
     double out = elements(k.ins->result);
-    // A fused convolution / dot: the base op plus one operation per output element for the
+    // A fused convolution / transposed convolution / dot: the base op plus one operation per output element for the
     // epilogue.
     std::string op = k.ins->op;
     double epilogue = 0;
-    if (op == "fused_convolution" || op == "fused_dot") op = op.substr(6), epilogue = out;
+    if (op == "fused_convolution" || op == "fused_convolution_transpose" || op == "fused_dot") op = op.substr(6), epilogue = out;
     if (op == "convolution" && k.in_shapes.size() >= 2 && k.in_shapes[1].lens.size() >= 1 && k.in_shapes[1].lens[0] > 0)
         return 2 * out * elements(k.in_shapes[1]) / static_cast<double>(k.in_shapes[1].lens[0]) + epilogue;
+    // each input element times the weights of its channel: [M/group, kernel...]
+    if (op == "convolution_transpose" && k.in_shapes.size() >= 2 && k.in_shapes[1].lens.size() >= 1 && k.in_shapes[1].lens[0] > 0)
+        return 2 * elements(k.in_shapes[0]) * elements(k.in_shapes[1]) / static_cast<double>(k.in_shapes[1].lens[0]) + epilogue;
     if (op == "dot" && !k.in_shapes.empty() && !k.in_shapes[0].lens.empty())
         return 2 * out * static_cast<double>(k.in_shapes[0].lens.back()) + epilogue;
     if (op == "attention" && k.in_shapes.size() >= 3 && k.in_shapes[1].lens.size() >= 2) {

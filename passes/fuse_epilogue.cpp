@@ -1,6 +1,6 @@
-// fuse-epilogue: a convolution or dot (or an already fused one) whose only user is an
-// elementwise op (bias add, activation, residual add, clip, or a fused `pointwise`) becomes a
-// fused_convolution / fused_dot that applies the elementwise body to each value before it is
+// fuse-epilogue: a convolution, transposed convolution or dot (or an already fused one) whose
+// only user is an elementwise op (bias add, activation, residual add, clip, or a fused
+// `pointwise`) becomes a fused_convolution / fused_convolution_transpose / fused_dot that applies the elementwise body to each value before it is
 // stored: one kernel instead of two, no intermediate buffer. Repeats until the user is not
 // elementwise. Limits: fused_max_inputs inputs and fused_max_program program codes.
 #include "passes/fusion.hpp"
@@ -8,12 +8,6 @@
 
 namespace mxc {
 namespace {
-
-const char* fused_name(const std::string& op) {
-    if (op == "convolution" || op == "fused_convolution") return "fused_convolution";
-    if (op == "dot" || op == "fused_dot") return "fused_dot";
-    return nullptr;
-}
 
 // p's only user when it is a transpose whose result is standard (it moves only axes of length
 // 1: the same elements in the same order, e.g. a [seq, 1, features] product seen as [1, seq,
@@ -68,7 +62,7 @@ instruction* fuse_user(module& m, instruction* p) {
     for (auto& [n, v] : p->attrs.items)
         if (n != "body") a.set(n, v);
     a.set("body", print_body(body));
-    auto* fused = m.insert(m.iter(u), fused_name(p->op), inputs, a);
+    auto* fused = m.insert(m.iter(u), epilogue_fused_op(p->op), inputs, a);
     fused->origin = p->origin;
     auto* result = t ? m.insert(m.iter(u), "transpose", {fused}, t->attrs) : fused;
     m.replace_uses(u, result);
@@ -81,7 +75,7 @@ instruction* fuse_user(module& m, instruction* p) {
 void fuse_epilogue(module& m) {
     std::vector<instruction*> work;
     for (auto& ins : m.instructions)
-        if (fused_name(ins.op) && is_floating(ins.result.type)) work.push_back(&ins);
+        if (epilogue_fused_op(ins.op) && is_floating(ins.result.type)) work.push_back(&ins);
     for (auto* p : work)
         while (auto* f = fuse_user(m, p)) p = f;
 }

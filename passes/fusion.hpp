@@ -56,6 +56,21 @@ inline int input_index(std::vector<instruction*>& inputs, instruction* v) {
     return static_cast<int>(inputs.size() - 1);
 }
 
+// The op a convolution, transposed convolution or dot (or its fused form) becomes when
+// fuse-epilogue joins an elementwise user to its store, else null.
+inline const char* epilogue_fused_op(const std::string& op) {
+    if (op == "convolution" || op == "fused_convolution") return "fused_convolution";
+    if (op == "convolution_transpose" || op == "fused_convolution_transpose") return "fused_convolution_transpose";
+    if (op == "dot" || op == "fused_dot") return "fused_dot";
+    return nullptr;
+}
+
+// Whether `op` is such a fused op: inputs 2, 3, ... are its body's extra inputs, read at the
+// element the kernel stores (so its output may overwrite them, never x or w).
+inline bool has_epilogue_inputs(const std::string& op) {
+    return op == "fused_convolution" || op == "fused_convolution_transpose" || op == "fused_dot";
+}
+
 // True when `user` is the only user of `v` (and `v` is not a model output).
 inline bool only_user(const module& m, const instruction* v, const instruction* user) {
     auto u = m.users(v);

@@ -50,8 +50,7 @@ bool hoist(module& m, instruction* ins) {
     // views takes the op's place, when the op will fuse into the producer (a copy through
     // strides instead of the op through them); else nothing changes.
     if (!replace_with_strided(m, ins, added.back(), false)) {
-        const bool absorbed = as_fusable(*ins) && (root->op == "convolution" || root->op == "fused_convolution" ||
-                                                   root->op == "dot" || root->op == "fused_dot" || as_fusable(*root));
+        const bool absorbed = as_fusable(*ins) && (epilogue_fused_op(root->op) || as_fusable(*root));
         if (!absorbed) {
             for (auto it = added.rbegin(); it != added.rend(); ++it) m.remove(*it);
             return false;

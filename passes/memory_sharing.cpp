@@ -18,6 +18,7 @@
 // never grows it; a concat slice can (the concat's whole output then lives from y's
 // definition), which the check refuses.
 #include "ir/op.hpp"
+#include "passes/fusion.hpp"
 #include "passes/live_profile.hpp"
 #include "passes/memory_plan.hpp"
 
@@ -95,10 +96,11 @@ bool contiguous_slices(const instruction& concat) {
 
 // The first input a kernel may overwrite, or -1: elementwise kernels (each output element
 // is computed from the inputs at that element only, then stored) over any input; fused
-// convolution / dot products over their epilogue inputs (2, 3, ...), never x or w.
+// convolutions / transposed convolutions / products over their epilogue inputs (2, 3, ...),
+// never x or w.
 int first_overwritable_input(const instruction& ins) {
     if (ins.is_builtin()) return -1;
-    if (ins.op == "fused_convolution" || ins.op == "fused_dot") return 2;
+    if (has_epilogue_inputs(ins.op)) return 2;
     if (ins.op == "pointwise" || (!get_op(ins.op).pointwise_expr.empty() && ins.op != "convert")) return 0;
     return -1;
 }

@@ -3,6 +3,7 @@
 // the plan against that.
 #include "ir/error.hpp"
 #include "ir/op.hpp"
+#include "passes/fusion.hpp"
 #include "passes/memory_plan.hpp"
 
 #include <algorithm>
@@ -104,10 +105,10 @@ void validate_memory_plan(const module& m, const memory_plan& p) {
             auto& x = partner(y, y.in_place_of, "in_place_of");
             auto why = what + " in place of " + describe(x.ins) + ": ";
             auto& ins = *y.ins;
-            // Elementwise kernels may overwrite any input; fused convolution / dot products
-            // only their epilogue inputs (from 2 on).
+            // Elementwise kernels may overwrite any input; fused convolutions / transposed
+            // convolutions / products only their epilogue inputs (from 2 on).
             bool elementwise = ins.op == "pointwise" || (!get_op(ins.op).pointwise_expr.empty() && ins.op != "convert");
-            bool epilogue = ins.op == "fused_convolution" || ins.op == "fused_dot";
+            bool epilogue = has_epilogue_inputs(ins.op);
             if (!elementwise && !epilogue) fail(why + "not an elementwise kernel");
             auto from = ins.inputs.begin() + (epilogue ? std::min<std::ptrdiff_t>(2, std::ssize(ins.inputs)) : 0);
             if (std::find(from, ins.inputs.end(), x.ins) == ins.inputs.end())

@@ -4,7 +4,7 @@
 # 100) after 10 warm-up runs, in ms. ORT's figure includes its reorders to and from NCHWc, which
 # inside a model it mostly does not pay: compare layers between two mxc builds (MXC=...), and
 # against ORT's per-node profile for in-model figures.
-#   bash bench/cpu/layers.sh [Ci,Co,H,k,S ...]     (default: the shapes below)
+#   bash bench/cpu/layers.sh [Ci,Co,H,k,S[,t] ...]  (default: the shapes below; t: ConvTranspose)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MXC=${MXC:-build/mxc}
@@ -18,11 +18,11 @@ mkdir -p "$work"
 echo "| layer (Ci,Co,H,k,S) | mxc median / min ms | ORT median / min ms |"
 echo "| --- | ---: | ---: |"
 for s in "${shapes[@]}"; do
-  IFS=, read -r ci co h k st <<< "$s"
-  name=conv_${ci}_${co}_${h}_${k}_${st}
+  IFS=, read -r ci co h k st tr <<< "$s"
+  name=conv_${ci}_${co}_${h}_${k}_${st}${tr:+_$tr}
   dir=$work/$name
   mkdir -p "$dir"
-  /usr/bin/python3 bench/cpu/conv_layer.py "$ci" "$co" "$h" "$k" "$st" "$dir/model.onnx"
+  /usr/bin/python3 bench/cpu/conv_layer.py "$ci" "$co" "$h" "$k" "$st" ${tr:+"$tr"} "$dir/model.onnx"
   "$MXC" "$dir/model.onnx" -o "$dir/lib$name.so" --name "$name" --target cpu -q
   mapfile -t specs < <(/usr/bin/python3 bench/cpu/make_inputs.py "$dir/model.onnx" "$dir/inputs")
   cc -O2 -o "$dir/time_lib" -DMXC_HEADER="\"$PWD/$dir/lib$name.h\"" bench/cpu/time_lib.c -ldl

@@ -1,6 +1,7 @@
 // Fused ops, made by the fusion passes: an elementwise `body` (ir/pointwise_body.hpp) applied
-// to the inputs (`pointwise`) or to the value of a convolution / matrix product before it is
-// stored (`fused_convolution`, `fused_dot`). Kernels: templates/cpu/fused.hpp and
+// to the inputs (`pointwise`) or to the value of a convolution / transposed convolution /
+// matrix product before it is stored (`fused_convolution`, `fused_convolution_transpose`,
+// `fused_dot`). Kernels: templates/cpu/fused.hpp and
 // templates/hip/fused.hpp; generated code pastes the body as one expression.
 #include "ir/error.hpp"
 #include "ir/op.hpp"
@@ -26,6 +27,40 @@ void check_body(const std::string& op, const attributes& a, const std::vector<sh
 std::vector<int64_t> program(const attributes& a) { return body_program(parse_body(a.get_string("body"))); }
 
 std::vector<shape> first_two(const std::vector<shape>& in) { return {in.at(0), in.at(1)}; }
+
+// fused_convolution, fused_convolution_transpose: the spatial op `base` (convolution,
+// convolution_transpose) with a body over its value and extra inputs; its attrs, shape and ip
+// come first.
+op_def fused_spatial(const std::string& name, const op_def& base) {
+    op_def d;
+    d.name = name;
+    d.doc = "y = body(" + base.name + "(x, w), e1, e2, ...): x0 = the " + base.name +
+            "'s value, xN = extra input N (inputs x, w, e1...); ip = [the " + base.name + "'s ip, the body's postfix program]";
+    d.attrs = base.attrs;
+    d.attrs.push_back({"body", std::string("x0")});
+    d.min_inputs = 2;
+    d.max_inputs = -1;
+    const auto base_attrs = [](const attributes& a) {
+        attributes ca;
+        for (auto& [n, v] : a.items)
+            if (n != "body") ca.set(n, v);
+        return ca;
+    };
+    d.compute_shape = [&base, name, base_attrs](const attributes& a, const std::vector<shape>& in) {
+        if (in.size() < 2) throw error(name + ": needs x and w");
+        shape out = base.compute_shape(base_attrs(a), first_two(in));
+        check_body(name, a, in, 2, out);
+        return out;
+    };
+    d.kernel = name;
+    d.params = [&base, base_attrs](const attributes& a, const std::vector<shape>& in, const shape& out) {
+        auto p = base.params(base_attrs(a), first_two(in), out);
+        auto prog = program(a);
+        p.ip.insert(p.ip.end(), prog.begin(), prog.end());
+        return p;
+    };
+    return d;
+}
 } // namespace
 
 MXC_REGISTER_OP(pointwise) {
@@ -46,35 +81,14 @@ MXC_REGISTER_OP(pointwise) {
 }
 
 MXC_REGISTER_OP(fused_convolution) {
-    auto& conv = get_op("convolution");
-    op_def d;
-    d.name = "fused_convolution";
-    d.doc = "y = body(convolution(x, w), e1, e2, ...): x0 = the convolution, xN = extra input N (inputs x, w, e1...); "
-            "ip = [the convolution's ip, the body's postfix program]";
-    d.attrs = conv.attrs;
-    d.attrs.push_back({"body", std::string("x0")});
-    d.min_inputs = 2;
-    d.max_inputs = -1;
-    d.compute_shape = [&conv](const attributes& a, const std::vector<shape>& in) {
-        if (in.size() < 2) throw error("fused_convolution: needs x and w");
-        attributes ca;
-        for (auto& [n, v] : a.items)
-            if (n != "body") ca.set(n, v);
-        shape out = conv.compute_shape(ca, first_two(in));
-        check_body("fused_convolution", a, in, 2, out);
-        return out;
-    };
-    d.kernel = "fused_convolution";
-    d.params = [&conv](const attributes& a, const std::vector<shape>& in, const shape& out) {
-        attributes ca;
-        for (auto& [n, v] : a.items)
-            if (n != "body") ca.set(n, v);
-        auto p = conv.params(ca, first_two(in), out);
-        auto prog = program(a);
-        p.ip.insert(p.ip.end(), prog.begin(), prog.end());
-        return p;
-    };
+    op_def d = fused_spatial("fused_convolution", get_op("convolution"));
     d.cpu = MXC_CPU_KERNELS(fused_convolution, MXC_FLOAT_TYPES);
+    return d;
+}
+
+MXC_REGISTER_OP(fused_convolution_transpose) {
+    op_def d = fused_spatial("fused_convolution_transpose", get_op("convolution_transpose"));
+    d.cpu = MXC_CPU_KERNELS(fused_convolution_transpose, MXC_FLOAT_TYPES);
     return d;
 }
 

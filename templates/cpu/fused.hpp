@@ -4,12 +4,14 @@
 //   fused_pointwise:   inputs x0..xn, all with the output's lens; ip = [program]
 //   fused_convolution: x, w, then extra inputs; body x0 = the convolution's value, xN = extra
 //                      input N (N >= 1); ip = [convolution's ip (1 + 3s values), program]
+//   fused_convolution_transpose: the same over convolution_transpose (its ip: 1 + 3s values)
 //   fused_dot:         a, b, then extra inputs as above; ip = [program]
 #pragma once
 #include "templates/common/fastdiv.hpp"
 #include "templates/common/pointwise_program.hpp"
 #include "templates/cpu/common.hpp"
 #include "templates/cpu/convolution.hpp"
+#include "templates/cpu/convolution_transpose.hpp"
 #include "templates/cpu/dot.hpp"
 
 namespace mxc {
@@ -357,6 +359,14 @@ template <class T, bool Panels = false, class F> void fused_convolution_expr(con
 template <class T, bool Panels = false> void fused_convolution(const mxc_kargs& k) {
     const int64_t skip = 1 + 3 * (k.out_desc->rank - 2);
     fused_convolution_expr<T, Panels>(k, mxc_pw_program{k.ip + skip, k.n_ip - skip});
+}
+
+template <class T, class F> void fused_convolution_transpose_expr(const mxc_kargs& k, F f) {
+    convolution_transpose_epilogue<T>(k, epilogue_of<T, F>{k, f});
+}
+template <class T> void fused_convolution_transpose(const mxc_kargs& k) {
+    const int64_t skip = 1 + 3 * (k.out_desc->rank - 2);
+    fused_convolution_transpose_expr<T>(k, mxc_pw_program{k.ip + skip, k.n_ip - skip});
 }
 
 template <class T, bool Strips = false, class F> void fused_dot_expr(const mxc_kargs& k, F f) {

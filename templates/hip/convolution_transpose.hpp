@@ -15,14 +15,16 @@
 namespace mxc {
 namespace hip {
 
-template <class T> struct convolution_transpose_elem {
+template <class T, class E> struct convolution_transpose_elem {
+    E epi;
     __device__ void operator()(const dev_args& a, int64_t i) const {
-        out_ptr<T>(a)[i] = T(mxc_conv_transpose_at(in_ptr<T>(a, 0), a.in_desc[0], in_ptr<T>(a, 1), a.in_desc[1],
-                                                    a.out_desc, a.ip, i));
+        epi.put(i, mxc_conv_transpose_at(in_ptr<T>(a, 0), a.in_desc[0], in_ptr<T>(a, 1), a.in_desc[1], a.out_desc, a.ip, i));
     }
 };
-// Cfg: the GEMM configuration (gemm_run), as mxc names it; gemm_auto: the rule at run time.
-template <class T, class Cfg = gemm_auto> void convolution_transpose(const mxc_kargs& k, hipStream_t s) {
+// The transposed convolution with epilogue epi (plain_store, or a fused body:
+// templates/hip/fused.hpp). Cfg: the GEMM configuration (gemm_run), as mxc names it; gemm_auto:
+// the rule at run time.
+template <class T, class Cfg, class E> void convolution_transpose_epilogue(const mxc_kargs& k, hipStream_t s, const E& epi) {
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
     if (mxc_elements(od) == 0) return;
     if constexpr (gemm_supported<T>) {
@@ -35,11 +37,15 @@ template <class T, class Cfg = gemm_auto> void convolution_transpose(const mxc_k
             const T* x = static_cast<const T*>(k.in[0]);
             const T* w = static_cast<const T*>(k.in[1]);
             gemm_run<T, Cfg>(g.mg, od.lens[0] * g.plane, g.cg * g.kn, group, conv_tw_source<T, conv_index_any>{w, g.cg, wd.strides[0], wd.strides[1], g.kn, g.kn_d, g.small},
-                        conv_im2col_source<T, conv_index_any>{x, g}, conv_out<plain_store<T>, conv_index_any>{{static_cast<T*>(k.out)}, g.mg, g.mtot, g.plane, g.plane_d, g.small}, s);
+                        conv_im2col_source<T, conv_index_any>{x, g}, conv_out<E, conv_index_any>{epi, g.mg, g.mtot, g.plane, g.plane_d, g.small}, s);
             return;
         }
     }
-    launch_per_output(k, s, convolution_transpose_elem<T>{});
+    launch_per_output(k, s, convolution_transpose_elem<T, E>{epi});
+}
+
+template <class T, class Cfg = gemm_auto> void convolution_transpose(const mxc_kargs& k, hipStream_t s) {
+    convolution_transpose_epilogue<T, Cfg>(k, s, plain_store<T>{static_cast<T*>(k.out)});
 }
 
 } // namespace hip

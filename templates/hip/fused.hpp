@@ -1,6 +1,7 @@
 // Fused kernels on the GPU (see templates/cpu/fused.hpp for the ops and the body functors).
-// fused_pointwise: one thread per output element. fused_convolution / fused_dot: the
-// convolution / dot kernels (tiled GEMM, depthwise) with fused_store as the epilogue: the body
+// fused_pointwise: one thread per output element. fused_convolution /
+// fused_convolution_transpose / fused_dot: the convolution / transposed convolution / dot
+// kernels (tiled GEMM, depthwise) with fused_store as the epilogue: the body
 // is applied to (the accumulated value, the extra inputs at the element) before the store.
 // At most max_inputs inputs (the fusion passes keep to it).
 #pragma once
@@ -9,6 +10,7 @@
 #include "templates/hip/body.hpp"
 #include "templates/hip/common.hpp"
 #include "templates/hip/convolution.hpp"
+#include "templates/hip/convolution_transpose.hpp"
 #include "templates/hip/dot.hpp"
 #include "templates/hip/vector.hpp"
 
@@ -211,6 +213,9 @@ template <class T, class Cfg = gemm_auto, mxc_conv_form Form = MXC_CONV_AUTO, cl
 void fused_convolution_expr(const mxc_kargs& k, hipStream_t s, F f) {
     convolution_epilogue<T, Cfg, Form>(k, s, make_fused_store<T>(f, k, 0));
 }
+template <class T, class Cfg = gemm_auto, class F> void fused_convolution_transpose_expr(const mxc_kargs& k, hipStream_t s, F f) {
+    convolution_transpose_epilogue<T, Cfg>(k, s, make_fused_store<T>(f, k, 0));
+}
 template <class T, class Cfg = gemm_auto, class F> void fused_dot_expr(const mxc_kargs& k, hipStream_t s, F f) {
     dot_epilogue<T, Cfg>(k, s, make_fused_store<T>(f, k, 0));
 }
@@ -221,6 +226,9 @@ template <class T> void fused_pointwise(const mxc_kargs& k, hipStream_t s) {
 template <class T, class Cfg = gemm_auto, mxc_conv_form Form = MXC_CONV_AUTO>
 void fused_convolution(const mxc_kargs& k, hipStream_t s) {
     convolution_epilogue<T, Cfg, Form>(k, s, make_fused_store<T>(program_body{}, k, 1 + 3 * (k.out_desc->rank - 2)));
+}
+template <class T, class Cfg = gemm_auto> void fused_convolution_transpose(const mxc_kargs& k, hipStream_t s) {
+    convolution_transpose_epilogue<T, Cfg>(k, s, make_fused_store<T>(program_body{}, k, 1 + 3 * (k.out_desc->rank - 2)));
 }
 template <class T, class Cfg = gemm_auto> void fused_dot(const mxc_kargs& k, hipStream_t s) {
     dot_epilogue<T, Cfg>(k, s, make_fused_store<T>(program_body{}, k, 0));

@@ -122,6 +122,12 @@ TEST(GemmChoice, ConvolutionForms) {
                                         {1, 8, 14, 14}, {1, 0, 0, 2, 2, 1, 1}))
                   .comment,
               "gemm 8x196x64x1: mxc::hip::gemm_small_m (rule: mxc_gemm_pick)");
+    // its fused form (a bias add after it) gets the same GEMM, named as the template argument
+    EXPECT_EQ(hip_launch_choice_of(call("fused_convolution_transpose", f32,
+                                        {sh(f32, {1, 16, 7, 7}), sh(f32, {16, 8, 2, 2}), sh(f32, {1, 8, 14, 14})},
+                                        {1, 8, 14, 14}, {1, 0, 0, 2, 2, 1, 1, 0}))
+                  .args,
+              ", mxc::hip::gemm_small_m");
 }
 
 // Half convolutions that mxc_conv_channels_last takes and whose product is large enough
