@@ -11,6 +11,10 @@
 // buffer from the input rows that reach the band, a chunk of input positions at a time (the col
 // buffer stays small), and stores them once through the epilogue. Outputs are disjoint between
 // units and each is summed in the same order whatever the thread count.
+// A tiling 2-d one (kernel = stride, no padding or dilation: UNet's 2x2 stride 2 up-sampling)
+// has no col buffer: the GEMM's store puts each value in its place in the band
+// (conv_transpose_scatter), which needs no zeros first (one third of such a layer's time went
+// to zeroing, col stores and col2im, 2026-11-25).
 // Other types and strided views: one output element at a time with mxc_conv_transpose_at
 // (templates/common/convolution_transpose.hpp), which the hip kernel uses.
 #pragma once
@@ -19,6 +23,7 @@
 #include "templates/cpu/gemm.hpp"
 #include "templates/cpu/parallel.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace mxc {
@@ -40,6 +45,44 @@ template <class T> struct conv_transpose_pack_a {
 };
 
 inline int64_t conv_transpose_floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// Where the GEMM of a tiling 2-d transposed convolution (kernel = stride, no padding or
+// dilation: every output element is one input element times one weight, summed over the
+// channels) stores its values: straight into the unit's band of outputs, no col buffer. Row
+// (m, ka, kb) of the product (kernel offset ka, kb) and column p0 + j (input ih, iw) go to
+// output (m, ih * k0 + ka, iw * k1 + kb); the k1 rows of one (m, ka) interleave into one run of
+// the output row. gemm_block_to hands over whole groups of k1 rows (its row groups are
+// multiples of gemm_mr, which k1 divides).
+template <class C> struct conv_transpose_scatter {
+    using value_type = C;
+    C* acc;                      // the band: channel m_local at acc + m_local * band_len
+    int64_t band_len, p0, r0;    // its length per channel; the first column's input position; its first output row
+    int64_t in_w, out_w, k0, k1; // (k0 x k1: the kernel, = the stride)
+    template <class E>
+    void store(E&, const C* tile, int64_t tile_ld, int64_t i, int64_t j, int64_t cols, int64_t rows) const {
+        const int64_t kn = k0 * k1;
+        for (int64_t q = 0; q < rows; q += k1) {
+            const int64_t row = i + q, m = row / kn, ka = row % kn / k1;
+            const C* src = tile + q * tile_ld;
+            for (int64_t c = 0; c < cols;) {
+                const int64_t p = p0 + j + c, ih = p / in_w, iw = p - ih * in_w;
+                const int64_t len = in_w - iw < cols - c ? in_w - iw : cols - c;
+                C* dst = acc + m * band_len + (ih * k0 + ka - r0) * out_w + iw * k1;
+                if (k1 == 2) {
+                    const C *a = src + c, *b = src + tile_ld + c;
+                    for (int64_t t = 0; t < len; ++t) {
+                        dst[2 * t] = a[t];
+                        dst[2 * t + 1] = b[t];
+                    }
+                } else {
+                    for (int64_t kb = 0; kb < k1; ++kb)
+                        for (int64_t t = 0; t < len; ++t) dst[t * k1 + kb] = src[kb * tile_ld + c + t];
+                }
+                c += len;
+            }
+        }
+    }
+};
 
 // The scatter form; false when the per-element loop has to do (weights or x not packed).
 template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, const E& epi) {
@@ -64,7 +107,12 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
             out_rest *= od.lens[d];
         }
     }
-    if (!packed || !mxc_is_packed(wd)) return false;
+    if (!packed || !mxc_is_packed(wd) || kn == 0) return false; // (an empty kernel: zeros, element by element)
+    // tiling: 2-d, kernel = stride, no padding or dilation, out = in * stride: the GEMM stores
+    // into the band directly (conv_transpose_scatter), each element once
+    bool tiling = s == 2 && wd.lens[3] > 0 && gemm_mr % wd.lens[3] == 0;
+    for (int d = 0; d < s && tiling; ++d)
+        tiling = wd.lens[2 + d] == stride[d] && dil[d] == 1 && pad[d] == 0 && od.lens[2 + d] == xd.lens[2 + d] * stride[d];
     const T* x = input<T>(k, 0);
     const T* w = input<T>(k, 1);
     T* y = output<T>(k);
@@ -84,6 +132,7 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
     while (units() < min_units && band_rows > band_floor)
         band_rows = band_rows / 2 > band_floor ? band_rows / 2 : band_floor;
     while (units() < min_units && (mb + 1) / 2 * kn >= min_rows && mb > 1) mb = (mb + 1) / 2;
+    if (tiling && band_rows < stride[0]) band_rows = stride[0]; // (a band is whole input rows' outputs)
     if (band_rows >= stride[0]) band_rows -= band_rows % stride[0]; // the non-overlapping case: no halo
     const int64_t m_blocks = (mg + mb - 1) / mb, outer = images * m_blocks;
     const int64_t bands = (out_rows + band_rows - 1) / band_rows;
@@ -102,8 +151,9 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
         int64_t ihi = conv_transpose_floor_div(r1 - 1 + pad[0], stride[0]) + 1;
         if (ilo < 0) ilo = 0;
         if (ihi > in_rows) ihi = in_rows;
-        std::vector<C> acc(static_cast<size_t>(mbb * band_len), C(0));
-        std::vector<C> col(static_cast<size_t>(rows * pc));
+        // (tiling: every element of the band written once, no zeros; else sums from zero)
+        std::unique_ptr<C[]> acc(tiling ? new C[static_cast<size_t>(mbb * band_len)] : new C[static_cast<size_t>(mbb * band_len)]());
+        std::vector<C> col(tiling ? 0 : static_cast<size_t>(rows * pc));
         const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
         const conv_transpose_pack_a<T> pa{w + g * cg * wd.strides[0] + m0 * kn, wd.strides[0]};
         const auto keep = [](C v, int64_t) { return v; };
@@ -111,6 +161,11 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
             const int64_t cols = ihi * in_rest - p0 < pc ? ihi * in_rest - p0 : pc;
             const gemm_pack_b_strided<T> pb{xg + p0, xd.strides[1], 1};
             const gemm_split sp = gemm_plan<C>(rows, cols, 1); // on a pool thread: one block after the other
+            if (tiling) {
+                const conv_transpose_scatter<C> out{acc.get(), band_len, p0, r0, xd.lens[3], od.lens[3], wd.lens[2], wd.lens[3]};
+                for (int64_t b = 0; b < sp.blocks(); ++b) gemm_block_to(sp, cg, pa, pb, out, keep, b);
+                continue;
+            }
             for (int64_t b = 0; b < sp.blocks(); ++b) gemm_block(sp, cg, pa, pb, col.data(), cols, 0, keep, b);
             // col2im of the chunk, a run along the last input dim at a time
             int64_t idx[MXC_MAX_RANK], rest = p0;
@@ -147,7 +202,7 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
                     if (b > idx[last] + run) b = idx[last] + run;
                     if (a >= b) continue;
                     const C* src = col.data() + kpos * cols + q + (a - idx[last]);
-                    C* dst = acc.data() + off + a * st + shift - lo_w;
+                    C* dst = acc.get() + off + a * st + shift - lo_w;
                     for (int64_t m = 0; m < mbb; ++m, src += kn * cols, dst += band_len)
                         for (int64_t i = 0; i < b - a; ++i) dst[i * st] += src[i];
                 }
@@ -162,7 +217,7 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
         E ep = epi;
         for (int64_t m = 0; m < mbb; ++m) {
             const int64_t e = (n * od.lens[1] + g * mg + m0 + m) * out_plane + r0 * out_rest;
-            epilogue_store(ep, acc.data() + m * band_len, y + e, e, band_len);
+            epilogue_store(ep, acc.get() + m * band_len, y + e, e, band_len);
         }
     });
     return true;

@@ -1,5 +1,5 @@
 // The cpu convolution_transpose kernel (templates/cpu/convolution_transpose.hpp: the GEMM +
-// col2im path for float, double, half and bfloat16) against mxc_conv_transpose_at, the
+// col2im path and the tiling path for float, double, half and bfloat16) against mxc_conv_transpose_at, the
 // per-element formula the hip kernel shares, element by element over odd shapes; with no
 // thread pool and with a pool of 2 threads (the results must be identical).
 #include "runtime-stub/thread_pool.hpp"
@@ -142,6 +142,16 @@ std::vector<ct_case> cases() {
         // big enough for several channel blocks, bands and input chunks
         {1, 37, 70, 1, {19, 23}, {3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
         {2, 20, 64, 1, {24, 24}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
+        // tiling (kernel = stride, no pads: the GEMM stores into the band, conv_transpose_scatter):
+        // 3x3 stride 3, 1x2 stride (1, 2) with groups, rows that do not fill the GEMM's column
+        // blocks over several bands and chunks; 4x4 stride 4 (4 does not divide the GEMM's row
+        // groups: the col buffer)
+        {2, 5, 4, 1, {4, 5}, {3, 3}, {3, 3}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
+        {1, 6, 5, 2, {3, 7}, {1, 2}, {1, 2}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
+        {1, 24, 40, 1, {33, 37}, {2, 2}, {2, 2}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
+        {1, 3, 2, 1, {3, 4}, {4, 4}, {4, 4}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
+        // an empty kernel dim: every output is zero (the GEMM form divided by the kernel's size)
+        {1, 4, 3, 1, {3, 4}, {0, 2}, {2, 2}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
         // an empty input dim: every output is zero
         {1, 2, 3, 1, {3, 0}, {2, 3}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, {0, 0}},
         // a long 1-d signal: chunks cut the rows of the last dim
