@@ -4,6 +4,7 @@
 #include "ir/dtype.hpp"
 #include "ir/eval.hpp"
 #include "templates/cpu/convolution.hpp"
+#include "templates/cpu/convolution_transpose.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -13,14 +14,34 @@
 namespace mxc {
 
 namespace {
-// (groups, rows per group, depth) of the kernel's weights if it is a candidate, else zeros
+// (groups, rows per group, depth) of the kernel's weights if it is a candidate, else zeros;
+// transposed: a transposed convolution's, whose rows (output channel, kernel offset) run along
+// the weights' rows and depth (input channels) across them
 struct dims {
     int64_t groups = 0, rows = 0, depth = 0;
-    bool operator==(const dims& o) const { return groups == o.groups && rows == o.rows && depth == o.depth; }
+    bool transposed = false;
+    bool operator==(const dims& o) const {
+        return groups == o.groups && rows == o.rows && depth == o.depth && transposed == o.transposed;
+    }
 };
+// A transposed convolution: weights [C, M / group, k...] (C = group x depth), rows M / group x
+// the kernel's elements, where the GEMM form runs (conv_transpose_gemm_form).
+dims transposed_candidate(const kernel_call& k) {
+    const shape &x = k.in_shapes[0], &w = k.in_shapes[1], &out = k.out_shape;
+    const std::size_t r = out.lens.size();
+    if (r < 3 || w.lens.size() != r || x.lens.size() != r || k.params.ip.empty() || k.params.ip[0] < 1) return {};
+    const int64_t group = k.params.ip[0];
+    if (w.lens[0] % group != 0 || !cpu::conv_transpose_gemm_form(make_desc(x), make_desc(w))) return {};
+    int64_t rows = w.lens[1];
+    for (std::size_t d = 2; d < r; ++d) rows *= w.lens[d];
+    return {group, rows, w.lens[0] / group, true};
+}
 dims candidate(const kernel_call& k) {
-    if ((k.kernel != "convolution" && k.kernel != "fused_convolution") || k.type != dtype::float_type) return {};
+    const bool transposed = k.kernel == "convolution_transpose" || k.kernel == "fused_convolution_transpose";
+    if ((k.kernel != "convolution" && k.kernel != "fused_convolution" && !transposed) || k.type != dtype::float_type) return {};
     if (k.in.size() < 2 || k.in_shapes.size() < 2 || k.in[1].kind != location::weights) return {};
+    if (k.in_shapes[1].type != k.type) return {};
+    if (transposed) return transposed_candidate(k);
     const shape &w = k.in_shapes[1], &out = k.out_shape;
     const std::size_t r = out.lens.size();
     if (r < 3 || w.lens.size() != r || w.type != k.type || k.params.ip.size() < 1 + 3 * (r - 2)) return {};
@@ -39,7 +60,8 @@ dims candidate(const kernel_call& k) {
     return {k.params.ip[0], w.lens[0] / k.params.ip[0], depth};
 }
 
-// w (groups x rows rows of depth elements, es bytes each) as panels, group by group
+// w (groups x rows rows of depth elements, es bytes each; transposed: groups x depth rows of
+// `rows` elements) as panels, group by group
 std::string to_panels(const char* w, const dims& d, std::size_t es) {
     const int64_t per_group = d.rows * d.depth;
     std::string out(static_cast<std::size_t>(d.groups * per_group) * es, '\0');
@@ -47,7 +69,7 @@ std::string to_panels(const char* w, const dims& d, std::size_t es) {
         for (int64_t i = 0; i < d.rows; ++i)
             for (int64_t kk = 0; kk < d.depth; ++kk)
                 std::memcpy(&out[static_cast<std::size_t>(g * per_group + cpu::gemm_panel_index(i, kk, d.depth, d.rows)) * es],
-                            w + static_cast<std::size_t>((g * d.rows + i) * d.depth + kk) * es, es);
+                            w + static_cast<std::size_t>(g * per_group + (d.transposed ? kk * d.rows + i : i * d.depth + kk)) * es, es);
     return out;
 }
 } // namespace

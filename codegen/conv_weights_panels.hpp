@@ -1,5 +1,5 @@
-// store_conv_weights_as_panels: the constant weights of cpu convolutions stored at build time as
-// the GEMM's row panels (codegen/conv_weights_panels.cpp).
+// store_conv_weights_as_panels: the constant weights of cpu convolutions and transposed
+// convolutions stored at build time as the GEMM's row panels (codegen/conv_weights_panels.cpp).
 #pragma once
 #include "codegen/lower.hpp"
 
@@ -14,8 +14,11 @@ namespace mxc {
 // left; the same bytes), and marks the kernel (kernel_call::a_panels; in_shapes[1] stays
 // the weights' shape: the kernel reads its dims from it), so that the GEMM reads the weights as
 // one sequential stream instead of six rows K apart, as ONNX Runtime prepacks convolution
-// weights. In place where no other kernel input reads those bytes, else a copy appended to the
-// blob. Returns the number of weight tensors stored so.
+// weights. Likewise the constant weights [C, M / group, k...] of a cpu convolution_transpose /
+// fused_convolution_transpose of float that runs as a GEMM (templates/cpu/
+// convolution_transpose.hpp: conv_transpose_gemm_form), whose rows are (output channel, kernel
+// offset) and depth the group's input channels. In place where no other kernel input reads
+// those bytes, else a copy appended to the blob. Returns the number of weight tensors stored so.
 int store_conv_weights_as_panels(lowered_module& l);
 
 } // namespace mxc

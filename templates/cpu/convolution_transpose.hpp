@@ -24,6 +24,8 @@
 #include "templates/cpu/parallel.hpp"
 
 #include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mxc {
@@ -84,8 +86,25 @@ template <class C> struct conv_transpose_scatter {
     }
 };
 
-// The scatter form; false when the per-element loop has to do (weights or x not packed).
-template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, const E& epi) {
+// Whether the GEMM form runs: x's spatial dims and the weights packed, no empty kernel dim
+// (else one output element at a time).
+inline bool conv_transpose_gemm_form(const mxc_desc& xd, const mxc_desc& wd) {
+    int64_t plane = 1, kn = 1;
+    for (int d = xd.rank - 1; d >= 2; --d) {
+        if (xd.lens[d] != 1 && xd.strides[d] != plane) return false;
+        plane *= xd.lens[d];
+        kn *= wd.lens[d];
+    }
+    return kn > 0 && mxc_is_packed(wd);
+}
+
+// The scatter form; false when the per-element loop has to do (conv_transpose_gemm_form).
+// Panels: the weights are stored as the GEMM's row panels (gemm_a_panels, float: the compiler
+// does so where conv_transpose_gemm_form holds, codegen/conv_weights_panels.cpp), group after
+// group, in the bytes of the weights; the descriptor stays the weights' own. The GEMM reads
+// them in place, one stream, where it packed six weights from rows 4 KB apart at a time
+// (inside UNet, with the weights out of the cache, half of the up-sampling layers' time).
+template <class T, class E, bool Panels = false> bool convolution_transpose_gemm(const mxc_kargs& k, const E& epi) {
     using C = compute_t<T>;
     using S = gemm_shape<C>;
     const mxc_desc &xd = k.in_desc[0], &wd = k.in_desc[1], &od = *k.out_desc;
@@ -95,10 +114,9 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
     const int64_t* stride = k.ip + 1 + s;
     const int64_t* dil = k.ip + 1 + 2 * s;
     const int64_t cg = xd.lens[1] / group, mg = wd.lens[1];
+    if (!conv_transpose_gemm_form(xd, wd)) return false;
     int64_t kn = 1, in_plane = 1, out_plane = 1, in_rest = 1, out_rest = 1; // rest: the dims after the first
-    bool packed = true;
     for (int d = r - 1; d >= 2; --d) {
-        packed = packed && (xd.lens[d] == 1 || xd.strides[d] == in_plane);
         in_plane *= xd.lens[d];
         out_plane *= od.lens[d];
         kn *= wd.lens[d];
@@ -107,7 +125,6 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
             out_rest *= od.lens[d];
         }
     }
-    if (!packed || !mxc_is_packed(wd) || kn == 0) return false; // (an empty kernel: zeros, element by element)
     // tiling: 2-d, kernel = stride, no padding or dilation, out = in * stride: the GEMM stores
     // into the band directly (conv_transpose_scatter), each element once
     bool tiling = s == 2 && wd.lens[3] > 0 && gemm_mr % wd.lens[3] == 0;
@@ -132,6 +149,12 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
     while (units() < min_units && band_rows > band_floor)
         band_rows = band_rows / 2 > band_floor ? band_rows / 2 : band_floor;
     while (units() < min_units && (mb + 1) / 2 * kn >= min_rows && mb > 1) mb = (mb + 1) / 2;
+    if constexpr (Panels) { // a block's first row starts a panel: mb * kn a multiple of gemm_mr
+        int64_t a = kn, b = gemm_mr;
+        while (b) a %= b, std::swap(a, b);
+        const int64_t step = gemm_mr / a;
+        mb = (mb + step - 1) / step * step;
+    }
     if (tiling && band_rows < stride[0]) band_rows = stride[0]; // (a band is whole input rows' outputs)
     if (band_rows >= stride[0]) band_rows -= band_rows % stride[0]; // the non-overlapping case: no halo
     const int64_t m_blocks = (mg + mb - 1) / mb, outer = images * m_blocks;
@@ -155,7 +178,14 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
         std::unique_ptr<C[]> acc(tiling ? new C[static_cast<size_t>(mbb * band_len)] : new C[static_cast<size_t>(mbb * band_len)]());
         std::vector<C> col(tiling ? 0 : static_cast<size_t>(rows * pc));
         const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
-        const conv_transpose_pack_a<T> pa{w + g * cg * wd.strides[0] + m0 * kn, wd.strides[0]};
+        const auto pa = [&] {
+            if constexpr (Panels) {
+                static_assert(std::is_same<T, C>::value, "convolution_transpose_gemm: panels of the compute type");
+                return gemm_a_panels<C>{w + (g * mg * kn + m0 * kn) * cg, cg, (mg - m0) * kn};
+            } else {
+                return conv_transpose_pack_a<T>{w + g * cg * wd.strides[0] + m0 * kn, wd.strides[0]};
+            }
+        }();
         const auto keep = [](C v, int64_t) { return v; };
         for (int64_t p0 = ilo * in_rest; p0 < ihi * in_rest; p0 += pc) {
             const int64_t cols = ihi * in_rest - p0 < pc ? ihi * in_rest - p0 : pc;
@@ -223,9 +253,14 @@ template <class T, class E> bool convolution_transpose_gemm(const mxc_kargs& k, 
     return true;
 }
 
-// `epi(acc, e)` maps the accumulated value of output element e before the store.
-template <class T, class E> void convolution_transpose_epilogue(const mxc_kargs& k, E epi) {
+// `epi(acc, e)` maps the accumulated value of output element e before the store. (Panels: see
+// convolution_transpose_gemm; the GEMM always runs then, or nothing for an empty output.)
+template <class T, class E, bool Panels = false> void convolution_transpose_epilogue(const mxc_kargs& k, E epi) {
     if (elements(*k.out_desc) == 0) return;
+    if constexpr (Panels) {
+        convolution_transpose_gemm<T, E, true>(k, epi);
+        return;
+    }
     if constexpr (gemm_supported<T>)
         if (convolution_transpose_gemm<T>(k, epi)) return;
     const T* x = input<T>(k, 0);
@@ -236,8 +271,9 @@ template <class T, class E> void convolution_transpose_epilogue(const mxc_kargs&
     });
 }
 
-template <class T> void convolution_transpose(const mxc_kargs& k) {
-    convolution_transpose_epilogue<T>(k, [](compute_t<T> v, int64_t) { return v; });
+template <class T, bool Panels = false> void convolution_transpose(const mxc_kargs& k) {
+    const auto same = [](compute_t<T> v, int64_t) { return v; };
+    convolution_transpose_epilogue<T, decltype(same), Panels>(k, same);
 }
 
 } // namespace cpu

@@ -361,12 +361,12 @@ template <class T, bool Panels = false> void fused_convolution(const mxc_kargs& 
     fused_convolution_expr<T, Panels>(k, mxc_pw_program{k.ip + skip, k.n_ip - skip});
 }
 
-template <class T, class F> void fused_convolution_transpose_expr(const mxc_kargs& k, F f) {
-    convolution_transpose_epilogue<T>(k, epilogue_of<T, F>{k, f});
+template <class T, bool Panels = false, class F> void fused_convolution_transpose_expr(const mxc_kargs& k, F f) {
+    convolution_transpose_epilogue<T, epilogue_of<T, F>, Panels>(k, epilogue_of<T, F>{k, f});
 }
-template <class T> void fused_convolution_transpose(const mxc_kargs& k) {
+template <class T, bool Panels = false> void fused_convolution_transpose(const mxc_kargs& k) {
     const int64_t skip = 1 + 3 * (k.out_desc->rank - 2);
-    fused_convolution_transpose_expr<T>(k, mxc_pw_program{k.ip + skip, k.n_ip - skip});
+    fused_convolution_transpose_expr<T, Panels>(k, mxc_pw_program{k.ip + skip, k.n_ip - skip});
 }
 
 template <class T, bool Strips = false, class F> void fused_dot_expr(const mxc_kargs& k, F f) {

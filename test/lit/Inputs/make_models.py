@@ -60,6 +60,28 @@ def conv2d(x, w, b, pads, strides):
     return (y + b.reshape(1, m, 1, 1)).astype(np.float32)
 
 
+def conv_transpose2d(x, w, b, pads, strides, dil, group, out_pad=(0, 0)):
+    """ONNX ConvTranspose by its definition: input (n, c, ih, iw) times w[c, m, ka, kb] adds to
+    output (n, g * M/group + m, ih * s0 - pad_top + ka * d0, iw * s1 - pad_left + kb * d1)."""
+    n, c, h, wd = x.shape
+    _, mg, kh, kw = w.shape
+    cg = c // group
+    oh = (h - 1) * strides[0] - pads[0] - pads[2] + (kh - 1) * dil[0] + 1 + out_pad[0]
+    ow = (wd - 1) * strides[1] - pads[1] - pads[3] + (kw - 1) * dil[1] + 1 + out_pad[1]
+    y = np.zeros((n, mg * group, oh, ow), np.float64)
+    for g in range(group):
+        xs, ws = x[:, g * cg:(g + 1) * cg].astype(np.float64), w[g * cg:(g + 1) * cg].astype(np.float64)
+        for i in range(h):
+            for j in range(wd):
+                v = np.einsum("nc,cmkl->nmkl", xs[:, :, i, j], ws)  # (n, mg, kh, kw)
+                for ka in range(kh):
+                    for kb in range(kw):
+                        r, q = i * strides[0] - pads[0] + ka * dil[0], j * strides[1] - pads[1] + kb * dil[1]
+                        if 0 <= r < oh and 0 <= q < ow:
+                            y[:, g * mg:(g + 1) * mg, r, q] += v[:, :, ka, kb]
+    return (y + b.reshape(1, -1, 1, 1)).astype(np.float32)
+
+
 def pool2d(x, k, s, pads, mode, count_include_pad=False):
     n, c, h, w = x.shape
     fill = -np.inf if mode == "max" else 0.0
@@ -348,6 +370,34 @@ def gather_constant():
     save("gather_constant", m, [x], [x[:, 2, :] * 2, x[-1:], x[:, :, [0, 3]]])
 
 
+def conv_transpose():
+    # Constant weights, which the cpu build stores as the GEMM's row panels: UNet's up-sampling
+    # (2x2 stride 2, bias, relu), a grouped, padded, dilated 3x3 with stride (2, 1), and over a
+    # second input, 40 and 20 output channels (two blocks of channels: the second starts past
+    # the first panels) in the tiling form and the overlapping one (3x3 stride 2, output_padding)
+    r = np.random.default_rng(20261125)
+    x = r.standard_normal((2, 8, 5, 6)).astype(np.float32)
+    x2 = r.standard_normal((1, 16, 7, 9)).astype(np.float32)
+    w0, b0 = r.standard_normal((8, 6, 2, 2)).astype(np.float32), r.standard_normal(6).astype(np.float32)
+    w1, b1 = r.standard_normal((8, 3, 3, 3)).astype(np.float32), r.standard_normal(6).astype(np.float32)
+    w2, b2 = r.standard_normal((16, 40, 2, 2)).astype(np.float32), r.standard_normal(40).astype(np.float32)
+    w3, b3 = r.standard_normal((16, 20, 3, 3)).astype(np.float32), r.standard_normal(20).astype(np.float32)
+    nodes = [helper.make_node("ConvTranspose", ["x", "w0", "b0"], ["t0"], name="up", kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Relu", ["t0"], ["y0"], name="up_relu"),
+             helper.make_node("ConvTranspose", ["x", "w1", "b1"], ["y1"], name="grouped", group=2, strides=[2, 1],
+                              pads=[1, 0, 2, 1], dilations=[1, 2]),
+             helper.make_node("ConvTranspose", ["x2", "w2", "b2"], ["y2"], name="wide", strides=[2, 2]),
+             helper.make_node("ConvTranspose", ["x2", "w3", "b3"], ["y3"], name="overlap", strides=[2, 2],
+                              pads=[1, 1, 1, 1], output_padding=[1, 1])]
+    m = model(nodes, [vi("x", [2, 8, 5, 6]), vi("x2", [1, 16, 7, 9])],
+              [vi("y0", [2, 6, 10, 12]), vi("y1", [2, 6, 8, 9]), vi("y2", [1, 40, 14, 18]), vi("y3", [1, 20, 14, 18])],
+              [init("w0", w0), init("b0", b0), init("w1", w1), init("b1", b1), init("w2", w2), init("b2", b2),
+               init("w3", w3), init("b3", b3)])
+    save("conv_transpose", m, [x, x2], [np.maximum(conv_transpose2d(x, w0, b0, [0, 0, 0, 0], [2, 2], [1, 1], 1), 0),
+                                        conv_transpose2d(x, w1, b1, [1, 0, 2, 1], [2, 1], [1, 2], 2),
+                                        conv_transpose2d(x2, w2, b2, [0, 0, 0, 0], [2, 2], [1, 1], 1),
+                                        conv_transpose2d(x2, w3, b3, [1, 1, 1, 1], [2, 2], [1, 1], 1, [1, 1])])
+
 if __name__ == "__main__":
     conv_relu()
     conv_strided_same()
@@ -367,3 +417,4 @@ if __name__ == "__main__":
     unsupported_fine()
     bad_models()
     gather_constant()
+    conv_transpose()
