@@ -24,8 +24,8 @@
 #include "templates/cpu/parallel.hpp"
 
 #include <memory>
+#include <numeric>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace mxc {
@@ -150,9 +150,7 @@ template <class T, class E, bool Panels = false> bool convolution_transpose_gemm
         band_rows = band_rows / 2 > band_floor ? band_rows / 2 : band_floor;
     while (units() < min_units && (mb + 1) / 2 * kn >= min_rows && mb > 1) mb = (mb + 1) / 2;
     if constexpr (Panels) { // a block's first row starts a panel: mb * kn a multiple of gemm_mr
-        int64_t a = kn, b = gemm_mr;
-        while (b) a %= b, std::swap(a, b);
-        const int64_t step = gemm_mr / a;
+        const int64_t step = gemm_mr / std::gcd(kn, int64_t(gemm_mr));
         mb = (mb + step - 1) / step * step;
     }
     if (tiling && band_rows < stride[0]) band_rows = stride[0]; // (a band is whole input rows' outputs)
