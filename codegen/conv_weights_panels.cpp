@@ -38,7 +38,8 @@ dims transposed_candidate(const kernel_call& k) {
 }
 dims candidate(const kernel_call& k) {
     const bool transposed = k.kernel == "convolution_transpose" || k.kernel == "fused_convolution_transpose";
-    if ((k.kernel != "convolution" && k.kernel != "fused_convolution" && !transposed) || k.type != dtype::float_type) return {};
+    if (k.kernel != "convolution" && k.kernel != "fused_convolution" && !transposed) return {};
+    if (k.type != dtype::float_type) return {};
     if (k.in.size() < 2 || k.in_shapes.size() < 2 || k.in[1].kind != location::weights) return {};
     if (k.in_shapes[1].type != k.type) return {};
     if (transposed) return transposed_candidate(k);

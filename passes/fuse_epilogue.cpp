@@ -1,8 +1,9 @@
 // fuse-epilogue: a convolution, transposed convolution or dot (or an already fused one) whose
 // only user is an elementwise op (bias add, activation, residual add, clip, or a fused
-// `pointwise`) becomes a fused_convolution / fused_convolution_transpose / fused_dot that applies the elementwise body to each value before it is
-// stored: one kernel instead of two, no intermediate buffer. Repeats until the user is not
-// elementwise. Limits: fused_max_inputs inputs and fused_max_program program codes.
+// `pointwise`) becomes a fused_convolution / fused_convolution_transpose / fused_dot that
+// applies the elementwise body to each value before it is stored: one kernel instead of two,
+// no intermediate buffer. Repeats until the user is not elementwise. Limits: fused_max_inputs
+// inputs and fused_max_program program codes.
 #include "passes/fusion.hpp"
 #include "passes/pass_manager.hpp"
 
