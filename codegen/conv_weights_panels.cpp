@@ -52,10 +52,13 @@ dims candidate(const kernel_call& k) {
     // strip of a few columns runs whole. Not where that wastes more than a twelfth of the
     // strips' work (a 7x7 plane, 49 columns: 15 of 64; 2026-11-24, ResNet-50's 512-channel 3x3
     // over 7x7 took 3.3 ms so, 2.6 with the weights as they are; over 14x14, 12 of 208: 2.3 ms
-    // with the panels, 2.6 without).
+    // with the panels, 2.6 without). The shifted form (conv_shift_form) never takes gemm_tail.
     const int nr = cpu::gemm_shape<float>::nr;
     int64_t plane = 1;
     for (std::size_t d = 2; d < r; ++d) plane *= out.lens[d];
+    cpu::conv_shift_geometry g;
+    if (cpu::conv_shift_form(make_desc(k.in_shapes[0]), make_desc(w), make_desc(out), k.params.ip.data(), g))
+        return {k.params.ip[0], w.lens[0] / k.params.ip[0], depth};
     const int64_t part = plane % nr;
     if (part != 0 && part <= cpu::gemm_tail_max && (nr - part) * 12 > (plane + nr - 1) / nr * nr) return {};
     return {k.params.ip[0], w.lens[0] / k.params.ip[0], depth};

@@ -252,8 +252,13 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
 // in s x s phases, were tried: no faster for ResNet-50's strided 3x3s and stem, and far slower
 // for its 1x1 stride-2 convolutions over 7x7, whose 8 MB of weights each band read again.)
 // Taken where the discarded columns are at most conv_shift_waste of the extended ones (3x3 over
-// 56x56: 3.5%; over 14x14, 12%, and 7x7, 20%, were slower than im2col) and for as many
-// multiply-adds as the im2col scratch needs. Bands of about conv_shift_band_cols columns, and at
+// 56x56: 3.5%; over 14x14, 12%, and 7x7, 20%, were slower than im2col as bands: each band of a
+// few rows reads all the weights again and ends in a partial strip) and for as many
+// multiply-adds as the im2col scratch needs. Small planes with more waste take it as one band
+// (`whole`): every thread copies some of the channels, then the threads run the GEMM's blocks
+// over the one copy, where the extended columns make at most conv_shift_whole_strips times the
+// strips im2col's columns make (3x3 over 14x14: 14 strips of 16 for 13; over 7x7: 4 for 4) and
+// the copy fits the budget. Bands of about conv_shift_band_cols columns, and at
 // least conv_shift_min_bands of them where the rows allow. Scratch: the K offsets, then `slots`
 // band copies, each with conv_shift_slack elements past it (the last strip read whole): as
 // many as fit conv_im2col_budget bytes, at least conv_shift_min_slots (the threads a wave of
@@ -261,8 +266,9 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
 // copy of its place in the wave. (UNet: 2.7 MB of kernel scratch, where a copy for every band
 // took 6.4 MB.)
 constexpr int64_t conv_shift_slack = 64, conv_shift_band_cols = 512, conv_shift_min_bands = 4, conv_shift_min_slots = 8;
-constexpr double conv_shift_waste = 0.1;
+constexpr double conv_shift_waste = 0.1, conv_shift_whole_strips = 1.1;
 struct conv_shift_geometry {
+    bool whole = false;        // one band, copied and multiplied by all the threads
     int64_t wp = 0;            // the copy's columns
     int64_t band = 0, bands = 0; // output rows per band (the last may have fewer); bands
     int64_t hb = 0;            // the copy's rows per band
@@ -277,14 +283,24 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
     const int64_t ho = od.lens[2], wo = od.lens[3], mg = od.lens[1] / ip[0];
     if (ho < 1 || wo < 1) return false;
     g.wp = wo + (wd.lens[3] - 1) * ip[6];
-    if (double(g.wp - wo) > conv_shift_waste * double(g.wp)) return false;
     if (double(mg) * double(ho * wo) * double(kdim) < double(conv_im2col_min_macs)) return false;
+    g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
+    if (double(g.wp - wo) > conv_shift_waste * double(g.wp)) {
+        constexpr int64_t nr = gemm_shape<float>::nr;
+        const int64_t strips = ((ho - 1) * g.wp + wo + nr - 1) / nr, im2col = (ho * wo + nr - 1) / nr;
+        g.whole = true;
+        g.band = ho;
+        g.bands = g.slots = 1;
+        g.hb = ho + (wd.lens[2] - 1) * ip[5];
+        g.copy = wd.lens[1] * g.hb * g.wp + conv_shift_slack;
+        return double(strips) <= conv_shift_whole_strips * double(im2col) &&
+               g.copy * int64_t(sizeof(float)) <= conv_im2col_budget;
+    }
     const int64_t by_cols = (conv_shift_band_cols + g.wp - 1) / g.wp, by_count = (ho + conv_shift_min_bands - 1) / conv_shift_min_bands;
     g.band = by_cols < by_count ? by_cols : by_count;
     g.bands = (ho + g.band - 1) / g.band;
     g.hb = g.band + (wd.lens[2] - 1) * ip[5];
     g.copy = wd.lens[1] * g.hb * g.wp + conv_shift_slack;
-    g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
     const int64_t fit = conv_im2col_budget / (g.copy * int64_t(sizeof(float))); // (float: the compute type of all but double)
     g.slots = fit > conv_shift_min_slots ? fit : conv_shift_min_slots;
     if (g.slots > g.bands) g.slots = g.bands;
@@ -366,31 +382,42 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             for (int64_t i = 0; i < kh_n; ++i)
                 for (int64_t j = 0; j < kw_n; ++j) off[kk++] = c * hw + i * dil[0] * sg.wp + j * dil[1];
         const int64_t in_h = xd.lens[2], in_w = xd.lens[3], sh = xd.strides[2], sw = xd.strides[3];
+        // channel c's rows of the copy of a band from output row oh0: rows [0, hr) read input row
+        // oh0 + r - pad_top, columns [q0, q1) input column q - pad_left, the others zeros
+        const int64_t q0 = pad[1] < sg.wp ? pad[1] : sg.wp, q1 = in_w + pad[1] < sg.wp ? in_w + pad[1] : sg.wp;
+        auto copy_channel = [&](const T* xg, C* xp, int64_t c, int64_t oh0, int64_t hr) {
+            for (int64_t r = 0; r < hr; ++r) {
+                C* d = xp + c * hw + r * sg.wp;
+                const int64_t ih = oh0 + r - pad[0];
+                if (ih < 0 || ih >= in_h) {
+                    for (int64_t q = 0; q < sg.wp; ++q) d[q] = C(0);
+                    continue;
+                }
+                const T* src = xg + c * xd.strides[1] + ih * sh - pad[1] * sw;
+                for (int64_t q = 0; q < q0; ++q) d[q] = C(0);
+                for (int64_t q = q0; q < q1; ++q) d[q] = C(src[q * sw]);
+                for (int64_t q = q1 > q0 ? q1 : q0; q < sg.wp; ++q) d[q] = C(0);
+            }
+        };
         for (int64_t ng = 0; ng < images * group; ++ng) {
             const int64_t n = ng / group, g = ng % group, ybase = (n * od.lens[1] + g * mg) * plane;
             const T* xg = x + n * xd.strides[0] + g * cg * xd.strides[1];
             const auto pa = pack_a(g);
+            if (sg.whole) { // one band: the threads copy channels, then run the GEMM's blocks
+                parallel_for(cg, [&](int64_t c) { copy_channel(xg, copies, c, 0, sg.hb); });
+                for (int64_t i = cg * hw; i < sg.copy; ++i) copies[i] = C(0);
+                const int64_t cols = (ho - 1) * sg.wp + wo;
+                const gemm_split cs = gemm_plan<T>(mg, cols, 1);
+                const conv_out_shifted<T> out{y + ybase, plane, ybase, sg.wp, wo};
+                parallel_for(cs.blocks(), [&](int64_t b) { gemm_block_to(cs, kdim, pa, gemm_b_shifted<C>{copies, off}, out, epi, b); });
+                continue;
+            }
             for (int64_t wave = 0; wave < sg.bands; wave += sg.slots) {
                 parallel_for(sg.bands - wave < sg.slots ? sg.bands - wave : sg.slots, [&](int64_t slot) {
                     const int64_t band = wave + slot, oh0 = band * sg.band, rows = ho - oh0 < sg.band ? ho - oh0 : sg.band;
                     C* xp = copies + slot * sg.copy;
-                    // the copy: rows [0, rows + halo) read input row oh0 + r - pad_top, columns [q0, q1)
-                    // input column q - pad_left, the others zeros
                     const int64_t hr = rows + (kh_n - 1) * dil[0];
-                    const int64_t q0 = pad[1] < sg.wp ? pad[1] : sg.wp, q1 = in_w + pad[1] < sg.wp ? in_w + pad[1] : sg.wp;
-                    for (int64_t c = 0; c < cg; ++c)
-                        for (int64_t r = 0; r < hr; ++r) {
-                            C* d = xp + c * hw + r * sg.wp;
-                            const int64_t ih = oh0 + r - pad[0];
-                            if (ih < 0 || ih >= in_h) {
-                                for (int64_t q = 0; q < sg.wp; ++q) d[q] = C(0);
-                                continue;
-                            }
-                            const T* src = xg + c * xd.strides[1] + ih * sh - pad[1] * sw;
-                            for (int64_t q = 0; q < q0; ++q) d[q] = C(0);
-                            for (int64_t q = q0; q < q1; ++q) d[q] = C(src[q * sw]);
-                            for (int64_t q = q1 > q0 ? q1 : q0; q < sg.wp; ++q) d[q] = C(0);
-                        }
+                    for (int64_t c = 0; c < cg; ++c) copy_channel(xg, xp, c, oh0, hr);
                     for (int64_t i = cg * hw; i < sg.copy; ++i) xp[i] = C(0); // (the slack)
                     // the band's GEMM, block after block on this thread (the bands are the items)
                     const int64_t cols = (rows - 1) * sg.wp + wo, e0 = ybase + oh0 * wo;

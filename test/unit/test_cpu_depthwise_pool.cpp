@@ -352,6 +352,36 @@ TEST(cpu_conv_gemm, shifted_form) {
     check_conv<float>({{1, 8, 20, 23}, {64, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 5}, shifted);
 }
 
+// Small planes, where the kernel's columns are more than a tenth of the copy's: the shifted
+// form as one band (`whole`), the channels copied and the GEMM's blocks run by all the threads.
+// 3x3 over 14x14 (222 extended columns, 14 strips of 16, for 13) and over 7x7 (61: 4 for 4);
+// two images and two groups, uneven padding, a strided view, double and half. Not where the
+// extended columns make too many more strips (5x5 over 14x14: 16 for 13) or the copy outgrows
+// the budget.
+TEST(cpu_conv_gemm, shifted_form_whole_plane) {
+    const auto shifted = scratch_form::shifted;
+    auto whole = [](const conv_case& c) {
+        const mxc_desc xd = desc_of(c.x), wd = desc_of(c.w);
+        const int64_t ho = c.x[2] + c.pb[0] + c.pe[0] - c.w[2] + 1, wo = c.x[3] + c.pb[1] + c.pe[1] - c.w[3] + 1;
+        const mxc_desc od = desc_of({c.x[0], c.w[0], ho, wo});
+        const int64_t ip[] = {c.group, c.pb[0], c.pb[1], 1, 1, 1, 1};
+        mxc::cpu::conv_shift_geometry g;
+        return mxc::cpu::conv_shift_form(xd, wd, od, ip, g) && g.whole && g.bands == 1;
+    };
+    const conv_case p14{{1, 32, 14, 14}, {64, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+    const conv_case p7{{1, 64, 7, 7}, {96, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+    const conv_case groups{{2, 48, 14, 14}, {64, 24, 3, 3}, 2, {1, 0}, {0, 2}, {1, 1}, {1, 1}};
+    for (const conv_case* c : {&p14, &p7, &groups}) ASSERT_TRUE(whole(*c));
+    check_conv<float>(p14, shifted);
+    check_conv<double>(p14, shifted);
+    check_conv<mxc_half>(p14, shifted);
+    check_conv<float>(p7, shifted);
+    check_conv<float>(groups, shifted);
+    check_conv<float>({{1, 32, 14, 14}, {64, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2}, shifted);
+    EXPECT_FALSE(whole({{1, 32, 14, 14}, {64, 32, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}}));
+    EXPECT_FALSE(whole({{1, 2048, 14, 14}, {64, 2048, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}})); // a copy of 2 MiB and more
+}
+
 TEST(cpu_pool, max_3x3_stride2_pad1) { check_pool_all({{1, 3, 12, 13}, 0, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); }
 TEST(cpu_pool, ceil_mode) {
     check_pool_all({{1, 2, 7, 8}, 0, 0, 1, {0, 0}, {0, 0}, {2, 2}, {3, 3}, {1, 1}});

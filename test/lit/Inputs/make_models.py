@@ -370,6 +370,32 @@ def gather_constant():
     save("gather_constant", m, [x], [x[:, 2, :] * 2, x[-1:], x[:, :, [0, 3]]])
 
 
+def conv_small_planes():
+    # Stride-1 3x3 convolutions over small planes with constant weights, which the cpu build
+    # runs in the shifted form as one band (templates/cpu/convolution.hpp, conv_shift_form's
+    # `whole`) with the weights as the GEMM's row panels: over 14x14 (16 -> 40, bias, relu)
+    # and over 7x7 (52 -> 48, bias; its weights folded at build time from a Tile of 12 output
+    # channels times a scale per channel, to keep the file small)
+    r = np.random.default_rng(20261126)
+    x1 = r.standard_normal((1, 16, 14, 14)).astype(np.float32)
+    x2 = r.standard_normal((1, 52, 7, 7)).astype(np.float32)
+    w1, b1 = r.standard_normal((40, 16, 3, 3)).astype(np.float32), r.standard_normal(40).astype(np.float32)
+    w2s, s2 = r.standard_normal((12, 52, 3, 3)).astype(np.float32), r.standard_normal((48, 1, 1, 1)).astype(np.float32)
+    b2 = r.standard_normal(48).astype(np.float32)
+    w2 = np.tile(w2s, (4, 1, 1, 1)) * s2
+    nodes = [helper.make_node("Conv", ["x1", "w1", "b1"], ["c1"], name="conv14", pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c1"], ["y1"], name="relu14"),
+             helper.make_node("Tile", ["w2s", "reps"], ["w2t"], name="tile7"),
+             helper.make_node("Mul", ["w2t", "s2"], ["w2"], name="scale7"),
+             helper.make_node("Conv", ["x2", "w2", "b2"], ["y2"], name="conv7", pads=[1, 1, 1, 1])]
+    m = model(nodes, [vi("x1", [1, 16, 14, 14]), vi("x2", [1, 52, 7, 7])],
+              [vi("y1", [1, 40, 14, 14]), vi("y2", [1, 48, 7, 7])],
+              [init("w1", w1), init("b1", b1), init("w2s", w2s), init("s2", s2), init("b2", b2),
+               init("reps", np.array([4, 1, 1, 1], np.int64))])
+    save("conv_small_planes", m, [x1, x2], [np.maximum(conv2d(x1, w1, b1, [1, 1, 1, 1], [1, 1]), 0),
+                                            conv2d(x2, w2, b2, [1, 1, 1, 1], [1, 1])])
+
+
 def conv_transpose():
     # Constant weights, which the cpu build stores as the GEMM's row panels: UNet's up-sampling
     # (2x2 stride 2, bias, relu), a grouped, padded, dilated 3x3 with stride (2, 1), and over a
@@ -418,3 +444,4 @@ if __name__ == "__main__":
     bad_models()
     gather_constant()
     conv_transpose()
+    conv_small_planes()
