@@ -4,7 +4,7 @@
 # 100) after 10 warm-up runs, in ms. ORT's figure includes its reorders to and from NCHWc, which
 # inside a model it mostly does not pay: compare layers between two mxc builds (MXC=...), and
 # against ORT's per-node profile for in-model figures.
-#   bash bench/cpu/layers.sh [Ci,Co,H,k,S[,t] ...]  (default: the shapes below; t: ConvTranspose)
+#   bash bench/cpu/layers.sh [Ci,Co,H,k,S[,t|d] ...]  (default: the shapes below; t: ConvTranspose, d: depthwise)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MXC=${MXC:-build/mxc}
