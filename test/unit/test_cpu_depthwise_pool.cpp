@@ -352,6 +352,29 @@ TEST(cpu_conv_gemm, shifted_form) {
     check_conv<float>({{1, 8, 20, 23}, {64, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 5}, shifted);
 }
 
+// Ungrouped convolutions with fewer than 4 output channels (a segmentation head's 32 -> 3 1x1,
+// a 3x3 to one channel) take the implicit GEMM too, their rows padded to the micro-kernel's
+// 6 (UNet's last 1x1 over 128x128: 0.48 ms in the direct loop, 0.12 so); grouped ones with
+// fewer than 4 a group keep the direct loop. 1x1, 3x3 (im2col), strided, two images, double
+// and half, and the shifted form (3 x 40 x 45 x 288 multiply-adds).
+TEST(cpu_conv_gemm, few_output_channels) {
+    const std::vector<conv_case> cases = {
+        {{1, 32, 12, 13}, {3, 32, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
+        {{1, 8, 20, 23}, {1, 8, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
+        {{2, 16, 9, 10}, {2, 16, 3, 3}, 1, {1, 0}, {0, 1}, {2, 2}, {1, 1}},
+    };
+    for (const conv_case& c : cases) {
+        const int64_t ip[] = {1, 0, 0, 1, 1, 1, 1};
+        ASSERT_GT(mxc::cpu::conv_gemm_depth(desc_of(c.w), desc_of({c.x[0], c.w[0], 4, 4}), ip), 0);
+        check_conv<float>(c);
+        check_conv<double>(c);
+        check_conv<mxc_half>(c);
+    }
+    check_conv<float>({{1, 32, 40, 45}, {3, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}, scratch_form::shifted);
+    const int64_t grouped[] = {2, 0, 0, 1, 1, 1, 1};
+    EXPECT_EQ(mxc::cpu::conv_gemm_depth(desc_of({6, 4, 3, 3}), desc_of({1, 6, 4, 4}), grouped), 0);
+}
+
 // Small planes, where the kernel's columns are more than a tenth of the copy's: the shifted
 // form as one band (`whole`), the channels copied and the GEMM's blocks run by all the threads.
 // 3x3 over 14x14 (222 extended columns, 14 strips of 16, for 13) and over 7x7 (61: 4 for 4);
