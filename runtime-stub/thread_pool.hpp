@@ -1,8 +1,8 @@
 // The thread pool of one cpu library instance: threads - 1 workers (std::thread) started by
 // <name>_set_num_threads and joined when the count changes or the instance is destroyed; the
 // thread that calls run is the other one. Kernels reach it through mxc::cpu::parallel_for
-// (templates/cpu/parallel.hpp): one job at a time, items handed out by an atomic counter, the
-// caller works too and returns when every worker has finished the job.
+// (templates/cpu/parallel.hpp): one job at a time, its items cut into a range per thread
+// (below); the caller works too and returns when every worker has finished the job.
 //
 // A job's items are cut into `threads` ranges of consecutive items, range t for thread t (the
 // caller is thread 0, worker i thread i). A thread runs its own range front to back, one item
@@ -10,10 +10,10 @@
 // of a range from its back at a time, so that the owner keeps its front run. Consecutive
 // kernels that cut their work alike (a 1x1 convolution's blocks of rows, then the depthwise
 // convolution after it by channels) so give a thread the same channels, which it then reads
-// from its own core's L2 (MobileNetV2 on 2 threads, 4.40-4.69 -> 3.98-4.26 ms; UNet 23.6 ->
-// 22.3), where shares taken from one counter (guided self-scheduling, until 2026-11-25) went to
-// whichever thread came first.
-
+// from its own core's L2 (mxc perf on 2 threads: MobileNetV2 4.54-4.77 -> 4.17-4.56 ms,
+// ResNet-50 33.8-34.8 -> 32.6-33.1), where shares taken from one counter (guided
+// self-scheduling, until 2026-11-25) went to whichever thread came first.
+//
 // A run is a sequence of jobs (one per kernel, ResNet-50: 56), a few hundred microseconds to a
 // few milliseconds each. A worker that slept on the condition variable between two of them
 // would start each job late by the wake-up latency of a sleeping thread (tens of microseconds
