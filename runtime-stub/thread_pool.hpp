@@ -121,7 +121,7 @@ struct thread_pool {
 
     static void run(void* self, int64_t n, void (*fn)(void*, int64_t), void* ctx) {
         auto* p = static_cast<thread_pool*>(self);
-        for (int64_t done = 0; done < n; done += max_job) p->run_part(done, n - done < max_job ? n - done : max_job, fn, ctx);
+        for (int64_t at = 0; at < n; at += max_job) p->run_part(at, n - at < max_job ? n - at : max_job, fn, ctx);
     }
     // items [offset, offset + n) of a job, n <= max_job
     void run_part(int64_t offset, int64_t n, void (*f)(void*, int64_t), void* c) {
