@@ -20,8 +20,10 @@ namespace {
 struct dims {
     int64_t groups = 0, rows = 0, depth = 0;
     bool transposed = false;
+    bool strips = false; // the pixel-rows form (cpu::conv_rows_form): depth x rows as strips of nr rows
     bool operator==(const dims& o) const {
-        return groups == o.groups && rows == o.rows && depth == o.depth && transposed == o.transposed;
+        return groups == o.groups && rows == o.rows && depth == o.depth && transposed == o.transposed &&
+               strips == o.strips;
     }
 };
 // A transposed convolution: weights [C, M / group, k...] (C = group x depth), rows M / group x
@@ -57,6 +59,8 @@ dims candidate(const kernel_call& k) {
     int64_t plane = 1;
     for (std::size_t d = 2; d < r; ++d) plane *= out.lens[d];
     cpu::conv_shift_geometry g;
+    if (cpu::conv_rows_form(make_desc(k.in_shapes[0]), make_desc(w), make_desc(out), k.params.ip.data()))
+        return {1, w.lens[0], depth, false, true};
     if (cpu::conv_shift_form(make_desc(k.in_shapes[0]), make_desc(w), make_desc(out), k.params.ip.data(), g))
         return {k.params.ip[0], w.lens[0] / k.params.ip[0], depth};
     const int64_t part = plane % nr;
@@ -65,10 +69,18 @@ dims candidate(const kernel_call& k) {
 }
 
 // w (groups x rows rows of depth elements, es bytes each; transposed: groups x depth rows of
-// `rows` elements) as panels, group by group
+// `rows` elements) as panels, group by group; d.strips: one group's rows as the columns of
+// depth x rows strips
 std::string to_panels(const char* w, const dims& d, std::size_t es) {
     const int64_t per_group = d.rows * d.depth;
     std::string out(static_cast<std::size_t>(d.groups * per_group) * es, '\0');
+    if (d.strips) {
+        for (int64_t i = 0; i < d.rows; ++i)
+            for (int64_t kk = 0; kk < d.depth; ++kk)
+                std::memcpy(&out[static_cast<std::size_t>(cpu::gemm_strip_index(kk, i, d.depth, cpu::gemm_shape<float>::nr)) * es],
+                            w + static_cast<std::size_t>(i * d.depth + kk) * es, es);
+        return out;
+    }
     for (int64_t g = 0; g < d.groups; ++g)
         for (int64_t i = 0; i < d.rows; ++i)
             for (int64_t kk = 0; kk < d.depth; ++kk)

@@ -269,6 +269,15 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
 // took 6.4 MB.)
 constexpr int64_t conv_shift_slack = 64, conv_shift_band_cols = 512, conv_shift_min_bands = 4, conv_shift_min_slots = 8;
 constexpr double conv_shift_waste = 0.1, conv_shift_whole_strips = 1.1;
+// The output shapes of the pixel-rows form (conv_rows_form, below): one group, the output
+// channels a multiple of the strips' nr, at most conv_rows_max_plane outputs a channel.
+constexpr int64_t conv_rows_max_plane = 256;
+constexpr int conv_rows_block = 4;                                                          // strips of channels an item
+constexpr int64_t conv_rows_tile = (conv_rows_max_plane + gemm_mr - 1) / gemm_mr * gemm_mr; // an item's most rows
+inline bool conv_rows_shape(const mxc_desc& od, const int64_t* ip) {
+    return od.rank == 4 && ip[0] == 1 && od.lens[1] % gemm_shape<float>::nr == 0 &&
+           od.lens[2] * od.lens[3] <= conv_rows_max_plane;
+}
 struct conv_shift_geometry {
     bool whole = false;        // one band, copied and multiplied by all the threads
     int64_t wp = 0;            // the copy's columns
@@ -287,7 +296,8 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
     g.wp = wo + (wd.lens[3] - 1) * ip[6];
     if (double(mg) * double(ho * wo) * double(kdim) < double(conv_im2col_min_macs)) return false;
     g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
-    if (double(g.wp - wo) > conv_shift_waste * double(g.wp)) {
+    const bool rows = conv_rows_shape(od, ip); // (no extended column is computed: whatever the waste)
+    if (rows || double(g.wp - wo) > conv_shift_waste * double(g.wp)) {
         constexpr int64_t nr = gemm_shape<float>::nr;
         const int64_t strips = ((ho - 1) * g.wp + wo + nr - 1) / nr, im2col = (ho * wo + nr - 1) / nr;
         g.whole = true;
@@ -295,7 +305,7 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
         g.bands = g.slots = 1;
         g.hb = ho + (wd.lens[2] - 1) * ip[5];
         g.copy = wd.lens[1] * g.hb * g.wp + conv_shift_slack;
-        return double(strips) <= conv_shift_whole_strips * double(im2col) &&
+        return (rows || double(strips) <= conv_shift_whole_strips * double(im2col)) &&
                g.copy * int64_t(sizeof(float)) <= conv_im2col_budget;
     }
     const int64_t by_cols = (conv_shift_band_cols + g.wp - 1) / g.wp, by_count = (ho + conv_shift_min_bands - 1) / conv_shift_min_bands;
@@ -307,6 +317,19 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
     g.slots = fit > conv_shift_min_slots ? fit : conv_shift_min_slots;
     if (g.slots > g.bands) g.slots = g.bands;
     return true;
+}
+// The pixel-rows form of a whole-plane shifted convolution (one group, output channels a
+// multiple of the strips' nr, at most conv_rows_max_plane outputs): the GEMM transposed, its
+// rows the output pixels read in place from the copy (each pixel's base plus the kernel
+// offsets: gemm_rows), its columns the output channels, the weights stored at build time as
+// strips of nr channels (codegen/conv_weights_panels.cpp: float weights that would be panels
+// are strips here). No column is computed and discarded: over 7x7 the shifted form's extended
+// columns fill 4 strips (64) for 49 outputs, over 14x14 14 strips (224) for 196; here the
+// pixels go gemm_mr at a time, the last group as many as are left. Such shapes take the whole
+// form whatever its waste (conv_shift_form): 3x3 over 16x16 and 8x8 too.
+inline bool conv_rows_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    conv_shift_geometry g;
+    return conv_rows_shape(od, ip) && conv_shift_form(xd, wd, od, ip, g) && g.whole;
 }
 // The scratch a convolution's implicit GEMM wants: the shifted form's, else the im2col
 // matrix's (conv_im2col_bytes), else 0 (codegen/gemm_choice.cpp reserves it).
@@ -341,6 +364,58 @@ template <class T> struct conv_out_shifted {
 // gemm_b_strips (depth kdim), then run the GEMM's blocks over it, which read the strips in
 // place. An element sums the same terms in the same order either way (gemm_block's depth
 // slices): the results are the same.
+// The pixel-rows form (conv_rows_form) over the copy `xp` (pixel (oh, ow)'s element kk at
+// xp[oh * wp + ow + off[kk]]) with the weights as strips `ws` (kdim x mg, strips of nr
+// channels), into the output y (mg x ho * wo, its epilogue index ebase + its offset). Items: a
+// block of up to 4 strips of channels by a range of the pixels; each sums its tile over depth
+// slices as gemm_block_to does (the same slices, the same order), then transposes it into
+// channel rows for the epilogue.
+template <class T, class E>
+void conv_pixel_rows(const compute_t<T>* xp, const int64_t* off, const T* ws, int64_t kdim, int64_t mg, int64_t ho,
+                     int64_t wo, int64_t wp, T* y, int64_t ebase, const E& epi) {
+    using C = compute_t<T>;
+    using S = gemm_shape<C>;
+    constexpr int mr = S::mr, nr = S::nr, block = conv_rows_block;
+    const int64_t plane = ho * wo, strips = mg / nr, cblocks = (strips + block - 1) / block;
+    const gemm_isa isa = gemm_runtime_isa();
+    const pool_iface* pool = current_pool();
+    const int64_t want = pool && pool->threads > 1 ? 4 * pool->threads : 1, groups = (plane + mr - 1) / mr;
+    int64_t parts = (want + cblocks - 1) / cblocks;
+    if (parts > groups) parts = groups;
+    const int64_t slices = (kdim + S::kc - 1) / S::kc, kstep = (kdim + slices - 1) / slices;
+    parallel_for(cblocks * parts, [&](int64_t item) {
+        const int64_t cb = item / parts, part = item % parts;
+        const int64_t s0 = cb * block, ns = strips - s0 < block ? strips - s0 : block;
+        const int64_t p0 = groups * part / parts * mr, p1e = groups * (part + 1) / parts * mr;
+        const int64_t p1 = p1e < plane ? p1e : plane, np = p1 - p0;
+        alignas(64) C acc[conv_rows_tile * conv_rows_block * gemm_shape<C>::nr];
+        const int64_t ldc = block * nr;
+        for (int64_t k0 = 0; k0 < kdim; k0 += kstep) {
+            const int64_t kc = kdim - k0 < kstep ? kdim - k0 : kstep;
+            const C* b = ws + s0 * kdim * nr + k0 * nr;
+            for (int64_t r0 = 0; r0 < np; r0 += mr) {
+                const int rows = int(np - r0 < mr ? np - r0 : mr);
+                const C* arow[mr];
+                for (int r = 0; r < rows; ++r) {
+                    const int64_t p = p0 + r0 + r, oh = p / wo;
+                    arow[r] = xp + oh * wp + (p - oh * wo);
+                }
+                gemm_rows<C>::run(isa, rows, int(ns), kc, arow, off + k0, b, kdim * nr, acc + r0 * ldc, ldc, k0 == 0);
+            }
+        }
+        // channel rows for the epilogue, in pieces of mr channels
+        alignas(64) C t[gemm_mr * conv_rows_tile];
+        E ep = epi;
+        const gemm_out_dense<T> out{y, plane, ebase};
+        for (int64_t c0 = 0; c0 < ns * nr; c0 += mr) {
+            const int rows = int(ns * nr - c0 < mr ? ns * nr - c0 : mr);
+            for (int r = 0; r < rows; ++r)
+                for (int64_t p = 0; p < np; ++p) t[r * np + p] = acc[p * ldc + c0 + r];
+            out.store(ep, static_cast<const C*>(t), np, s0 * nr + c0, p0, np, rows);
+        }
+    });
+}
+
 // Panels: the weights are stored as the GEMM's row panels (gemm_a_panels, float; the compiler
 // does so where conv_gemm_depth is not 0: codegen/conv_weights_panels.cpp), group after group,
 // in the bytes of the weights; the descriptor stays the weights' own.
@@ -408,6 +483,11 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             if (sg.whole) { // one band: the threads copy channels, then run the GEMM's blocks
                 parallel_for(cg, [&](int64_t c) { copy_channel(xg, copies, c, 0, sg.hb); });
                 for (int64_t i = cg * hw; i < sg.copy; ++i) copies[i] = C(0);
+                if constexpr (Panels)
+                    if (conv_rows_form(xd, wd, od, k.ip)) {
+                        conv_pixel_rows<T>(copies, off, w, kdim, mg, ho, wo, sg.wp, y + ybase, ybase, epi);
+                        continue;
+                    }
                 const int64_t cols = (ho - 1) * sg.wp + wo;
                 const gemm_split cs = gemm_plan<T>(mg, cols, 1);
                 const conv_out_shifted<T> out{y + ybase, plane, ybase, sg.wp, wo};

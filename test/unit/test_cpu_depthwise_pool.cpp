@@ -401,8 +401,77 @@ TEST(cpu_conv_gemm, shifted_form_whole_plane) {
     check_conv<float>(p7, shifted);
     check_conv<float>(groups, shifted);
     check_conv<float>({{1, 32, 14, 14}, {64, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2}, shifted);
-    EXPECT_FALSE(whole({{1, 32, 14, 14}, {64, 32, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}}));
+    EXPECT_FALSE(whole({{1, 32, 14, 14}, {40, 32, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}})); // (64 channels: conv_rows_form)
     EXPECT_FALSE(whole({{1, 2048, 14, 14}, {64, 2048, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}})); // a copy of 2 MiB and more
+}
+
+// The pixel-rows form (conv_rows_form): float weights stored as strips of nr output channels
+// (what codegen/conv_weights_panels.cpp writes), run with Panels on every instruction set this
+// CPU has, 1 and 3 threads, a NaN-filled scratch: the same bits as the shifted form over the
+// weights as they are (the same products in the same order), and right against mxc_conv_at.
+void check_conv_rows(const conv_case& c) {
+    using mxc::cpu::gemm_isa;
+    std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
+    for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
+    for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+    const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
+    ASSERT_TRUE(mxc::cpu::conv_rows_form(ds[0], ds[1], od, ip.data())) << "the case does not take the pixel-rows form";
+    const auto x = values<float>(extent(ds[0]), 3), w = values<float>(extent(ds[1]), 4);
+    const int64_t m = c.w[0], kdim = extent(ds[1]) / m, n = mxc_elements(od);
+    std::vector<float> strips(w.size(), NAN);
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t kk = 0; kk < kdim; ++kk)
+            strips[size_t(mxc::cpu::gemm_strip_index(kk, i, kdim, mxc::cpu::gemm_shape<float>::nr))] = w[size_t(i * kdim + kk)];
+    for (float v : strips) ASSERT_FALSE(std::isnan(v)) << "gemm_strip_index left a hole";
+    auto epi = [](float v, int64_t e) { return v * 2.0f + float(e % 11); };
+    const int64_t bytes = mxc::cpu::conv_scratch_bytes<float>(ds[0], ds[1], od, ip.data());
+    double depth = double(kdim);
+    const double tol = tolerance<float>() * (depth > 32 ? depth / 32 : 1);
+    const gemm_isa best = mxc::cpu::gemm_runtime_isa();
+    for (gemm_isa isa : {gemm_isa::base, gemm_isa::avx2, gemm_isa::avx512}) {
+        if (int(isa) > int(best)) continue;
+        const gemm_isa* saved = mxc::cpu::gemm_isa_pinned();
+        mxc::cpu::gemm_isa_pinned() = &isa;
+        for (int threads : {1, 3}) {
+            std::vector<float> sc(size_t(bytes) / sizeof(float), NAN), ya(size_t(n), 0.f), yb(size_t(n), 0.f);
+            const void* in_a[2] = {x.data(), w.data()};
+            const void* in_b[2] = {x.data(), strips.data()};
+            const mxc_kargs ka = {2, in_a, ds, ya.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, sc.data()};
+            const mxc_kargs kb = {2, in_b, ds, yb.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, sc.data()};
+            with_threads(threads, [&] { mxc::cpu::convolution_epilogue<float>(ka, epi); });
+            std::fill(sc.begin(), sc.end(), NAN);
+            with_threads(threads, [&] { mxc::cpu::convolution_epilogue<float, decltype(epi), true>(kb, epi); });
+            for (int64_t e = 0; e < n; ++e) {
+                const double want = double(epi(mxc_conv_at(x.data(), ds[0], w.data(), ds[1], od, ip.data(), e), e));
+                ASSERT_NEAR(double(yb[size_t(e)]), want, tol * (1 + std::fabs(want)))
+                    << "element " << e << ", isa " << int(isa) << ", " << threads << " threads";
+                ASSERT_EQ(std::memcmp(&ya[size_t(e)], &yb[size_t(e)], sizeof(float)), 0)
+                    << "element " << e << ": " << yb[size_t(e)] << " where the shifted form gives " << ya[size_t(e)]
+                    << ", isa " << int(isa) << ", " << threads << " threads";
+            }
+        }
+        mxc::cpu::gemm_isa_pinned() = saved;
+    }
+}
+
+TEST(cpu_conv_gemm, pixel_rows_form) {
+    check_conv_rows({{1, 64, 7, 7}, {96, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});     // 6 strips: blocks of 4 and 2
+    check_conv_rows({{1, 32, 14, 14}, {64, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // 196 pixels, 33 groups of 6
+    check_conv_rows({{2, 160, 7, 7}, {16, 160, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // two images, one strip, 2 slices
+    check_conv_rows({{1, 48, 7, 12}, {48, 48, 3, 3}, 1, {0, 2}, {2, 0}, {1, 1}, {1, 1}});    // uneven padding, 7 x 12
+    check_conv_rows({{1, 128, 9, 9}, {32, 128, 3, 3}, 1, {0, 0}, {0, 0}, {1, 1}, {2, 1}});   // dilation, no padding
+    check_conv_rows({{1, 96, 7, 7}, {32, 96, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2});  // x a strided view
+    check_conv_rows({{1, 64, 16, 16}, {32, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // 16x16: more strips than im2col
+    check_conv_rows({{1, 32, 14, 14}, {64, 32, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}});   // 5x5: the same
+    // not the form: groups, channels not a multiple of 16, a large plane
+    const auto rows = [](const conv_case& c) {
+        const int64_t ho = c.x[2] + c.pb[0] + c.pe[0] - c.w[2] + 1, wo = c.x[3] + c.pb[1] + c.pe[1] - c.w[3] + 1;
+        const int64_t ip[] = {c.group, c.pb[0], c.pb[1], 1, 1, 1, 1};
+        return mxc::cpu::conv_rows_form(desc_of(c.x), desc_of(c.w), desc_of({c.x[0], c.w[0], ho, wo}), ip);
+    };
+    EXPECT_FALSE(rows({{1, 64, 14, 14}, {64, 32, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
+    EXPECT_FALSE(rows({{1, 64, 7, 7}, {40, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
+    EXPECT_FALSE(rows({{1, 16, 28, 28}, {32, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
 }
 
 TEST(cpu_pool, max_3x3_stride2_pad1) { check_pool_all({{1, 3, 12, 13}, 0, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); }
