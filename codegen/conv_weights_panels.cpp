@@ -59,7 +59,8 @@ dims candidate(const kernel_call& k) {
     int64_t plane = 1;
     for (std::size_t d = 2; d < r; ++d) plane *= out.lens[d];
     cpu::conv_shift_geometry g;
-    if (cpu::conv_rows_form(make_desc(k.in_shapes[0]), make_desc(w), make_desc(out), k.params.ip.data()))
+    const mxc_desc xd = make_desc(k.in_shapes[0]), wd = make_desc(w), od = make_desc(out);
+    if (cpu::conv_rows_form(xd, wd, od, k.params.ip.data()) || cpu::conv_rows_pointwise(xd, wd, od, k.params.ip.data()))
         return {1, w.lens[0], depth, false, true};
     if (cpu::conv_shift_form(make_desc(k.in_shapes[0]), make_desc(w), make_desc(out), k.params.ip.data(), g))
         return {k.params.ip[0], w.lens[0] / k.params.ip[0], depth};

@@ -331,6 +331,13 @@ inline bool conv_rows_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_des
     conv_shift_geometry g;
     return conv_rows_shape(od, ip) && conv_shift_form(xd, wd, od, ip, g) && g.whole;
 }
+// The same for a 1x1 convolution (any stride, no padding) of such a shape: its rows read the
+// input in place (pixel (oh, ow)'s element c at x[c, oh * stride, ow * stride]), no copy.
+inline bool conv_rows_pointwise(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    if (!conv_rows_shape(od, ip) || xd.rank != 4 || wd.rank != 4 || wd.lens[2] != 1 || wd.lens[3] != 1) return false;
+    const int64_t *pad = ip + 1, *stride = ip + 3;
+    return pad[0] == 0 && pad[1] == 0 && (od.lens[2] - 1) * stride[0] < xd.lens[2] && (od.lens[3] - 1) * stride[1] < xd.lens[3];
+}
 // The scratch a convolution's implicit GEMM wants: the shifted form's, else the im2col
 // matrix's (conv_im2col_bytes), else 0 (codegen/gemm_choice.cpp reserves it).
 template <class T>
@@ -364,19 +371,43 @@ template <class T> struct conv_out_shifted {
 // gemm_b_strips (depth kdim), then run the GEMM's blocks over it, which read the strips in
 // place. An element sums the same terms in the same order either way (gemm_block's depth
 // slices): the results are the same.
-// The pixel-rows form (conv_rows_form) over the copy `xp` (pixel (oh, ow)'s element kk at
-// xp[oh * wp + ow + off[kk]]) with the weights as strips `ws` (kdim x mg, strips of nr
-// channels), into the output y (mg x ho * wo, its epilogue index ebase + its offset). Items: a
-// block of up to 4 strips of channels by a range of the pixels; each sums its tile over depth
-// slices as gemm_block_to does (the same slices, the same order), then transposes it into
-// channel rows for the epilogue.
-template <class T, class E>
-void conv_pixel_rows(const compute_t<T>* xp, const int64_t* off, const T* ws, int64_t kdim, int64_t mg, int64_t ho,
-                     int64_t wo, int64_t wp, T* y, int64_t ebase, const E& epi) {
+// t[c * ldt + p] = acc[p * ldc + c], c < nc, p < np (np a multiple of 4; float: 4 x 4 blocks
+// of SSE shuffles, where element by element the reads ldc apart took 12% of a 1x1 256 -> 1024
+// over 14x14, 2026-11-25).
+template <class C> void conv_rows_transpose(const C* acc, int64_t ldc, C* t, int64_t ldt, int64_t nc, int64_t np) {
+#if defined(__SSE2__)
+    if constexpr (std::is_same<C, float>::value)
+        if (nc % 4 == 0) {
+            for (int64_t p = 0; p < np; p += 4)
+                for (int64_t c = 0; c < nc; c += 4) {
+                    __m128 r0 = _mm_loadu_ps(acc + p * ldc + c), r1 = _mm_loadu_ps(acc + (p + 1) * ldc + c);
+                    __m128 r2 = _mm_loadu_ps(acc + (p + 2) * ldc + c), r3 = _mm_loadu_ps(acc + (p + 3) * ldc + c);
+                    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+                    _mm_storeu_ps(t + c * ldt + p, r0);
+                    _mm_storeu_ps(t + (c + 1) * ldt + p, r1);
+                    _mm_storeu_ps(t + (c + 2) * ldt + p, r2);
+                    _mm_storeu_ps(t + (c + 3) * ldt + p, r3);
+                }
+            return;
+        }
+#endif
+    for (int64_t p = 0; p < np; ++p)
+        for (int64_t c = 0; c < nc; ++c) t[c * ldt + p] = acc[p * ldc + c];
+}
+
+// The pixel-rows form (conv_rows_form, conv_rows_pointwise): pixel p's elements of A at
+// base(p)[off[kk]] (the shifted copy) or, off null, base(p)[kk * astep] (a 1x1's input), the
+// weights as strips `ws` (kdim x mg, strips of nr channels), into the output y (mg x plane, its
+// epilogue index ebase + its offset). Items: a block of up to 4 strips of channels by a range
+// of the pixels; each sums its tile over depth slices as gemm_block_to does (the same slices,
+// the same order), then transposes it into channel rows for the epilogue.
+template <class T, class E, class Base>
+void conv_pixel_rows(const Base& base, const int64_t* off, int64_t astep, const T* ws, int64_t kdim, int64_t mg,
+                     int64_t plane, T* y, int64_t ebase, const E& epi) {
     using C = compute_t<T>;
     using S = gemm_shape<C>;
     constexpr int mr = S::mr, nr = S::nr, block = conv_rows_block;
-    const int64_t plane = ho * wo, strips = mg / nr, cblocks = (strips + block - 1) / block;
+    const int64_t strips = mg / nr, cblocks = (strips + block - 1) / block;
     const gemm_isa isa = gemm_runtime_isa();
     const pool_iface* pool = current_pool();
     const int64_t want = pool && pool->threads > 1 ? 4 * pool->threads : 1, groups = (plane + mr - 1) / mr;
@@ -396,22 +427,21 @@ void conv_pixel_rows(const compute_t<T>* xp, const int64_t* off, const T* ws, in
             for (int64_t r0 = 0; r0 < np; r0 += mr) {
                 const int rows = int(np - r0 < mr ? np - r0 : mr);
                 const C* arow[mr];
-                for (int r = 0; r < rows; ++r) {
-                    const int64_t p = p0 + r0 + r, oh = p / wo;
-                    arow[r] = xp + oh * wp + (p - oh * wo);
-                }
-                gemm_rows<C>::run(isa, rows, int(ns), kc, arow, off + k0, b, kdim * nr, acc + r0 * ldc, ldc, k0 == 0);
+                for (int r = 0; r < rows; ++r) arow[r] = base(p0 + r0 + r) + (off ? 0 : k0 * astep);
+                gemm_rows<C>::run(isa, rows, int(ns), kc, arow, off ? off + k0 : nullptr, astep, b, kdim * nr, acc + r0 * ldc,
+                                  ldc, k0 == 0);
             }
         }
-        // channel rows for the epilogue, in pieces of mr channels
-        alignas(64) C t[gemm_mr * conv_rows_tile];
+        // channel rows for the epilogue, a strip at a time (t: channel c's row at t + c * ldt;
+        // the stack an item takes stays below gemm_block_to's), mr channels a store
+        alignas(64) C t[gemm_shape<C>::nr * conv_rows_tile];
+        const int64_t ldt = (np + 3) / 4 * 4;
         E ep = epi;
         const gemm_out_dense<T> out{y, plane, ebase};
-        for (int64_t c0 = 0; c0 < ns * nr; c0 += mr) {
-            const int rows = int(ns * nr - c0 < mr ? ns * nr - c0 : mr);
-            for (int r = 0; r < rows; ++r)
-                for (int64_t p = 0; p < np; ++p) t[r * np + p] = acc[p * ldc + c0 + r];
-            out.store(ep, static_cast<const C*>(t), np, s0 * nr + c0, p0, np, rows);
+        for (int64_t s = 0; s < ns; ++s) {
+            conv_rows_transpose(acc + s * nr, ldc, t, ldt, int64_t(nr), ldt);
+            for (int c0 = 0; c0 < nr; c0 += mr)
+                out.store(ep, static_cast<const C*>(t + c0 * ldt), ldt, (s0 + s) * nr + c0, p0, np, nr - c0 < mr ? nr - c0 : mr);
         }
     });
 }
@@ -450,6 +480,17 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             return gemm_pack_a_strided<T>{w + g * mg * wd.strides[0], wd.strides[0], 1};
         }
     };
+    if constexpr (Panels)
+        if (conv_rows_pointwise(xd, wd, od, k.ip)) {
+            static_assert(std::is_same<T, C>::value, "convolution_gemm: strips of the compute type");
+            const int64_t wo = od.lens[3], sh = stride[0] * xd.strides[2], sw = stride[1] * xd.strides[3];
+            for (int64_t n = 0; n < images; ++n) {
+                const T* xn = x + n * xd.strides[0];
+                auto at = [&](int64_t p) -> const C* { return xn + p / wo * sh + p % wo * sw; };
+                conv_pixel_rows<T>(at, nullptr, xd.strides[1], w, kdim, mg, plane, y + n * mg * plane, n * mg * plane, epi);
+            }
+            return true;
+        }
     conv_shift_geometry sg;
     if (k.scratch && conv_shift_form(xd, wd, od, k.ip, sg)) {
         int64_t* off = static_cast<int64_t*>(k.scratch);
@@ -485,7 +526,9 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
                 for (int64_t i = cg * hw; i < sg.copy; ++i) copies[i] = C(0);
                 if constexpr (Panels)
                     if (conv_rows_form(xd, wd, od, k.ip)) {
-                        conv_pixel_rows<T>(copies, off, w, kdim, mg, ho, wo, sg.wp, y + ybase, ybase, epi);
+                        const int64_t wp = sg.wp;
+                        auto at = [&](int64_t p) -> const C* { return copies + p / wo * wp + p % wo; };
+                        conv_pixel_rows<T>(at, off, 0, w, kdim, mg, plane, y + ybase, ybase, epi);
                         continue;
                     }
                 const int64_t cols = (ho - 1) * sg.wp + wo;

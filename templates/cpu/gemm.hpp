@@ -215,15 +215,16 @@ template <class C> struct gemm_micro<C, gemm_isa::avx512> {
 // The transposed micro-kernel (convolution_gemm's pixel rows, conv_rows_form): its mr rows are
 // output pixels, whose elements of A are read in place, element kk of row r at arow[r][off[kk]]
 // (a convolution's zero-bordered input copy: pixel r's base plus the kernel offset of kk; R
-// rows, gemm_mr but in a last group of pixels), and its columns are output channels, B stored at build time as strips of nr channels (strip s of
+// rows, gemm_mr but in a last group of pixels), or at arow[r][kk * astep] without offsets (Off
+// false: a 1x1 convolution's input in place), and its columns are output channels, B stored at build time as strips of nr channels (strip s of
 // the depth slice at b + s * bstep, its row kk at + kk * nr). NV vectors of Bytes per row:
 //   c[r * ldc + j] (first ? = : +=) sum_kk arow[r][off[kk]] * B(kk, j), r < mr, j < NV lanes
 // Each element is the same multiply-adds in the same order as in gemm_micro_body (depth order,
 // the slice's sum added to c): the results are those of the other forms.
-template <class C, int Bytes, int NV, int R, class M>
+template <class C, int Bytes, int NV, int R, bool Off, class M>
 __attribute__((always_inline)) inline void gemm_rows_body(int64_t kc, const C* const* arow, const int64_t* off,
-                                                           const C* b, int64_t bstep, C* c, int64_t ldc, bool first,
-                                                           M madd) {
+                                                           int64_t astep, const C* b, int64_t bstep, C* c, int64_t ldc,
+                                                           bool first, M madd) {
     constexpr int lanes = Bytes / int(sizeof(C)), nr = gemm_shape<C>::nr, per = nr / lanes, mr = R;
     using V = typename gemm_vec<C, Bytes>::type;
     V acc[mr][NV] = {};
@@ -231,7 +232,7 @@ __attribute__((always_inline)) inline void gemm_rows_body(int64_t kc, const C* c
 #pragma GCC unroll 8
     for (int r = 0; r < mr; ++r) ar[r] = arow[r];
     for (int64_t kk = 0; kk < kc; ++kk) {
-        const int64_t o = off[kk];
+        const int64_t o = Off ? off[kk] : kk * astep;
         V bv[NV];
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) memcpy(&bv[v], b + (v / per) * bstep + (v % per) * lanes + kk * nr, sizeof(V));
@@ -258,69 +259,76 @@ __attribute__((always_inline)) inline void gemm_rows_body(int64_t kc, const C* c
 // on the runtime ISA: avx512 up to four strips a call, avx2 one (two vectors), the baseline
 // half a strip.
 template <class C> struct gemm_rows {
-    template <int R>
-    __attribute__((noinline)) static void run_base(int n, int64_t kc, const C* const* arow, const int64_t* off,
+    template <int R, bool Off>
+    __attribute__((noinline)) static void run_base(int n, int64_t kc, const C* const* arow, const int64_t* off, int64_t astep,
                                                    const C* b, int64_t bstep, C* c, int64_t ldc, bool first) {
         using V = typename gemm_vec<C, gemm_base_vec_bytes>::type;
         constexpr int lanes = gemm_base_vec_bytes / int(sizeof(C)), nr = gemm_shape<C>::nr;
         constexpr int per = nr / lanes < 2 ? 1 : 2; // vectors a call
         for (int s = 0; s < n; ++s)
             for (int h = 0; h < nr; h += per * lanes)
-                gemm_rows_body<C, gemm_base_vec_bytes, per, R>(kc, arow, off, b + s * bstep + h, bstep, c + s * nr + h,
+                gemm_rows_body<C, gemm_base_vec_bytes, per, R, Off>(kc, arow, off, astep, b + s * bstep + h, bstep, c + s * nr + h,
                                                                ldc, first, gemm_madd<V>{});
     }
 #if MXC_GEMM_AVX2
-    template <int R>
+    template <int R, bool Off>
     __attribute__((target("avx2,fma"), noinline)) static void run_avx2(int n, int64_t kc, const C* const* arow,
-                                                                        const int64_t* off, const C* b, int64_t bstep,
+                                                                        const int64_t* off, int64_t astep, const C* b, int64_t bstep,
                                                                         C* c, int64_t ldc, bool first) {
         constexpr int nv = gemm_shape<C>::nr * int(sizeof(C)) / 32; // one strip
         for (int s = 0; s < n; ++s)
-            gemm_rows_body<C, 32, nv, R>(kc, arow, off, b + s * bstep, bstep, c + s * gemm_shape<C>::nr, ldc, first,
+            gemm_rows_body<C, 32, nv, R, Off>(kc, arow, off, astep, b + s * bstep, bstep, c + s * gemm_shape<C>::nr, ldc, first,
                                          gemm_fma256{});
     }
-    template <int NV, int R>
-    __attribute__((target("avx512f"), noinline)) static void run_avx512(int64_t kc, const C* const* arow, const int64_t* off,
+    template <int NV, int R, bool Off>
+    __attribute__((target("avx512f"), noinline)) static void run_avx512(int64_t kc, const C* const* arow, const int64_t* off, int64_t astep,
                                                                           const C* b, int64_t bstep, C* c, int64_t ldc,
                                                                           bool first) {
-        gemm_rows_body<C, 64, NV, R>(kc, arow, off, b, bstep, c, ldc, first, gemm_fma512{});
+        gemm_rows_body<C, 64, NV, R, Off>(kc, arow, off, astep, b, bstep, c, ldc, first, gemm_fma512{});
     }
-    template <int R>
-    static void avx512(int n, int64_t kc, const C* const* arow, const int64_t* off, const C* b, int64_t bstep, C* c,
+    template <int R, bool Off>
+    static void avx512(int n, int64_t kc, const C* const* arow, const int64_t* off, int64_t astep, const C* b, int64_t bstep, C* c,
                        int64_t ldc, bool first) {
         for (int s = 0; s < n; s += 4) {
             const C* bs = b + s * bstep;
             C* cs = c + s * gemm_shape<C>::nr;
             switch (n - s < 4 ? n - s : 4) {
-            case 1: run_avx512<1, R>(kc, arow, off, bs, bstep, cs, ldc, first); break;
-            case 2: run_avx512<2, R>(kc, arow, off, bs, bstep, cs, ldc, first); break;
-            case 3: run_avx512<3, R>(kc, arow, off, bs, bstep, cs, ldc, first); break;
-            default: run_avx512<4, R>(kc, arow, off, bs, bstep, cs, ldc, first); break;
+            case 1: run_avx512<1, R, Off>(kc, arow, off, astep, bs, bstep, cs, ldc, first); break;
+            case 2: run_avx512<2, R, Off>(kc, arow, off, astep, bs, bstep, cs, ldc, first); break;
+            case 3: run_avx512<3, R, Off>(kc, arow, off, astep, bs, bstep, cs, ldc, first); break;
+            default: run_avx512<4, R, Off>(kc, arow, off, astep, bs, bstep, cs, ldc, first); break;
             }
         }
     }
 #endif
-    template <int R>
-    static void run_rows(gemm_isa isa, int n, int64_t kc, const C* const* arow, const int64_t* off, const C* b,
+    template <int R, bool Off>
+    static void run_rows(gemm_isa isa, int n, int64_t kc, const C* const* arow, const int64_t* off, int64_t astep, const C* b,
                          int64_t bstep, C* c, int64_t ldc, bool first) {
 #if MXC_GEMM_AVX2
         if constexpr (std::is_same<C, float>::value)
-            if (isa == gemm_isa::avx512) return avx512<R>(n, kc, arow, off, b, bstep, c, ldc, first);
-        if (gemm_isa_avx2(isa)) return run_avx2<R>(n, kc, arow, off, b, bstep, c, ldc, first);
+            if (isa == gemm_isa::avx512) return avx512<R, Off>(n, kc, arow, off, astep, b, bstep, c, ldc, first);
+        if (gemm_isa_avx2(isa)) return run_avx2<R, Off>(n, kc, arow, off, astep, b, bstep, c, ldc, first);
 #endif
         (void)isa;
-        run_base<R>(n, kc, arow, off, b, bstep, c, ldc, first);
+        run_base<R, Off>(n, kc, arow, off, astep, b, bstep, c, ldc, first);
     }
-    static void run(gemm_isa isa, int rows, int n, int64_t kc, const C* const* arow, const int64_t* off, const C* b,
-                    int64_t bstep, C* c, int64_t ldc, bool first) {
+    // off null: element kk of a row at kk * astep
+    static void run(gemm_isa isa, int rows, int n, int64_t kc, const C* const* arow, const int64_t* off, int64_t astep,
+                    const C* b, int64_t bstep, C* c, int64_t ldc, bool first) {
+        if (off) return run_off<true>(isa, rows, n, kc, arow, off, astep, b, bstep, c, ldc, first);
+        run_off<false>(isa, rows, n, kc, arow, off, astep, b, bstep, c, ldc, first);
+    }
+    template <bool Off>
+    static void run_off(gemm_isa isa, int rows, int n, int64_t kc, const C* const* arow, const int64_t* off, int64_t astep,
+                        const C* b, int64_t bstep, C* c, int64_t ldc, bool first) {
         static_assert(gemm_mr == 6, "gemm_rows: the row counts below");
         switch (rows) {
-        case 1: return run_rows<1>(isa, n, kc, arow, off, b, bstep, c, ldc, first);
-        case 2: return run_rows<2>(isa, n, kc, arow, off, b, bstep, c, ldc, first);
-        case 3: return run_rows<3>(isa, n, kc, arow, off, b, bstep, c, ldc, first);
-        case 4: return run_rows<4>(isa, n, kc, arow, off, b, bstep, c, ldc, first);
-        case 5: return run_rows<5>(isa, n, kc, arow, off, b, bstep, c, ldc, first);
-        default: return run_rows<6>(isa, n, kc, arow, off, b, bstep, c, ldc, first);
+        case 1: return run_rows<1, Off>(isa, n, kc, arow, off, astep, b, bstep, c, ldc, first);
+        case 2: return run_rows<2, Off>(isa, n, kc, arow, off, astep, b, bstep, c, ldc, first);
+        case 3: return run_rows<3, Off>(isa, n, kc, arow, off, astep, b, bstep, c, ldc, first);
+        case 4: return run_rows<4, Off>(isa, n, kc, arow, off, astep, b, bstep, c, ldc, first);
+        case 5: return run_rows<5, Off>(isa, n, kc, arow, off, astep, b, bstep, c, ldc, first);
+        default: return run_rows<6, Off>(isa, n, kc, arow, off, astep, b, bstep, c, ldc, first);
         }
     }
 };

@@ -405,17 +405,22 @@ TEST(cpu_conv_gemm, shifted_form_whole_plane) {
     EXPECT_FALSE(whole({{1, 2048, 14, 14}, {64, 2048, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}})); // a copy of 2 MiB and more
 }
 
-// The pixel-rows form (conv_rows_form): float weights stored as strips of nr output channels
-// (what codegen/conv_weights_panels.cpp writes), run with Panels on every instruction set this
-// CPU has, 1 and 3 threads, a NaN-filled scratch: the same bits as the shifted form over the
-// weights as they are (the same products in the same order), and right against mxc_conv_at.
+// The pixel-rows form (conv_rows_form, conv_rows_pointwise): float weights stored as strips of
+// nr output channels (what codegen/conv_weights_panels.cpp writes), run with Panels on every
+// instruction set this CPU has, 1 and 3 threads, a NaN-filled scratch: right against
+// mxc_conv_at, the same bits on 1 and 3 threads and on avx2 and avx512, and (3x3) the same bits
+// as the shifted form over the weights as they are (the same products in the same order; a
+// 1x1's other path may sum a last few columns as dot products, gemm_tail).
 void check_conv_rows(const conv_case& c) {
     using mxc::cpu::gemm_isa;
     std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
     for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
     for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
     const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
-    ASSERT_TRUE(mxc::cpu::conv_rows_form(ds[0], ds[1], od, ip.data())) << "the case does not take the pixel-rows form";
+    const bool pointwise = c.w[2] == 1 && c.w[3] == 1;
+    ASSERT_TRUE(pointwise ? mxc::cpu::conv_rows_pointwise(ds[0], ds[1], od, ip.data())
+                          : mxc::cpu::conv_rows_form(ds[0], ds[1], od, ip.data()))
+        << "the case does not take the pixel-rows form";
     const auto x = values<float>(extent(ds[0]), 3), w = values<float>(extent(ds[1]), 4);
     const int64_t m = c.w[0], kdim = extent(ds[1]) / m, n = mxc_elements(od);
     std::vector<float> strips(w.size(), NAN);
@@ -428,6 +433,7 @@ void check_conv_rows(const conv_case& c) {
     double depth = double(kdim);
     const double tol = tolerance<float>() * (depth > 32 ? depth / 32 : 1);
     const gemm_isa best = mxc::cpu::gemm_runtime_isa();
+    std::vector<float> fma_bits; // avx2's, then avx512 must give the same
     for (gemm_isa isa : {gemm_isa::base, gemm_isa::avx2, gemm_isa::avx512}) {
         if (int(isa) > int(best)) continue;
         const gemm_isa* saved = mxc::cpu::gemm_isa_pinned();
@@ -436,8 +442,9 @@ void check_conv_rows(const conv_case& c) {
             std::vector<float> sc(size_t(bytes) / sizeof(float), NAN), ya(size_t(n), 0.f), yb(size_t(n), 0.f);
             const void* in_a[2] = {x.data(), w.data()};
             const void* in_b[2] = {x.data(), strips.data()};
-            const mxc_kargs ka = {2, in_a, ds, ya.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, sc.data()};
-            const mxc_kargs kb = {2, in_b, ds, yb.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, sc.data()};
+            float* scratch = bytes > 0 ? sc.data() : nullptr;
+            const mxc_kargs ka = {2, in_a, ds, ya.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, scratch};
+            const mxc_kargs kb = {2, in_b, ds, yb.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, scratch};
             with_threads(threads, [&] { mxc::cpu::convolution_epilogue<float>(ka, epi); });
             std::fill(sc.begin(), sc.end(), NAN);
             with_threads(threads, [&] { mxc::cpu::convolution_epilogue<float, decltype(epi), true>(kb, epi); });
@@ -445,10 +452,15 @@ void check_conv_rows(const conv_case& c) {
                 const double want = double(epi(mxc_conv_at(x.data(), ds[0], w.data(), ds[1], od, ip.data(), e), e));
                 ASSERT_NEAR(double(yb[size_t(e)]), want, tol * (1 + std::fabs(want)))
                     << "element " << e << ", isa " << int(isa) << ", " << threads << " threads";
-                ASSERT_EQ(std::memcmp(&ya[size_t(e)], &yb[size_t(e)], sizeof(float)), 0)
-                    << "element " << e << ": " << yb[size_t(e)] << " where the shifted form gives " << ya[size_t(e)]
-                    << ", isa " << int(isa) << ", " << threads << " threads";
+                if (!pointwise)
+                    ASSERT_EQ(std::memcmp(&ya[size_t(e)], &yb[size_t(e)], sizeof(float)), 0)
+                        << "element " << e << ": " << yb[size_t(e)] << " where the shifted form gives " << ya[size_t(e)]
+                        << ", isa " << int(isa) << ", " << threads << " threads";
             }
+            if (isa == gemm_isa::base) continue;
+            if (fma_bits.empty()) fma_bits = yb;
+            ASSERT_EQ(std::memcmp(fma_bits.data(), yb.data(), sizeof(float) * size_t(n)), 0)
+                << "isa " << int(isa) << ", " << threads << " threads: not the bits of avx2 on 1 thread";
         }
         mxc::cpu::gemm_isa_pinned() = saved;
     }
@@ -463,6 +475,9 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     check_conv_rows({{1, 96, 7, 7}, {32, 96, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2});  // x a strided view
     check_conv_rows({{1, 64, 16, 16}, {32, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // 16x16: more strips than im2col
     check_conv_rows({{1, 32, 14, 14}, {64, 32, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}});   // 5x5: the same
+    check_conv_rows({{1, 200, 7, 7}, {80, 200, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}});   // 1x1: two slices, 5 strips
+    check_conv_rows({{2, 64, 14, 14}, {32, 64, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}, 2}); // two images, a strided view
+    check_conv_rows({{1, 48, 14, 13}, {16, 48, 1, 1}, 1, {0, 0}, {0, 0}, {2, 2}, {1, 1}});   // stride 2: 7 x 7 outputs
     // not the form: groups, channels not a multiple of 16, a large plane
     const auto rows = [](const conv_case& c) {
         const int64_t ho = c.x[2] + c.pb[0] + c.pe[0] - c.w[2] + 1, wo = c.x[3] + c.pb[1] + c.pe[1] - c.w[3] + 1;
