@@ -60,7 +60,9 @@ dims candidate(const kernel_call& k) {
     for (std::size_t d = 2; d < r; ++d) plane *= out.lens[d];
     cpu::conv_shift_geometry g;
     const mxc_desc xd = make_desc(k.in_shapes[0]), wd = make_desc(w), od = make_desc(out);
-    if (cpu::conv_rows_form(xd, wd, od, k.params.ip.data()) || cpu::conv_rows_pointwise(xd, wd, od, k.params.ip.data()))
+    cpu::conv_rows_copy_geometry rg;
+    if (cpu::conv_rows_form(xd, wd, od, k.params.ip.data()) || cpu::conv_rows_pointwise(xd, wd, od, k.params.ip.data()) ||
+        cpu::conv_rows_strided(xd, wd, od, k.params.ip.data(), rg))
         return {1, w.lens[0], depth, false, true};
     if (cpu::conv_shift_form(make_desc(k.in_shapes[0]), make_desc(w), make_desc(out), k.params.ip.data(), g))
         return {k.params.ip[0], w.lens[0] / k.params.ip[0], depth};
@@ -91,9 +93,13 @@ std::string to_panels(const char* w, const dims& d, std::size_t es) {
 }
 } // namespace
 
-int store_conv_weights_as_panels(lowered_module& l) {
+int store_conv_weights_as_panels(lowered_module& l, int* as_strips) {
     return relayout_weights<dims>(
-        l, candidate, [](const kernel_call& k, const dims& d, const char* w) { return to_panels(w, d, dtype_size(k.type)); },
+        l, candidate,
+        [&](const kernel_call& k, const dims& d, const char* w) {
+            if (d.strips && as_strips) ++*as_strips;
+            return to_panels(w, d, dtype_size(k.type));
+        },
         [](kernel_call& k, int64_t at) {
             k.in[1].offset = at;
             k.a_panels = true;

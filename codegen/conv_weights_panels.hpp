@@ -17,8 +17,12 @@ namespace mxc {
 // weights. Likewise the constant weights [C, M / group, k...] of a cpu convolution_transpose /
 // fused_convolution_transpose of float that runs as a GEMM (templates/cpu/
 // convolution_transpose.hpp: conv_transpose_gemm_form), whose rows are (output channel, kernel
-// offset) and depth the group's input channels. In place where no other kernel input reads
-// those bytes, else a copy appended to the blob. Returns the number of weight tensors stored so.
-int store_conv_weights_as_panels(lowered_module& l);
+// offset) and depth the group's input channels. A convolution that runs in the pixel-rows form
+// (templates/cpu/convolution.hpp: conv_rows_form, conv_rows_pointwise) has its weights stored
+// as strips of 16 output channels instead (gemm_strip_index, K x M; the same bytes; still
+// kernel_call::a_panels: the kernel tells the two apart by the same shape rules). In place
+// where no other kernel input reads those bytes, else a copy appended to the blob. Returns the
+// number of weight tensors stored so; `as_strips`, if given, counts those stored as strips.
+int store_conv_weights_as_panels(lowered_module& l, int* as_strips = nullptr);
 
 } // namespace mxc

@@ -641,8 +641,12 @@ int prepare_lowered(lowered_module& l, const build_options& opts) {
     if (opts.target == "cpu") {
         const int strips = store_dot_weights_as_strips(l);
         if (strips && opts.log) opts.log("dot weights: " + std::to_string(strips) + " tensors stored as the GEMM's packed panels");
-        const int panels = store_conv_weights_as_panels(l);
-        if (panels && opts.log) opts.log("convolution weights: " + std::to_string(panels) + " tensors stored as the GEMM's row panels");
+        int as_strips = 0;
+        const int panels = store_conv_weights_as_panels(l, &as_strips);
+        if (panels && opts.log)
+            opts.log("convolution weights: " + std::to_string(panels) + " tensors stored as the GEMM's row panels" +
+                     (as_strips ? " (" + std::to_string(as_strips) + " of them as strips of output channels: the pixel-rows form)"
+                                : std::string()));
     }
     if (opts.target == "hip") {
         const int f32_mma = use_f32_matrix_units(l, opts.offload_arch);

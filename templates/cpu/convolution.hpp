@@ -305,7 +305,11 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
         g.bands = g.slots = 1;
         g.hb = ho + (wd.lens[2] - 1) * ip[5];
         g.copy = wd.lens[1] * g.hb * g.wp + conv_shift_slack;
-        return (rows || double(strips) <= conv_shift_whole_strips * double(im2col)) &&
+        // (the pixel-rows form's shapes take it where im2col would not, if the im2col matrix's
+        // scratch holds the copy: no arena grows for it)
+        const int64_t bytes = g.offsets_bytes + g.copy * int64_t(sizeof(float));
+        return (double(strips) <= conv_shift_whole_strips * double(im2col) ||
+                (rows && bytes <= conv_im2col_bytes<float>(xd, wd, od, ip))) &&
                g.copy * int64_t(sizeof(float)) <= conv_im2col_budget;
     }
     const int64_t by_cols = (conv_shift_band_cols + g.wp - 1) / g.wp, by_count = (ho + conv_shift_min_bands - 1) / conv_shift_min_bands;
@@ -326,7 +330,8 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
 // are strips here). No column is computed and discarded: over 7x7 the shifted form's extended
 // columns fill 4 strips (64) for 49 outputs, over 14x14 14 strips (224) for 196; here the
 // pixels go gemm_mr at a time, the last group as many as are left. Such shapes take the whole
-// form whatever its waste (conv_shift_form): 3x3 over 16x16 and 8x8 too.
+// form whatever its waste where the im2col matrix's scratch would hold the copy
+// (conv_shift_form): UNet's 3x3s over 16x16 too.
 inline bool conv_rows_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     conv_shift_geometry g;
     return conv_rows_shape(od, ip) && conv_shift_form(xd, wd, od, ip, g) && g.whole;
@@ -338,13 +343,37 @@ inline bool conv_rows_pointwise(const mxc_desc& xd, const mxc_desc& wd, const mx
     const int64_t *pad = ip + 1, *stride = ip + 3;
     return pad[0] == 0 && pad[1] == 0 && (od.lens[2] - 1) * stride[0] < xd.lens[2] && (od.lens[3] - 1) * stride[1] < xd.lens[3];
 }
+// The same for a strided convolution of such a shape (not a 1x1 without padding: that reads its
+// input in place): its input copied once into the scratch with the zeros of its padding around
+// it, hc x wc a channel (the rows and columns its outputs read), after the K offsets; pixel (oh,
+// ow)'s element kk at copy[oh * stride * wc + ow * stride + off[kk]]. Only where the scratch the
+// im2col matrix takes holds it (ResNet-50's stride-2 3x3s to 14x14 and 7x7: 128 channels of
+// 29 x 29 in 958 KB, 256 of 15 x 15 in 590 KB), so that no arena grows: a convolution whose
+// im2col path wants no scratch keeps it (examples/cnn.onnx's 16 -> 32 with stride 2 from 32x32
+// to 16x16 would add 70 KB to its 96 KB arena).
+struct conv_rows_copy_geometry {
+    int64_t hc = 0, wc = 0, copy = 0, offsets_bytes = 0;
+};
+inline bool conv_rows_strided(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip,
+                              conv_rows_copy_geometry& g) {
+    if (!conv_rows_shape(od, ip) || xd.rank != 4 || wd.rank != 4 || (ip[3] == 1 && ip[4] == 1)) return false;
+    if (conv_rows_pointwise(xd, wd, od, ip)) return false;
+    const int64_t kdim = conv_gemm_depth(wd, od, ip);
+    if (kdim == 0 || double(od.lens[1]) * double(od.lens[2] * od.lens[3]) * double(kdim) < double(conv_im2col_min_macs))
+        return false;
+    g.hc = (od.lens[2] - 1) * ip[3] + (wd.lens[2] - 1) * ip[5] + 1;
+    g.wc = (od.lens[3] - 1) * ip[4] + (wd.lens[3] - 1) * ip[6] + 1;
+    g.copy = wd.lens[1] * g.hc * g.wc;
+    g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
+    return g.offsets_bytes + g.copy * int64_t(sizeof(float)) <= conv_im2col_bytes<float>(xd, wd, od, ip);
+}
 // The scratch a convolution's implicit GEMM wants: the shifted form's, else the im2col
 // matrix's (conv_im2col_bytes), else 0 (codegen/gemm_choice.cpp reserves it).
 template <class T>
 int64_t conv_scratch_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     conv_shift_geometry g;
     if (conv_shift_form(xd, wd, od, ip, g)) return g.offsets_bytes + g.slots * g.copy * int64_t(sizeof(compute_t<T>));
-    return conv_im2col_bytes<T>(xd, wd, od, ip);
+    return conv_im2col_bytes<T>(xd, wd, od, ip); // (conv_rows_strided's copy included)
 }
 // The shifted form's output: extended column j of row i is element (i, j / wp, j % wp) of the
 // group's output (discarded where j % wp >= out_w).
@@ -491,6 +520,36 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             }
             return true;
         }
+    if constexpr (Panels) {
+        conv_rows_copy_geometry rg;
+        if (k.scratch && conv_rows_strided(xd, wd, od, k.ip, rg)) {
+            int64_t* off = static_cast<int64_t*>(k.scratch);
+            C* copy = reinterpret_cast<C*>(static_cast<char*>(k.scratch) + rg.offsets_bytes);
+            const int64_t kh_n = wd.lens[2], kw_n = wd.lens[3], hw = rg.hc * rg.wc, wo = od.lens[3];
+            for (int64_t c = 0, kk = 0; c < cg; ++c)
+                for (int64_t i = 0; i < kh_n; ++i)
+                    for (int64_t j = 0; j < kw_n; ++j) off[kk++] = c * hw + i * dil[0] * rg.wc + j * dil[1];
+            const int64_t in_h = xd.lens[2], in_w = xd.lens[3], sh = stride[0] * rg.wc, sw = stride[1];
+            for (int64_t n = 0; n < images; ++n) {
+                const T* xn = x + n * xd.strides[0];
+                parallel_for(cg, [&](int64_t c) { // channel c of the copy: zeros where the padding is
+                    for (int64_t r = 0; r < rg.hc; ++r) {
+                        C* d = copy + c * hw + r * rg.wc;
+                        const int64_t ih = r - pad[0];
+                        for (int64_t q = 0; q < rg.wc; ++q) {
+                            const int64_t iw = q - pad[1];
+                            d[q] = ih >= 0 && ih < in_h && iw >= 0 && iw < in_w
+                                       ? C(xn[c * xd.strides[1] + ih * xd.strides[2] + iw * xd.strides[3]])
+                                       : C(0);
+                        }
+                    }
+                });
+                auto at = [&](int64_t p) -> const C* { return copy + p / wo * sh + p % wo * sw; };
+                conv_pixel_rows<T>(at, off, 0, w, kdim, mg, plane, y + n * mg * plane, n * mg * plane, epi);
+            }
+            return true;
+        }
+    }
     conv_shift_geometry sg;
     if (k.scratch && conv_shift_form(xd, wd, od, k.ip, sg)) {
         int64_t* off = static_cast<int64_t*>(k.scratch);
@@ -554,7 +613,9 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
         }
         return true;
     }
-    if (k.scratch && sp.row_blocks > 1) {
+    // (a scratch the compiler reserved for the im2col matrix: a strided convolution's may be the
+    // pixel-rows form's copy instead, conv_rows_strided, where the matrix wants none)
+    if (k.scratch && sp.row_blocks > 1 && conv_im2col_bytes<T>(xd, wd, od, k.ip) > 0) {
         constexpr int nr = gemm_shape<C>::nr;
         constexpr int64_t unit = conv_im2col_unit;
         static_assert(unit <= conv_pack_b<T>::pack2d_cols && unit % nr == 0, "convolution_gemm: units of whole strips");

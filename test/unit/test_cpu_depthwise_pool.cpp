@@ -417,10 +417,14 @@ void check_conv_rows(const conv_case& c) {
     for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
     for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
     const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
-    const bool pointwise = c.w[2] == 1 && c.w[3] == 1;
-    ASSERT_TRUE(pointwise ? mxc::cpu::conv_rows_pointwise(ds[0], ds[1], od, ip.data())
-                          : mxc::cpu::conv_rows_form(ds[0], ds[1], od, ip.data()))
-        << "the case does not take the pixel-rows form";
+    // (a 1x1's or a strided convolution's other path may sum a last few columns as dot products)
+    mxc::cpu::conv_rows_copy_geometry rg;
+    const bool pointwise = mxc::cpu::conv_rows_pointwise(ds[0], ds[1], od, ip.data()),
+               strided = mxc::cpu::conv_rows_strided(ds[0], ds[1], od, ip.data(), rg);
+    ASSERT_TRUE(pointwise || strided || mxc::cpu::conv_rows_form(ds[0], ds[1], od, ip.data()))
+        << "the case x " << ::testing::PrintToString(c.x) << ", w " << ::testing::PrintToString(c.w)
+        << " does not take the pixel-rows form";
+    const bool other_order = pointwise || strided;
     const auto x = values<float>(extent(ds[0]), 3), w = values<float>(extent(ds[1]), 4);
     const int64_t m = c.w[0], kdim = extent(ds[1]) / m, n = mxc_elements(od);
     std::vector<float> strips(w.size(), NAN);
@@ -452,7 +456,7 @@ void check_conv_rows(const conv_case& c) {
                 const double want = double(epi(mxc_conv_at(x.data(), ds[0], w.data(), ds[1], od, ip.data(), e), e));
                 ASSERT_NEAR(double(yb[size_t(e)]), want, tol * (1 + std::fabs(want)))
                     << "element " << e << ", isa " << int(isa) << ", " << threads << " threads";
-                if (!pointwise)
+                if (!other_order)
                     ASSERT_EQ(std::memcmp(&ya[size_t(e)], &yb[size_t(e)], sizeof(float)), 0)
                         << "element " << e << ": " << yb[size_t(e)] << " where the shifted form gives " << ya[size_t(e)]
                         << ", isa " << int(isa) << ", " << threads << " threads";
@@ -473,11 +477,15 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     check_conv_rows({{1, 48, 7, 12}, {48, 48, 3, 3}, 1, {0, 2}, {2, 0}, {1, 1}, {1, 1}});    // uneven padding, 7 x 12
     check_conv_rows({{1, 128, 9, 9}, {32, 128, 3, 3}, 1, {0, 0}, {0, 0}, {1, 1}, {2, 1}});   // dilation, no padding
     check_conv_rows({{1, 96, 7, 7}, {32, 96, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2});  // x a strided view
-    check_conv_rows({{1, 64, 16, 16}, {32, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // 16x16: more strips than im2col
-    check_conv_rows({{1, 32, 14, 14}, {64, 32, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}});   // 5x5: the same
+    check_conv_rows({{1, 32, 16, 16}, {272, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});  // 16x16: more strips than im2col
+    check_conv_rows({{1, 32, 14, 14}, {208, 32, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}});  // 5x5: the same
     check_conv_rows({{1, 200, 7, 7}, {80, 200, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}});   // 1x1: two slices, 5 strips
     check_conv_rows({{2, 64, 14, 14}, {32, 64, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}, 2}); // two images, a strided view
     check_conv_rows({{1, 48, 14, 13}, {16, 48, 1, 1}, 1, {0, 0}, {0, 0}, {2, 2}, {1, 1}});   // stride 2: 7 x 7 outputs
+    check_conv_rows({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});   // 3x3 stride 2: a padded copy
+    check_conv_rows({{2, 128, 15, 13}, {48, 128, 3, 3}, 1, {0, 1}, {1, 0}, {2, 2}, {1, 2}, 2}); // uneven padding, dilation, a view
+    // (the strided form, and the whole plane where the old rule would not take it, only where the
+    // im2col matrix's scratch holds the copy: more output channels than outputs a channel)
     // not the form: groups, channels not a multiple of 16, a large plane
     const auto rows = [](const conv_case& c) {
         const int64_t ho = c.x[2] + c.pb[0] + c.pe[0] - c.w[2] + 1, wo = c.x[3] + c.pb[1] + c.pe[1] - c.w[3] + 1;
@@ -487,6 +495,11 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     EXPECT_FALSE(rows({{1, 64, 14, 14}, {64, 32, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
     EXPECT_FALSE(rows({{1, 64, 7, 7}, {40, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
     EXPECT_FALSE(rows({{1, 16, 28, 28}, {32, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
+    // a padded 1x1 with stride 2: its copy (256 channels of 15 x 15) more than im2col's scratch
+    const int64_t ip1[] = {1, 1, 1, 2, 2, 1, 1};
+    mxc::cpu::conv_rows_copy_geometry rg;
+    EXPECT_FALSE(mxc::cpu::conv_rows_strided(desc_of({1, 256, 13, 13}), desc_of({80, 256, 1, 1}), desc_of({1, 80, 8, 8}), ip1, rg));
+    EXPECT_FALSE(mxc::cpu::conv_rows_pointwise(desc_of({1, 256, 13, 13}), desc_of({80, 256, 1, 1}), desc_of({1, 80, 8, 8}), ip1));
 }
 
 TEST(cpu_pool, max_3x3_stride2_pad1) { check_pool_all({{1, 3, 12, 13}, 0, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); }

@@ -396,6 +396,27 @@ def conv_small_planes():
                                             conv2d(x2, w2, b2, [1, 1, 1, 1], [1, 1])])
 
 
+def conv_pixel_rows():
+    # 1x1 convolutions over small planes with constant weights and output channels a multiple
+    # of 16, which the cpu build runs in the pixel-rows form (templates/cpu/convolution.hpp,
+    # conv_rows_pointwise: the output pixels as the GEMM's rows, read in place, the weights as
+    # strips of output channels): 96 -> 32 over 7x7 (bias, relu) and 24 -> 48 with stride 2
+    # from 13x13 to 7x7 (bias)
+    r = np.random.default_rng(20261127)
+    x1 = r.standard_normal((1, 96, 7, 7)).astype(np.float32)
+    x2 = r.standard_normal((1, 24, 13, 13)).astype(np.float32)
+    w1, b1 = r.standard_normal((32, 96, 1, 1)).astype(np.float32), r.standard_normal(32).astype(np.float32)
+    w2, b2 = r.standard_normal((48, 24, 1, 1)).astype(np.float32), r.standard_normal(48).astype(np.float32)
+    nodes = [helper.make_node("Conv", ["x1", "w1", "b1"], ["c1"], name="pw7"),
+             helper.make_node("Relu", ["c1"], ["y1"], name="relu7"),
+             helper.make_node("Conv", ["x2", "w2", "b2"], ["y2"], name="pw13s2", strides=[2, 2])]
+    m = model(nodes, [vi("x1", [1, 96, 7, 7]), vi("x2", [1, 24, 13, 13])],
+              [vi("y1", [1, 32, 7, 7]), vi("y2", [1, 48, 7, 7])],
+              [init("w1", w1), init("b1", b1), init("w2", w2), init("b2", b2)])
+    save("conv_pixel_rows", m, [x1, x2], [np.maximum(conv2d(x1, w1, b1, [0, 0, 0, 0], [1, 1]), 0),
+                                          conv2d(x2, w2, b2, [0, 0, 0, 0], [2, 2])])
+
+
 def conv_transpose():
     # Constant weights, which the cpu build stores as the GEMM's row panels: UNet's up-sampling
     # (2x2 stride 2, bias, relu), a grouped, padded, dilated 3x3 with stride (2, 1), and over a
@@ -445,3 +466,4 @@ if __name__ == "__main__":
     gather_constant()
     conv_transpose()
     conv_small_planes()
+    conv_pixel_rows()
