@@ -337,18 +337,27 @@ inline bool conv_rows_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_des
     return conv_rows_shape(od, ip) && conv_shift_form(xd, wd, od, ip, g) && g.whole;
 }
 // The same for a 1x1 convolution (any stride, no padding) of such a shape: its rows read the
-// input in place (pixel (oh, ow)'s element c at x[c, oh * stride, ow * stride]), no copy.
+// input in place (pixel (oh, ow)'s element c at x[c, oh * stride, ow * stride]), no copy. Over
+// at most conv_rows_small_plane outputs (7x7: 49 columns, three strips and one column in the
+// other form), or with at least as many input channels as output channels: inside ResNet-50
+// and MobileNetV2 (one thread, 2026-11-25) their 1x1s over 14x14 with more output channels
+// than input ones (256 -> 1024, 64 -> 384, 96 -> 576, 512 -> 1024 with stride 2) ran 2-9%
+// slower so (the transposition to channel rows costs per output what a depth of 64-256 does
+// not repay), the others 5-27% faster.
+constexpr int64_t conv_rows_small_plane = 64;
 inline bool conv_rows_pointwise(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     if (!conv_rows_shape(od, ip) || xd.rank != 4 || wd.rank != 4 || wd.lens[2] != 1 || wd.lens[3] != 1) return false;
+    if (od.lens[2] * od.lens[3] > conv_rows_small_plane && wd.lens[1] < od.lens[1]) return false;
     const int64_t *pad = ip + 1, *stride = ip + 3;
     return pad[0] == 0 && pad[1] == 0 && (od.lens[2] - 1) * stride[0] < xd.lens[2] && (od.lens[3] - 1) * stride[1] < xd.lens[3];
 }
 // The same for a strided convolution of such a shape (not a 1x1 without padding: that reads its
 // input in place): its input copied once into the scratch with the zeros of its padding around
 // it, hc x wc a channel (the rows and columns its outputs read), after the K offsets; pixel (oh,
-// ow)'s element kk at copy[oh * stride * wc + ow * stride + off[kk]]. Only where the scratch the
-// im2col matrix takes holds it (ResNet-50's stride-2 3x3s to 14x14 and 7x7: 128 channels of
-// 29 x 29 in 958 KB, 256 of 15 x 15 in 590 KB), so that no arena grows: a convolution whose
+// ow)'s element kk at copy[oh * stride * wc + ow * stride + off[kk]]. Over at most
+// conv_rows_small_plane outputs, and only where the scratch the im2col matrix takes holds the
+// copy (ResNet-50's 512 3x3 from 14x14 to 7x7: 256 channels of 15 x 15 in 590 KB; 13% faster
+// inside the model, one thread), so that no arena grows: a convolution whose
 // im2col path wants no scratch keeps it (examples/cnn.onnx's 16 -> 32 with stride 2 from 32x32
 // to 16x16 would add 70 KB to its 96 KB arena).
 struct conv_rows_copy_geometry {
@@ -357,6 +366,7 @@ struct conv_rows_copy_geometry {
 inline bool conv_rows_strided(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip,
                               conv_rows_copy_geometry& g) {
     if (!conv_rows_shape(od, ip) || xd.rank != 4 || wd.rank != 4 || (ip[3] == 1 && ip[4] == 1)) return false;
+    if (od.lens[2] * od.lens[3] > conv_rows_small_plane) return false; // (ResNet-50's 256 3x3 from 28x28 to 14x14: 9% slower)
     if (conv_rows_pointwise(xd, wd, od, ip)) return false;
     const int64_t kdim = conv_gemm_depth(wd, od, ip);
     if (kdim == 0 || double(od.lens[1]) * double(od.lens[2] * od.lens[3]) * double(kdim) < double(conv_im2col_min_macs))
