@@ -410,7 +410,8 @@ template <class T> struct conv_out_shifted {
 // gemm_b_strips (depth kdim), then run the GEMM's blocks over it, which read the strips in
 // place. An element sums the same terms in the same order either way (gemm_block's depth
 // slices): the results are the same.
-// t[c * ldt + p] = acc[p * ldc + c], c < nc, p < np (np a multiple of 4; float: 4 x 4 blocks
+// t[c * ldt + p] = acc[p * ldc + c], c < nc, p < np (np a multiple of 4: conv_pixel_rows's
+// rows past its pixels are read and never stored; float: 4 x 4 blocks
 // of SSE shuffles, where element by element the reads ldc apart took 12% of a 1x1 256 -> 1024
 // over 14x14, 2026-11-25).
 template <class C> void conv_rows_transpose(const C* acc, int64_t ldc, C* t, int64_t ldt, int64_t nc, int64_t np) {
@@ -434,8 +435,8 @@ template <class C> void conv_rows_transpose(const C* acc, int64_t ldc, C* t, int
         for (int64_t c = 0; c < nc; ++c) t[c * ldt + p] = acc[p * ldc + c];
 }
 
-// The pixel-rows form (conv_rows_form, conv_rows_pointwise): pixel p's elements of A at
-// base(p)[off[kk]] (the shifted copy) or, off null, base(p)[kk * astep] (a 1x1's input), the
+// The pixel-rows form (conv_rows_form, conv_rows_pointwise, conv_rows_strided): pixel p's
+// elements of A at base(p)[off[kk]] (a copy) or, off null, base(p)[kk * astep] (a 1x1's input), the
 // weights as strips `ws` (kdim x mg, strips of nr channels), into the output y (mg x plane, its
 // epilogue index ebase + its offset). Items: a block of up to 4 strips of channels by a range
 // of the pixels; each sums its tile over depth slices as gemm_block_to does (the same slices,
@@ -623,9 +624,7 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
         }
         return true;
     }
-    // (a scratch the compiler reserved for the im2col matrix: a strided convolution's may be the
-    // pixel-rows form's copy instead, conv_rows_strided, where the matrix wants none)
-    if (k.scratch && sp.row_blocks > 1 && conv_im2col_bytes<T>(xd, wd, od, k.ip) > 0) {
+    if (k.scratch && sp.row_blocks > 1) {
         constexpr int nr = gemm_shape<C>::nr;
         constexpr int64_t unit = conv_im2col_unit;
         static_assert(unit <= conv_pack_b<T>::pack2d_cols && unit % nr == 0, "convolution_gemm: units of whole strips");
