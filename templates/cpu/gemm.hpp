@@ -81,6 +81,23 @@ template <> struct gemm_vec<double, 32> { typedef double type __attribute__((vec
 // madd(z, x, y): z = x * y + z on vectors; madd.splat(v, s): every lane of v = s (by
 // reference: a vector of another target's width is never passed by value). A is packed
 // (a[kk * mr + r]) or, with lda > 0, read in place (a[r * lda + kk]: rows of unit stride).
+// The micro-kernels' last step: row r of the tile at c + r * ldc (first ? = : +=) its
+// accumulators acc[r][0..NV) (the slice's sums: added once, in the same order everywhere).
+template <class C, class V, int R, int NV>
+__attribute__((always_inline)) inline void gemm_add_tile(const V (&acc)[R][NV], C* c, int64_t ldc, bool first) {
+    constexpr int lanes = int(sizeof(V) / sizeof(C));
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) {
+            C* p = c + r * ldc + v * lanes;
+            V old = V{};
+            if (!first) memcpy(&old, p, sizeof(V));
+            const V sum = old + acc[r][v];
+            memcpy(p, &sum, sizeof(V));
+        }
+}
+
 template <class C, int Bytes, int ldb, class M, int NV = 2>
 __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* a, int64_t lda, const C* b, C* c,
                                                             int64_t ldc, bool first, M madd,
@@ -122,16 +139,7 @@ __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* 
     else
         for (int64_t kk = 0; kk < kc; ++kk)
             step(b + kk * ldb, [&](int r) __attribute__((always_inline)) { return a[kk * mr + r]; });
-#pragma GCC unroll 8
-    for (int r = 0; r < mr; ++r)
-#pragma GCC unroll 4
-        for (int v = 0; v < nv; ++v) {
-            C* p = c + r * ldc + v * lanes;
-            V old = V{};
-            if (!first) memcpy(&old, p, sizeof(V));
-            const V sum = old + acc[r][v];
-            memcpy(p, &sum, sizeof(V));
-        }
+    gemm_add_tile<C>(acc, c, ldc, first);
 }
 
 template <class V> struct gemm_madd {
@@ -244,16 +252,7 @@ __attribute__((always_inline)) inline void gemm_rows_body(int64_t kc, const C* c
             for (int v = 0; v < NV; ++v) madd(acc[r][v], av, bv[v]);
         }
     }
-#pragma GCC unroll 8
-    for (int r = 0; r < mr; ++r)
-#pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) {
-            C* p = c + r * ldc + v * lanes;
-            V old = V{};
-            if (!first) memcpy(&old, p, sizeof(V));
-            const V sum = old + acc[r][v];
-            memcpy(p, &sum, sizeof(V));
-        }
+    gemm_add_tile<C>(acc, c, ldc, first);
 }
 // The strips [0, n) of a channel block for `rows` (1 to gemm_mr) pixels through gemm_rows_body
 // on the runtime ISA: avx512 up to four strips a call, avx2 one (two vectors), the baseline
