@@ -486,6 +486,15 @@ void conv_pixel_rows(const Base& base, const int64_t* off, int64_t astep, const 
     });
 }
 
+// The K offsets of a zero-bordered input copy (channels hw elements apart, rows `row`): element
+// kk = (c, i, j) of a pixel at its base + off[kk] (the shifted form, conv_rows_strided).
+inline void conv_copy_offsets(int64_t* off, int64_t cg, int64_t kh_n, int64_t kw_n, int64_t hw, int64_t row,
+                              const int64_t* dil) {
+    for (int64_t c = 0, kk = 0; c < cg; ++c)
+        for (int64_t i = 0; i < kh_n; ++i)
+            for (int64_t j = 0; j < kw_n; ++j) off[kk++] = c * hw + i * dil[0] * row + j * dil[1];
+}
+
 // Panels: the weights are stored as the GEMM's row panels (gemm_a_panels, float; the compiler
 // does so where conv_gemm_depth is not 0: codegen/conv_weights_panels.cpp), group after group,
 // in the bytes of the weights; the descriptor stays the weights' own.
@@ -537,9 +546,7 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             int64_t* off = static_cast<int64_t*>(k.scratch);
             C* copy = reinterpret_cast<C*>(static_cast<char*>(k.scratch) + rg.offsets_bytes);
             const int64_t kh_n = wd.lens[2], kw_n = wd.lens[3], hw = rg.hc * rg.wc, wo = od.lens[3];
-            for (int64_t c = 0, kk = 0; c < cg; ++c)
-                for (int64_t i = 0; i < kh_n; ++i)
-                    for (int64_t j = 0; j < kw_n; ++j) off[kk++] = c * hw + i * dil[0] * rg.wc + j * dil[1];
+            conv_copy_offsets(off, cg, kh_n, kw_n, hw, rg.wc, dil);
             const int64_t in_h = xd.lens[2], in_w = xd.lens[3], sh = stride[0] * rg.wc, sw = stride[1];
             for (int64_t n = 0; n < images; ++n) {
                 const T* xn = x + n * xd.strides[0];
@@ -566,9 +573,7 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
         int64_t* off = static_cast<int64_t*>(k.scratch);
         C* copies = reinterpret_cast<C*>(static_cast<char*>(k.scratch) + sg.offsets_bytes);
         const int64_t kh_n = wd.lens[2], kw_n = wd.lens[3], hw = sg.hb * sg.wp, ho = od.lens[2], wo = od.lens[3];
-        for (int64_t c = 0, kk = 0; c < cg; ++c)
-            for (int64_t i = 0; i < kh_n; ++i)
-                for (int64_t j = 0; j < kw_n; ++j) off[kk++] = c * hw + i * dil[0] * sg.wp + j * dil[1];
+        conv_copy_offsets(off, cg, kh_n, kw_n, hw, sg.wp, dil);
         const int64_t in_h = xd.lens[2], in_w = xd.lens[3], sh = xd.strides[2], sw = xd.strides[3];
         // channel c's rows of the copy of a band from output row oh0: rows [0, hr) read input row
         // oh0 + r - pad_top, columns [q0, q1) input column q - pad_left, the others zeros

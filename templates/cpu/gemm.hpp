@@ -103,7 +103,7 @@ __attribute__((always_inline)) inline void gemm_micro_body(int64_t kc, const C* 
                                                             int64_t ldc, bool first, M madd,
                                                             int64_t bstep = Bytes / int(sizeof(C)),
                                                             const int64_t* boff = nullptr, const C* apf = nullptr) {
-    constexpr int lanes = Bytes / int(sizeof(C)), nv = NV, mr = gemm_mr;
+    constexpr int nv = NV, mr = gemm_mr;
     using V = typename gemm_vec<C, Bytes>::type;
     V acc[mr][nv] = {};
     const auto step = [&](const C* brow, auto at) __attribute__((always_inline)) {
