@@ -1,6 +1,8 @@
 // Depthwise 2-d convolution on the cpu: every output channel reads one input channel (weights
 // [M, 1, kh, kw], group = input channels, any channel multiplier, stride, dilation and padding).
-// 3 x 3, stride 1 over rows of at least 16 outputs: conv_depthwise_rows, below; the others:
+// Stride 1 over at most 1024 outputs a channel, rows as long as the input's, on AVX-512:
+// conv_depthwise_flat, below; 3 x 3, stride 1 or 2 over rows of at least 16 outputs:
+// conv_depthwise_rows, below; the others:
 // Eight output channels are computed at once, one per lane of a vector: the blocked-channel
 // layout (NCHWc8) that ONNX Runtime and oneDNN keep between layers, here only inside the kernel.
 // A work item is (image, block of 8 channels, band of output rows):
@@ -387,6 +389,112 @@ template <class T> struct conv_depthwise_rows {
     __attribute__((always_inline)) static void shifted(const V& a, const V& b, V& v, std::index_sequence<I...>) {
         v = __builtin_shufflevector(a, b, (K + I)...);
     }
+};
+
+// Stride 1 over a small plane whose output rows are as long as the input rows (the padding of
+// a row adds up to the kernel's width: MobileNetV2's 3x3s over 28x28, 14x14 and 7x7), float,
+// on AVX-512: vectorised along the flattened plane, where the kernels above either transpose
+// 8 channels in and out or waste a row's lanes. Output position p = oh * W + ow, 16 at a time;
+// its tap (r, c) is input element p + (r * dh - ph) * W + (c * dw - pw) of the channel's plane
+// (rows W apart), read straight from x by a masked load whose mask holds the lanes where the
+// tap is inside the input (a row above or below, a column left or right of it, past the plane:
+// zeros, which the padding is). No copy, no transpose: per 16 outputs a load and a fused
+// multiply-add a tap, in tap order (kernel row, then column) from 0, as the kernels above sum
+// (the same bits as their AVX2 and AVX-512 clones). The masks are the same for every channel:
+// the caller computes the table (masks) once a call. A work item is (image, block of channels):
+// the sums go to run (a channel's plane a row), then to the epilogue as rows.
+template <class T> struct conv_depthwise_flat {
+    static constexpr int lanes = 16;
+    static constexpr int64_t max_plane = 1024, max_vectors = max_plane / lanes, max_taps = 25;
+    static constexpr int64_t run_cap = 4096; // floats of sums an item holds (its channels' planes)
+    const mxc_desc &xd, &wd, &od;
+    const T *x, *w;
+    int64_t mg = 1, kh = 0, kw = 0, taps = 0, plane = 0, vectors = 0;
+    int64_t channels = 0; // channels a work item; 0: not this kernel's case
+    int64_t off[max_taps] = {};
+
+    explicit conv_depthwise_flat(const mxc_kargs& k)
+        : xd(k.in_desc[0]), wd(k.in_desc[1]), od(*k.out_desc), x(input<T>(k, 0)), w(input<T>(k, 1)) {
+#if MXC_GEMM_AVX2
+        if (!std::is_same<T, float>::value || gemm_runtime_isa() != gemm_isa::avx512) return;
+        if (od.rank != 4 || wd.lens[1] != 1 || k.ip[0] != xd.lens[1] || k.ip[3] != 1 || k.ip[4] != 1) return;
+        const int64_t in_w = xd.lens[3], ph = k.ip[1], pw = k.ip[2], dh = k.ip[5], dw = k.ip[6];
+        kh = wd.lens[2], kw = wd.lens[3], taps = kh * kw, plane = od.lens[2] * od.lens[3];
+        if (od.lens[3] != in_w || xd.strides[3] != 1 || xd.strides[2] != in_w || taps > max_taps) return;
+        if (plane == 0 || plane > max_plane || (wd.strides[2] != kw && kh > 1) || wd.strides[3] != 1) return;
+        mg = od.lens[1] / k.ip[0];
+        vectors = (plane + lanes - 1) / lanes;
+        for (int64_t r = 0, t = 0; r < kh; ++r)
+            for (int64_t c = 0; c < kw; ++c, ++t) off[t] = (r * dh - ph) * in_w + (c * dw - pw);
+        channels = run_cap / (vectors * lanes);
+        if (channels > 8) channels = 8;
+#else
+        (void)k;
+#endif
+    }
+
+    // masks[v * taps + t]: the lanes of output vector v whose tap t is inside the input
+    void fill_masks(uint16_t* masks, const int64_t* ip) const {
+        const int64_t in_h = xd.lens[2], in_w = xd.lens[3], out_w = od.lens[3];
+        for (int64_t i = 0; i < vectors * taps; ++i) masks[i] = 0;
+        for (int64_t p = 0; p < plane; ++p) {
+            const int64_t oh = p / out_w, ow = p % out_w, v = p / lanes;
+            const uint16_t bit = uint16_t(1u << (p % lanes));
+            for (int64_t r = 0, t = 0; r < kh; ++r) {
+                const int64_t ih = oh + r * ip[5] - ip[1];
+                for (int64_t c = 0; c < kw; ++c, ++t) {
+                    const int64_t iw = ow + c * ip[6] - ip[2];
+                    if (ih >= 0 && ih < in_h && iw >= 0 && iw < in_w) masks[v * taps + t] |= bit;
+                }
+            }
+        }
+    }
+
+#if MXC_GEMM_AVX2
+    // run[j * vectors * lanes + p] = output (n, m0 + j, p) before the epilogue, j < nc, p < the plane
+    __attribute__((target("avx512f"), noinline)) void block(int64_t n, int64_t m0, int64_t nc, const uint16_t* masks,
+                                                           float* run) const {
+        for (int64_t j = 0; j < nc; ++j) {
+            const int64_t m = m0 + j;
+            const float* xc = reinterpret_cast<const float*>(x + n * xd.strides[0] + m / mg * xd.strides[1]);
+            const float* wm = reinterpret_cast<const float*>(w + m * wd.strides[0]);
+            float* out = run + j * vectors * lanes;
+            if (taps == 9) sums<9>(xc, wm, masks, out);
+            else sums<0>(xc, wm, masks, out);
+        }
+    }
+    template <int Taps>
+    __attribute__((target("avx512f"), always_inline)) inline void sums(const float* xc, const float* wm, const uint16_t* masks,
+                                                                      float* out) const {
+        const int64_t nt = Taps ? Taps : taps;
+        __m512 wv[max_taps];
+        for (int64_t t = 0; t < nt; ++t) wv[t] = _mm512_set1_ps(wm[t]);
+        const char* base = reinterpret_cast<const char*>(xc); // (a tap's address may lie before the plane: masked off)
+        intptr_t ob[max_taps];
+        for (int64_t t = 0; t < nt; ++t) ob[t] = intptr_t(off[t] * int64_t(sizeof(float)));
+        int64_t v = 0;
+        for (; v + 2 <= vectors; v += 2) { // two vectors' sums interleaved (each its own chain)
+            __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
+            const uint16_t* mv = masks + v * nt;
+            const char* b = base + v * lanes * int64_t(sizeof(float));
+#pragma GCC unroll 25
+            for (int64_t t = 0; t < nt; ++t) {
+                s0 = _mm512_fmadd_ps(wv[t], _mm512_maskz_loadu_ps(__mmask16(mv[t]), b + ob[t]), s0);
+                s1 = _mm512_fmadd_ps(wv[t], _mm512_maskz_loadu_ps(__mmask16(mv[nt + t]), b + ob[t] + lanes * sizeof(float)), s1);
+            }
+            _mm512_storeu_ps(out + v * lanes, s0);
+            _mm512_storeu_ps(out + (v + 1) * lanes, s1);
+        }
+        for (; v < vectors; ++v) {
+            __m512 s = _mm512_setzero_ps();
+            const uint16_t* mv = masks + v * nt;
+            const char* b = base + v * lanes * int64_t(sizeof(float));
+#pragma GCC unroll 25
+            for (int64_t t = 0; t < nt; ++t) s = _mm512_fmadd_ps(wv[t], _mm512_maskz_loadu_ps(__mmask16(mv[t]), b + ob[t]), s);
+            _mm512_storeu_ps(out + v * lanes, s);
+        }
+    }
+#endif
 };
 
 } // namespace cpu

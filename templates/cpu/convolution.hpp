@@ -8,11 +8,12 @@
 // where the blocks would pack it more than once, once into the kernel's arena scratch
 // (conv_im2col_bytes); a stride-1 2-d one over a wide plane reads a zero-bordered copy of x in
 // the scratch, shifted, instead (conv_shift_form); a 1x1 / stride 1 / no padding convolution
-// packs x as a plain matrix.
+// packs x as a plain matrix, or reads it in place (conv_pointwise_in_place).
 // The direct loop (other types, depthwise and small groups: convolution_direct) works row by
 // row in parallel, the innermost loop over the last output dim with its valid range computed
 // up front (no bounds checks inside); 2-d depthwise convolutions run 8 channels at a time
-// instead, or for 3 x 3 stride 1 over wide rows vectors along the rows (templates/cpu/conv_depthwise.hpp).
+// instead, or for 3 x 3 stride 1 over wide rows vectors along the rows, or for stride 1 over a
+// small plane on AVX-512 vectors along the flattened plane (templates/cpu/conv_depthwise.hpp).
 #pragma once
 #include "templates/common/convolution.hpp"
 #include "templates/common/gemm_choice.hpp" // mxc_conv_pick
@@ -274,9 +275,11 @@ constexpr double conv_shift_waste = 0.1, conv_shift_whole_strips = 1.1;
 constexpr int64_t conv_rows_max_plane = 256;
 constexpr int conv_rows_block = 4;                                                          // strips of channels an item
 constexpr int64_t conv_rows_tile = (conv_rows_max_plane + gemm_mr - 1) / gemm_mr * gemm_mr; // an item's most rows
+inline bool conv_rows_channels(const mxc_desc& od, const int64_t* ip) {
+    return od.rank == 4 && ip[0] == 1 && od.lens[1] % gemm_shape<float>::nr == 0;
+}
 inline bool conv_rows_shape(const mxc_desc& od, const int64_t* ip) {
-    return od.rank == 4 && ip[0] == 1 && od.lens[1] % gemm_shape<float>::nr == 0 &&
-           od.lens[2] * od.lens[3] <= conv_rows_max_plane;
+    return conv_rows_channels(od, ip) && od.lens[2] * od.lens[3] <= conv_rows_max_plane;
 }
 struct conv_shift_geometry {
     bool whole = false;        // one band, copied and multiplied by all the threads
@@ -359,30 +362,65 @@ inline bool conv_rows_pointwise(const mxc_desc& xd, const mxc_desc& wd, const mx
 // copy (ResNet-50's 512 3x3 from 14x14 to 7x7: 256 channels of 15 x 15 in 590 KB; 13% faster
 // inside the model, one thread), so that no arena grows: a convolution whose
 // im2col path wants no scratch keeps it (examples/cnn.onnx's 16 -> 32 with stride 2 from 32x32
-// to 16x16 would add 70 KB to its 96 KB arena).
+// to 16x16 would add 70 KB to its 96 KB arena). Over a larger plane only a stem's shape: at
+// most conv_rows_stem_channels input channels under a kernel of conv_rows_stem_depth elements
+// or more, whose copy (an image's few channels) may take up to conv_im2col_budget of scratch
+// (ResNet-50's 7x7 from 3 channels, 229 x 229 a channel in 630 KB, where im2col gathers 147
+// rows at stride 2: 1.58 -> 1.24 ms alone, one thread, 2026-11-26; 5x5 from 3 channels 0.83 ->
+// 0.72; a 3x3 stem from 3 channels, a depth of 27, 0.37 -> 0.44; and 3x3s from 8 to 32 channels
+// 5-18% slower). conv_pixel_rows cuts such planes into items of at most conv_rows_tile pixels.
+constexpr int64_t conv_rows_stem_channels = 4, conv_rows_stem_depth = 64;
 struct conv_rows_copy_geometry {
     int64_t hc = 0, wc = 0, copy = 0, offsets_bytes = 0;
 };
 inline bool conv_rows_strided(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip,
                               conv_rows_copy_geometry& g) {
-    if (!conv_rows_shape(od, ip) || xd.rank != 4 || wd.rank != 4 || (ip[3] == 1 && ip[4] == 1)) return false;
-    if (od.lens[2] * od.lens[3] > conv_rows_small_plane) return false; // (ResNet-50's 256 3x3 from 28x28 to 14x14: 9% slower)
+    if (!conv_rows_channels(od, ip) || xd.rank != 4 || wd.rank != 4 || (ip[3] == 1 && ip[4] == 1)) return false;
+    const bool stem = od.lens[2] * od.lens[3] > conv_rows_small_plane; // (then only a stem's shape)
     if (conv_rows_pointwise(xd, wd, od, ip)) return false;
     const int64_t kdim = conv_gemm_depth(wd, od, ip);
+    if (stem && (wd.lens[1] > conv_rows_stem_channels || kdim < conv_rows_stem_depth)) return false;
     if (kdim == 0 || double(od.lens[1]) * double(od.lens[2] * od.lens[3]) * double(kdim) < double(conv_im2col_min_macs))
         return false;
     g.hc = (od.lens[2] - 1) * ip[3] + (wd.lens[2] - 1) * ip[5] + 1;
     g.wc = (od.lens[3] - 1) * ip[4] + (wd.lens[3] - 1) * ip[6] + 1;
     g.copy = wd.lens[1] * g.hc * g.wc;
     g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
-    return g.offsets_bytes + g.copy * int64_t(sizeof(float)) <= conv_im2col_bytes<float>(xd, wd, od, ip);
+    return g.offsets_bytes + g.copy * int64_t(sizeof(float)) <= (stem ? conv_im2col_budget : conv_im2col_bytes<float>(xd, wd, od, ip));
+}
+// A 1x1 convolution (stride 1, no padding: x is B, conv_im2col_depth 0) of the compute type
+// over whole strips (plane a multiple of nr) with at most as many output channels as input
+// channels a group reads B in place, like the shifted form reads its copy: row kk at input
+// channel kk's plane (gemm_b_shifted), where the other paths pack it, once (conv_im2col_bytes)
+// or in each block of rows. Such a product reuses each column of B for few rows, and the pack
+// cost about as much as the sums: alone, one thread, 2026-11-26: 32 -> 16 over 112x112 0.126 ->
+// 0.100 ms, 144 -> 24 over 56x56 0.130 -> 0.102, 64 -> 64 and 256 -> 64 over 56x56 7-8% faster,
+// 256 -> 128, 512 -> 128 and 512 -> 256 2-4%, 1024 -> 256 the same. With more output channels
+// than input ones packing B once pays: 128 -> 512 over 28x28 was 8% slower in place, 16 -> 96
+// and 64 -> 256 about the same. The sums are the other paths' (the same depth slices, no last
+// strip of a few columns).
+constexpr int64_t conv_in_place_max_depth = 1024; // (its K offsets on the stack)
+template <class T>
+bool conv_pointwise_in_place(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    if (!std::is_same<T, compute_t<T>>::value || conv_gemm_depth(wd, od, ip) == 0 || conv_im2col_depth(xd, wd, od, ip) != 0)
+        return false;
+    int64_t plane = 1;
+    for (int d = 2; d < od.rank; ++d) plane *= od.lens[d];
+    const int64_t kdim = wd.lens[1], mg = od.lens[1] / ip[0];
+    return plane % gemm_shape<compute_t<T>>::nr == 0 && mg <= kdim && kdim <= conv_in_place_max_depth;
 }
 // The scratch a convolution's implicit GEMM wants: the shifted form's, else the im2col
 // matrix's (conv_im2col_bytes), else 0 (codegen/gemm_choice.cpp reserves it).
 template <class T>
 int64_t conv_scratch_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
+    if (conv_pointwise_in_place<T>(xd, wd, od, ip)) return 0;
     conv_shift_geometry g;
     if (conv_shift_form(xd, wd, od, ip, g)) return g.offsets_bytes + g.slots * g.copy * int64_t(sizeof(compute_t<T>));
+    conv_rows_copy_geometry rg;
+    if (std::is_same<compute_t<T>, float>::value && conv_rows_strided(xd, wd, od, ip, rg)) {
+        const int64_t im = conv_im2col_bytes<T>(xd, wd, od, ip), rows = rg.offsets_bytes + rg.copy * int64_t(sizeof(float));
+        return im > rows ? im : rows;
+    }
     return conv_im2col_bytes<T>(xd, wd, od, ip); // (conv_rows_strided's copy included)
 }
 // The shifted form's output: extended column j of row i is element (i, j / wp, j % wp) of the
@@ -451,7 +489,9 @@ void conv_pixel_rows(const Base& base, const int64_t* off, int64_t astep, const 
     const gemm_isa isa = gemm_runtime_isa();
     const pool_iface* pool = current_pool();
     const int64_t want = pool && pool->threads > 1 ? 4 * pool->threads : 1, groups = (plane + mr - 1) / mr;
+    constexpr int64_t tile_groups = conv_rows_tile / mr; // (an item's tile holds at most this many groups)
     int64_t parts = (want + cblocks - 1) / cblocks;
+    if (parts < (groups + tile_groups - 1) / tile_groups) parts = (groups + tile_groups - 1) / tile_groups;
     if (parts > groups) parts = groups;
     const int64_t slices = (kdim + S::kc - 1) / S::kc, kstep = (kdim + slices - 1) / slices;
     parallel_for(cblocks * parts, [&](int64_t item) {
@@ -629,6 +669,19 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
         }
         return true;
     }
+    if (conv_pointwise_in_place<T>(xd, wd, od, k.ip)) {
+        int64_t off[conv_in_place_max_depth]; // row kk of B: input channel kk's plane
+        for (int64_t kk = 0; kk < kdim; ++kk) off[kk] = kk * xd.strides[1];
+        for (int64_t ng = 0; ng < images * group; ++ng) {
+            const int64_t n = ng / group, g = ng % group, ybase = (n * od.lens[1] + g * mg) * plane;
+            const C* xg = reinterpret_cast<const C*>(x + n * xd.strides[0] + g * cg * xd.strides[1]);
+            const auto pa = pack_a(g);
+            const gemm_split cs = gemm_plan<T>(mg, plane, 1);
+            const gemm_out_dense<T> out{y + ybase, plane, ybase};
+            parallel_for(cs.blocks(), [&](int64_t b) { gemm_block_to(cs, kdim, pa, gemm_b_shifted<C>{xg, off}, out, epi, b); });
+        }
+        return true;
+    }
     if (k.scratch && sp.row_blocks > 1) {
         constexpr int nr = gemm_shape<C>::nr;
         constexpr int64_t unit = conv_im2col_unit;
@@ -772,6 +825,25 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
     const int64_t rows = elements(od) / (od.lens[0] * channels * out_w);
     const int64_t per = rows_per_item(rows, out_w * cr.krows * cr.k_w * cr.cg, 1 << 15), blocks = (rows + per - 1) / per;
     T* y = output<T>(k);
+#if MXC_GEMM_AVX2
+    if constexpr (std::is_same<T, float>::value) {
+        using D = conv_depthwise_flat<T>;
+        if (const D df(k); df.channels > 0) { // a block of channels a work item
+            uint16_t masks[D::max_vectors * D::max_taps];
+            df.fill_masks(masks, k.ip);
+            const int64_t blocks = (channels + df.channels - 1) / df.channels, plane = df.plane, ld = df.vectors * D::lanes;
+            parallel_for(od.lens[0] * blocks, [&](int64_t t) {
+                E ep = epi;
+                const int64_t n = t / blocks, m0 = t % blocks * df.channels;
+                const int64_t nc = channels - m0 < df.channels ? channels - m0 : df.channels, e = (n * channels + m0) * plane;
+                alignas(64) float run[D::run_cap];
+                df.block(n, m0, nc, masks, run);
+                epilogue_store_rows(ep, static_cast<const float*>(run), ld, y + e, plane, e, plane, nc);
+            });
+            return;
+        }
+    }
+#endif
     if (const conv_depthwise_rows<T> dr(k); dr.band > 0) { // a channel by a band of rows a work item
         using D = conv_depthwise_rows<T>;
         const int64_t bands = (rows + dr.band - 1) / dr.band;

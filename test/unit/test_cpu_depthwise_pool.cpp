@@ -218,43 +218,88 @@ TEST(cpu_depthwise, blocks_of_eight_channels) {
     check_conv_all({{1, 8, 3, 900}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {1, 2}, {2, 1}});      // one row a band
 }
 
-// conv_depthwise_rows (3 x 3, stride 1, rows of 16 outputs or more) takes the case, and gives
-// the same bits as the 8-channel kernel (conv_depthwise, run here block by block): the same
-// products summed in the same order, fused on both where the CPU has AVX2 (float, no epilogue).
-void check_rows_kernel(const conv_case& c) {
+// The sums before the epilogue of a depthwise float convolution, as one kernel computes them:
+// the 8-channel kernel (conv_depthwise) block by block, conv_depthwise_rows band by band, or
+// conv_depthwise_flat a block of channels at a time; y[(n * M + m) * plane + p].
+enum class dw_kernel { eight, rows, flat };
+std::vector<float> depthwise_sums(const mxc_kargs& k, dw_kernel which) {
+    const mxc_desc& od = *k.out_desc;
+    const int64_t m = od.lens[1], rows = od.lens[2], ow = od.lens[3], plane = rows * ow;
+    std::vector<float> y(size_t(mxc_elements(od)), NAN);
+    if (which == dw_kernel::eight) {
+        using D = mxc::cpu::conv_depthwise<float>;
+        const D dw(k);
+        EXPECT_GT(dw.band, 0) << "not the 8-channel kernel's case";
+        struct scratch { // (a std::vector of D::V would lose its alignment: attributes drop from template arguments)
+            D::V buf[D::buf_cap];
+            float run[D::lanes * D::run_cap];
+        };
+        const auto sc = std::make_unique<scratch>();
+        for (int64_t n = 0; n < od.lens[0] && dw.band > 0; ++n)
+            for (int64_t m0 = 0; m0 < m; m0 += D::lanes)
+                for (int64_t r0 = 0; r0 < rows; r0 += dw.band) {
+                    const int64_t r1 = r0 + dw.band < rows ? r0 + dw.band : rows;
+                    dw.block_any(n, m0, r0, r1, sc->buf, sc->run);
+                    for (int64_t l = 0; l < D::lanes && m0 + l < m; ++l)
+                        for (int64_t i = 0; i < (r1 - r0) * ow; ++i)
+                            y[size_t((n * m + m0 + l) * plane + r0 * ow + i)] = sc->run[l * D::run_cap + i];
+                }
+    } else if (which == dw_kernel::rows) {
+        using D = mxc::cpu::conv_depthwise_rows<float>;
+        const D dr(k);
+        EXPECT_GT(dr.band, 0) << "not the rows kernel's case";
+        struct scratch {
+            alignas(64) float buf[D::buf_cap];
+            float run[D::run_cap];
+        };
+        const auto sc = std::make_unique<scratch>();
+        for (int64_t nm = 0; nm < od.lens[0] * m && dr.band > 0; ++nm)
+            for (int64_t r0 = 0; r0 < rows; r0 += dr.band) {
+                const int64_t r1 = r0 + dr.band < rows ? r0 + dr.band : rows;
+                dr.block_any(nm / m, nm % m, r0, r1, sc->buf, sc->run);
+                std::copy(sc->run, sc->run + (r1 - r0) * ow, y.begin() + nm * plane + r0 * ow);
+            }
+    } else {
+#if MXC_GEMM_AVX2
+        using D = mxc::cpu::conv_depthwise_flat<float>;
+        const D df(k);
+        EXPECT_GT(df.channels, 0) << "not the flat kernel's case";
+        std::vector<uint16_t> masks(D::max_vectors * D::max_taps);
+        if (df.channels > 0) df.fill_masks(masks.data(), k.ip);
+        std::vector<float> run(D::run_cap);
+        for (int64_t n = 0; n < od.lens[0] && df.channels > 0; ++n)
+            for (int64_t m0 = 0; m0 < m; m0 += df.channels) {
+                const int64_t nc = m - m0 < df.channels ? m - m0 : df.channels;
+                df.block(n, m0, nc, masks.data(), run.data());
+                for (int64_t j = 0; j < nc; ++j)
+                    std::copy(run.begin() + j * df.vectors * D::lanes, run.begin() + j * df.vectors * D::lanes + plane,
+                              y.begin() + (n * m + m0 + j) * plane);
+            }
+#endif
+    }
+    return y;
+}
+
+// `which` takes the case and gives the same bits as the 8-channel kernel: the same products
+// summed in the same order, fused on both where the CPU has AVX2 (float, no epilogue); and
+// the case end to end (check_conv_all) right against mxc_conv_at.
+void check_dw_kernel(const conv_case& c, dw_kernel which) {
+    SCOPED_TRACE("x " + ::testing::PrintToString(c.x) + ", w " + ::testing::PrintToString(c.w));
     check_conv_all(c);
     std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
-    for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - 3) / c.stride[d] + 1);
+    for (size_t d = 0; d < 2; ++d)
+        out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
     for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
     const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
     const auto x = values<float>(extent(ds[0]), 3), w = values<float>(extent(ds[1]), 4);
     const void* in[2] = {x.data(), w.data()};
     std::vector<float> y(size_t(mxc_elements(od)));
     const mxc_kargs k = {2, in, ds, y.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0};
-    ASSERT_GT(mxc::cpu::conv_depthwise_rows<float>(k).band, 0) << "not the rows kernel's case";
-    mxc::cpu::convolution<float>(k);
-    using D = mxc::cpu::conv_depthwise<float>;
-    const D dw(k);
-    ASSERT_GT(dw.band, 0);
-    struct scratch { // (a std::vector of D::V would lose its alignment: attributes drop from template arguments)
-        D::V buf[D::buf_cap];
-        float run[D::lanes * D::run_cap];
-    };
-    const auto sc = std::make_unique<scratch>();
-    const int64_t m = od.lens[1], rows = od.lens[2], ow = od.lens[3];
-    for (int64_t n = 0; n < od.lens[0]; ++n)
-        for (int64_t m0 = 0; m0 < m; m0 += D::lanes)
-            for (int64_t r0 = 0; r0 < rows; r0 += dw.band) {
-                const int64_t r1 = r0 + dw.band < rows ? r0 + dw.band : rows;
-                dw.block_any(n, m0, r0, r1, sc->buf, sc->run);
-                for (int64_t l = 0; l < D::lanes && m0 + l < m; ++l)
-                    for (int64_t i = 0; i < (r1 - r0) * ow; ++i) {
-                        const float want = sc->run[l * D::run_cap + i], got = y[size_t(((n * m + m0 + l) * rows + r0) * ow + i)];
-                        ASSERT_EQ(std::memcmp(&want, &got, sizeof got), 0)
-                            << "image " << n << " channel " << m0 + l << " element " << r0 * ow + i << ": " << got << " want " << want;
-                    }
-            }
+    const std::vector<float> want = depthwise_sums(k, dw_kernel::eight), got = depthwise_sums(k, which);
+    for (size_t e = 0; e < want.size(); ++e)
+        ASSERT_EQ(std::memcmp(&want[e], &got[e], sizeof(float)), 0) << "element " << e << ": " << got[e] << " want " << want[e];
 }
+void check_rows_kernel(const conv_case& c) { check_dw_kernel(c, dw_kernel::rows); }
 
 // Widths of whole vectors and not, odd row counts (a last row alone), padding on one side
 // only and wider than the kernel reads, a channel multiplier, strided and row-padded views, and
@@ -280,6 +325,43 @@ TEST(cpu_depthwise, rows_kernel) {
     check_rows_kernel({{1, 2, 112, 112}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {2, 2}, {1, 1}});  // bands
 }
 
+// conv_depthwise_flat (stride 1, at most 1024 outputs a channel, output rows as long as the
+// input's, AVX-512): MobileNetV2's 3x3s over 14x14 and 7x7, a plane of 1024 (64 vectors) and
+// one of a partial last vector, padding on one side of a row only and rows of padding above
+// and below, 5x5 and 1x3 kernels, dilation, a multiplier, two images, blocks of channels and a
+// partial last block. Not where a row's padding makes it longer, a stride, more than 1024
+// outputs, more than 25 taps, or a view of x whose elements are not a row apart and
+// contiguous in it.
+TEST(cpu_depthwise, flat_kernel) {
+    if (mxc::cpu::gemm_runtime_isa() != mxc::cpu::gemm_isa::avx512) GTEST_SKIP() << "this CPU has no AVX-512F";
+    const dw_kernel flat = dw_kernel::flat;
+    check_dw_kernel({{1, 24, 14, 14}, {24, 1, 3, 3}, 24, {1, 1}, {1, 1}, {1, 1}, {1, 1}}, flat);
+    check_dw_kernel({{2, 19, 7, 7}, {19, 1, 3, 3}, 19, {1, 1}, {1, 1}, {1, 1}, {1, 1}}, flat);
+    check_dw_kernel({{1, 3, 32, 32}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}}, flat);
+    check_dw_kernel({{1, 5, 9, 13}, {5, 1, 3, 3}, 5, {0, 2}, {2, 0}, {1, 1}, {1, 1}}, flat);
+    check_dw_kernel({{1, 4, 11, 10}, {8, 1, 5, 5}, 4, {3, 2}, {1, 2}, {1, 1}, {1, 1}}, flat);  // multiplier 2
+    check_dw_kernel({{1, 6, 12, 9}, {6, 1, 3, 3}, 6, {2, 2}, {2, 2}, {1, 1}, {2, 2}}, flat);   // dilation
+    check_dw_kernel({{1, 4, 6, 20}, {4, 1, 1, 3}, 4, {0, 1}, {0, 1}, {1, 1}, {1, 1}}, flat);   // 1x3
+    auto flat_case = [](std::vector<int64_t> x, std::vector<int64_t> w, int64_t pad_w, int64_t stride) {
+        const int64_t ow = (x[3] + 2 * pad_w - w[3]) / stride + 1, oh = (x[2] + 2 - w[2]) / stride + 1;
+        const mxc_desc ds[2] = {desc_of(x), desc_of(w)}, od = desc_of({x[0], w[0], oh, ow});
+        const int64_t ip[] = {x[1], 1, pad_w, stride, stride, 1, 1};
+        const void* in[2] = {nullptr, nullptr};
+        const mxc_kargs k = {2, in, ds, nullptr, &od, ip, 7, nullptr, 0};
+        return mxc::cpu::conv_depthwise_flat<float>(k).channels > 0;
+    };
+    EXPECT_TRUE(flat_case({1, 8, 32, 32}, {8, 1, 3, 3}, 1, 1));
+    EXPECT_FALSE(flat_case({1, 8, 14, 14}, {8, 1, 3, 3}, 2, 1)); // rows of 16 from 14
+    EXPECT_FALSE(flat_case({1, 8, 14, 14}, {8, 1, 3, 3}, 1, 2));
+    EXPECT_FALSE(flat_case({1, 8, 33, 32}, {8, 1, 3, 3}, 1, 1)); // 1056 outputs
+    EXPECT_FALSE(flat_case({1, 8, 14, 14}, {8, 1, 7, 7}, 3, 1)); // 49 taps
+    const conv_case view{{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 2};
+    const mxc_desc ds[2] = {x_desc(view), desc_of(view.w)}, od = desc_of({1, 3, 9, 10});
+    const int64_t ip[] = {3, 1, 1, 1, 1, 1, 1};
+    const void* in[2] = {nullptr, nullptr};
+    EXPECT_EQ(mxc::cpu::conv_depthwise_flat<float>({2, in, ds, nullptr, &od, ip, 7, nullptr, 0}).channels, 0);
+}
+
 // The implicit GEMM with its im2col matrix packed once into the arena scratch: more output
 // channels than one block of rows holds (240 for float and half, 40 strips of 6), so that the
 // blocks without it would each pack the matrix again. A partial last strip and group (two
@@ -299,13 +381,14 @@ TEST(cpu_conv_gemm, im2col_packed_once_in_the_scratch) {
 // A 1x1's input (its matrix as it is: no im2col) packed once into the scratch as the GEMM's
 // strips, where more than one block of rows would each pack it: a plane of a partial last
 // strip (130 = 8 x 16 + 2 columns), two images and two groups, double and half, and a matrix
-// larger than the scratch's budget (K = 600: chunks of 832 columns of 1200).
+// larger than the scratch's budget (K = 600: chunks of 832 columns of 1230). (Not where
+// conv_pointwise_in_place reads it in place: these planes end in a partial strip.)
 TEST(cpu_conv_gemm, pointwise_packed_once_in_the_scratch) {
     const auto im2col = scratch_form::im2col;
     const std::vector<conv_case> cases = {
         {{1, 40, 10, 13}, {250, 40, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
         {{2, 64, 12, 15}, {496, 32, 1, 1}, 2, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
-        {{1, 600, 30, 40}, {246, 600, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
+        {{1, 600, 30, 41}, {246, 600, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
     };
     for (const conv_case& c : cases) { // (the 1x1 form: x read as the matrix, the scratch its strips)
         const mxc_desc xd = x_desc(c), wd = desc_of(c.w);
@@ -320,6 +403,35 @@ TEST(cpu_conv_gemm, pointwise_packed_once_in_the_scratch) {
     check_conv<mxc_half>(cases[0], im2col);
     check_conv<float>(cases[1], im2col);
     check_conv<float>(cases[2], im2col);
+}
+
+// A 1x1 over whole strips with at most as many output as input channels (a group) reads its
+// input in place (conv_pointwise_in_place) and wants no scratch: planes of 14 and 64 strips,
+// two images and two groups, more blocks of rows than one, depth slices (K = 600), float and
+// double, 1 and 3 threads, right against mxc_conv_at. Not with more output channels, over a
+// partial last strip, deeper than conv_in_place_max_depth, or in half (summed in float).
+TEST(cpu_conv_gemm, pointwise_in_place) {
+    const std::vector<conv_case> cases = {
+        {{1, 32, 16, 14}, {16, 32, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
+        {{2, 64, 8, 16}, {40, 32, 1, 1}, 2, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
+        {{1, 600, 32, 32}, {250, 600, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}},
+    };
+    for (const conv_case& c : cases) {
+        const mxc_desc xd = x_desc(c), wd = desc_of(c.w), od = desc_of({c.x[0], c.w[0], c.x[2], c.x[3]});
+        const int64_t ip[] = {c.group, 0, 0, 1, 1, 1, 1};
+        ASSERT_TRUE(mxc::cpu::conv_pointwise_in_place<float>(xd, wd, od, ip));
+        EXPECT_EQ(mxc::cpu::conv_scratch_bytes<float>(xd, wd, od, ip), 0);
+        EXPECT_FALSE(mxc::cpu::conv_pointwise_in_place<mxc_half>(xd, wd, od, ip)); // (its compute type is float)
+        check_conv<float>(c);
+    }
+    check_conv<double>(cases[0]);
+    const int64_t ip[] = {1, 0, 0, 1, 1, 1, 1};
+    auto in_place = [&](std::vector<int64_t> x, int64_t m) {
+        return mxc::cpu::conv_pointwise_in_place<float>(desc_of(x), desc_of({m, x[1], 1, 1}), desc_of({x[0], m, x[2], x[3]}), ip);
+    };
+    EXPECT_FALSE(in_place({1, 32, 16, 14}, 48));   // more output channels
+    EXPECT_FALSE(in_place({1, 32, 14, 14}, 16));   // 196 columns: a partial last strip
+    EXPECT_FALSE(in_place({1, 1040, 16, 16}, 16)); // deeper than the offsets' array
 }
 
 // The stride-1 shifted form (conv_shift_form): the input copied with zeros around it, band by
@@ -484,6 +596,10 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     check_conv_rows({{1, 48, 14, 13}, {16, 48, 1, 1}, 1, {0, 0}, {0, 0}, {2, 2}, {1, 1}});   // stride 2: 7 x 7 outputs
     check_conv_rows({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});   // 3x3 stride 2: a padded copy
     check_conv_rows({{2, 128, 15, 13}, {48, 128, 3, 3}, 1, {0, 1}, {1, 0}, {2, 2}, {1, 2}, 2}); // uneven padding, dilation, a view
+    // stems (at most 4 input channels, a depth of 64 or more) over any plane: items of at most
+    // conv_rows_tile pixels (870 and 400 outputs a channel), two images, a view
+    check_conv_rows({{1, 3, 60, 61}, {32, 3, 7, 7}, 1, {3, 3}, {3, 2}, {2, 2}, {1, 1}});
+    check_conv_rows({{2, 3, 40, 40}, {64, 3, 5, 5}, 1, {2, 2}, {2, 2}, {2, 2}, {1, 1}, 2});
     // (the strided form, and the whole plane where the old rule would not take it, only where the
     // im2col matrix's scratch holds the copy: more output channels than outputs a channel)
     // not the form: groups, channels not a multiple of 16, a large plane
@@ -500,6 +616,12 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     mxc::cpu::conv_rows_copy_geometry rg;
     EXPECT_FALSE(mxc::cpu::conv_rows_strided(desc_of({1, 256, 13, 13}), desc_of({80, 256, 1, 1}), desc_of({1, 80, 8, 8}), ip1, rg));
     EXPECT_FALSE(mxc::cpu::conv_rows_pointwise(desc_of({1, 256, 13, 13}), desc_of({80, 256, 1, 1}), desc_of({1, 80, 8, 8}), ip1));
+    // strided over more than conv_rows_small_plane outputs: not a 3x3 stem (a depth of 27), not
+    // 16 input channels, but a 7x7 stem
+    const int64_t ip2[] = {1, 1, 1, 2, 2, 1, 1}, ip3[] = {1, 3, 3, 2, 2, 1, 1};
+    EXPECT_FALSE(mxc::cpu::conv_rows_strided(desc_of({1, 3, 64, 64}), desc_of({64, 3, 3, 3}), desc_of({1, 64, 32, 32}), ip2, rg));
+    EXPECT_FALSE(mxc::cpu::conv_rows_strided(desc_of({1, 16, 64, 64}), desc_of({64, 16, 3, 3}), desc_of({1, 64, 32, 32}), ip2, rg));
+    EXPECT_TRUE(mxc::cpu::conv_rows_strided(desc_of({1, 3, 64, 64}), desc_of({64, 3, 7, 7}), desc_of({1, 64, 32, 32}), ip3, rg));
 }
 
 TEST(cpu_pool, max_3x3_stride2_pad1) { check_pool_all({{1, 3, 12, 13}, 0, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); }
