@@ -271,10 +271,14 @@ int64_t conv_im2col_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc
 constexpr int64_t conv_shift_slack = 64, conv_shift_band_cols = 512, conv_shift_min_bands = 4, conv_shift_min_slots = 8;
 constexpr double conv_shift_waste = 0.1, conv_shift_whole_strips = 1.1;
 // The output shapes of the pixel-rows form (conv_rows_form, below): one group, the output
-// channels a multiple of the strips' nr, at most conv_rows_max_plane outputs a channel.
+// channels a multiple of the strips' nr (conv_rows_channels), and for its forms other than a
+// whole stride-1 plane and a stem at most conv_rows_max_plane outputs a channel (conv_rows_shape).
 constexpr int64_t conv_rows_max_plane = 256;
 constexpr int conv_rows_block = 4;                                                          // strips of channels an item
-constexpr int64_t conv_rows_tile = (conv_rows_max_plane + gemm_mr - 1) / gemm_mr * gemm_mr; // an item's most rows
+// an item's most rows: whole groups of gemm_mr and a multiple of 4 (its transposes read the
+// rows 4 at a time: np rounded up to 4 stays within the tile)
+constexpr int64_t conv_rows_tile = (conv_rows_max_plane + 4 * gemm_mr - 1) / (4 * gemm_mr) * (4 * gemm_mr);
+static_assert(conv_rows_tile % 4 == 0 && conv_rows_tile % gemm_mr == 0, "conv_rows_tile: whole groups, a multiple of 4");
 inline bool conv_rows_channels(const mxc_desc& od, const int64_t* ip) {
     return od.rank == 4 && ip[0] == 1 && od.lens[1] % gemm_shape<float>::nr == 0;
 }
@@ -299,15 +303,26 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
     g.wp = wo + (wd.lens[3] - 1) * ip[6];
     if (double(mg) * double(ho * wo) * double(kdim) < double(conv_im2col_min_macs)) return false;
     g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
-    const bool rows = conv_rows_shape(od, ip); // (no extended column is computed: whatever the waste)
-    if (rows || double(g.wp - wo) > conv_shift_waste * double(g.wp)) {
-        constexpr int64_t nr = gemm_shape<float>::nr;
-        const int64_t strips = ((ho - 1) * g.wp + wo + nr - 1) / nr, im2col = (ho * wo + nr - 1) / nr;
+    auto whole = [&] {
         g.whole = true;
         g.band = ho;
         g.bands = g.slots = 1;
         g.hb = ho + (wd.lens[2] - 1) * ip[5];
         g.copy = wd.lens[1] * g.hb * g.wp + conv_shift_slack;
+        return g.copy * int64_t(sizeof(float)) <= conv_im2col_budget;
+    };
+    // (the pixel-rows form over a larger plane: where the whole copy fits the budget, else bands)
+    if (conv_rows_channels(od, ip) && ho * wo > conv_rows_max_plane) {
+        if (whole()) return true;
+        g = conv_shift_geometry{};
+        g.wp = wo + (wd.lens[3] - 1) * ip[6];
+        g.offsets_bytes = (kdim * int64_t(sizeof(int64_t)) + 63) / 64 * 64;
+    }
+    const bool rows = conv_rows_shape(od, ip); // (no extended column is computed: whatever the waste)
+    if (rows || double(g.wp - wo) > conv_shift_waste * double(g.wp)) {
+        constexpr int64_t nr = gemm_shape<float>::nr;
+        const int64_t strips = ((ho - 1) * g.wp + wo + nr - 1) / nr, im2col = (ho * wo + nr - 1) / nr;
+        whole();
         // (the pixel-rows form's shapes take it where im2col would not, if the im2col matrix's
         // scratch holds the copy: no arena grows for it)
         const int64_t bytes = g.offsets_bytes + g.copy * int64_t(sizeof(float));
@@ -326,7 +341,7 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
     return true;
 }
 // The pixel-rows form of a whole-plane shifted convolution (one group, output channels a
-// multiple of the strips' nr, at most conv_rows_max_plane outputs): the GEMM transposed, its
+// multiple of the strips' nr): the GEMM transposed, its
 // rows the output pixels read in place from the copy (each pixel's base plus the kernel
 // offsets: gemm_rows), its columns the output channels, the weights stored at build time as
 // strips of nr channels (codegen/conv_weights_panels.cpp: float weights that would be panels
@@ -334,10 +349,16 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
 // columns fill 4 strips (64) for 49 outputs, over 14x14 14 strips (224) for 196; here the
 // pixels go gemm_mr at a time, the last group as many as are left. Such shapes take the whole
 // form whatever its waste where the im2col matrix's scratch would hold the copy
-// (conv_shift_form): UNet's 3x3s over 16x16 too.
+// (conv_shift_form): UNet's 3x3s over 16x16 too. Over more than conv_rows_max_plane outputs
+// it is taken where the whole plane's copy fits conv_im2col_budget (else the shifted form's
+// bands), the plane cut into items of at most conv_rows_tile pixels: its B, the weights, is
+// stored as aligned strips, where the shifted form's B rows start at every kernel column's
+// offset, split across cache lines (alone, one thread, 2026-11-26: 64 3x3 over 56x56 1.10 ->
+// 0.96 ms, 128 over 28x28 1.08 -> 0.96, 256 over 32x32 5.33 -> 4.88, 32 -> 64 over 64x64
+// 0.735 -> 0.638; two threads 8-10%; ResNet-50's kernels 39.3 -> 38.0 ms, UNet's 31.3 -> 28.7).
 inline bool conv_rows_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     conv_shift_geometry g;
-    return conv_rows_shape(od, ip) && conv_shift_form(xd, wd, od, ip, g) && g.whole;
+    return conv_rows_channels(od, ip) && conv_shift_form(xd, wd, od, ip, g) && g.whole;
 }
 // The same for a 1x1 convolution (any stride, no padding) of such a shape: its rows read the
 // input in place (pixel (oh, ow)'s element c at x[c, oh * stride, ow * stride]), no copy. Over

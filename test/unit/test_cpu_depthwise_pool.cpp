@@ -596,6 +596,10 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     check_conv_rows({{1, 48, 14, 13}, {16, 48, 1, 1}, 1, {0, 0}, {0, 0}, {2, 2}, {1, 1}});   // stride 2: 7 x 7 outputs
     check_conv_rows({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});   // 3x3 stride 2: a padded copy
     check_conv_rows({{2, 128, 15, 13}, {48, 128, 3, 3}, 1, {0, 1}, {1, 0}, {2, 2}, {1, 2}, 2}); // uneven padding, dilation, a view
+    // 3x3s over planes of more than conv_rows_max_plane outputs (the whole copy within the
+    // budget): items of at most conv_rows_tile pixels, 960 and 1290 outputs a channel
+    check_conv_rows({{1, 16, 30, 32}, {32, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
+    check_conv_rows({{2, 24, 30, 43}, {80, 24, 3, 3}, 1, {0, 1}, {2, 1}, {1, 1}, {1, 1}}); // two images, 5 strips
     // stems (at most 4 input channels, a depth of 64 or more) over any plane: items of at most
     // conv_rows_tile pixels (870 and 400 outputs a channel), two images, a view
     check_conv_rows({{1, 3, 60, 61}, {32, 3, 7, 7}, 1, {3, 3}, {3, 2}, {2, 2}, {1, 1}});
@@ -610,7 +614,14 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     };
     EXPECT_FALSE(rows({{1, 64, 14, 14}, {64, 32, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
     EXPECT_FALSE(rows({{1, 64, 7, 7}, {40, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
-    EXPECT_FALSE(rows({{1, 16, 28, 28}, {32, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
+    EXPECT_TRUE(rows({{1, 16, 28, 28}, {32, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}})); // a larger plane: its copy fits
+    // over a plane whose whole copy outgrows conv_im2col_budget (64 channels of 122 x 122): bands
+    EXPECT_FALSE(rows({{1, 64, 120, 120}, {64, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
+    mxc::cpu::conv_shift_geometry sg;
+    const int64_t ip_big[] = {1, 1, 1, 1, 1, 1, 1};
+    ASSERT_TRUE(mxc::cpu::conv_shift_form(desc_of({1, 64, 120, 120}), desc_of({64, 64, 3, 3}), desc_of({1, 64, 120, 120}), ip_big, sg));
+    EXPECT_FALSE(sg.whole);
+    EXPECT_GT(sg.bands, 1);
     // a padded 1x1 with stride 2: its copy (256 channels of 15 x 15) more than im2col's scratch
     const int64_t ip1[] = {1, 1, 1, 2, 2, 1, 1};
     mxc::cpu::conv_rows_copy_geometry rg;
