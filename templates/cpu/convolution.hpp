@@ -389,17 +389,22 @@ inline bool conv_rows_pointwise(const mxc_desc& xd, const mxc_desc& wd, const mx
 // (ResNet-50's 7x7 from 3 channels, 229 x 229 a channel in 630 KB, where im2col gathers 147
 // rows at stride 2: 1.58 -> 1.24 ms alone, one thread, 2026-11-26; 5x5 from 3 channels 0.83 ->
 // 0.72; a 3x3 stem from 3 channels, a depth of 27, 0.37 -> 0.44; and 3x3s from 8 to 32 channels
-// 5-18% slower). conv_pixel_rows cuts such planes into items of at most conv_rows_tile pixels.
-constexpr int64_t conv_rows_stem_channels = 4, conv_rows_stem_depth = 64;
+// 5-18% slower); or a kernel of conv_rows_strided_depth elements or more, where the im2col
+// matrix's scratch holds the copy (alone, one thread: 256 3x3 from 28x28 to 14x14 1.19 -> 1.04
+// ms, in ResNet-50 1.23 -> 1.13; 256 -> 512 from 20x20 to 10x10 1.27 -> 1.04; depths of 576
+// and 1152, 64 -> 128 from 80x80 and 128 -> 256 from 40x40 or 56x56, the same either way).
+// conv_pixel_rows cuts such planes into items of at most conv_rows_tile pixels.
+constexpr int64_t conv_rows_stem_channels = 4, conv_rows_stem_depth = 64, conv_rows_strided_depth = 512;
 struct conv_rows_copy_geometry {
     int64_t hc = 0, wc = 0, copy = 0, offsets_bytes = 0;
 };
 inline bool conv_rows_strided(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip,
                               conv_rows_copy_geometry& g) {
     if (!conv_rows_channels(od, ip) || xd.rank != 4 || wd.rank != 4 || (ip[3] == 1 && ip[4] == 1)) return false;
-    const bool stem = od.lens[2] * od.lens[3] > conv_rows_small_plane; // (then only a stem's shape)
     if (conv_rows_pointwise(xd, wd, od, ip)) return false;
     const int64_t kdim = conv_gemm_depth(wd, od, ip);
+    const bool large = od.lens[2] * od.lens[3] > conv_rows_small_plane; // (then a stem's shape or a deep kernel)
+    const bool stem = large && kdim < conv_rows_strided_depth;
     if (stem && (wd.lens[1] > conv_rows_stem_channels || kdim < conv_rows_stem_depth)) return false;
     if (kdim == 0 || double(od.lens[1]) * double(od.lens[2] * od.lens[3]) * double(kdim) < double(conv_im2col_min_macs))
         return false;

@@ -600,6 +600,8 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     // budget): items of at most conv_rows_tile pixels, 960 and 1290 outputs a channel
     check_conv_rows({{1, 16, 30, 32}, {32, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
     check_conv_rows({{2, 24, 30, 43}, {80, 24, 3, 3}, 1, {0, 1}, {2, 1}, {1, 1}, {1, 1}}); // two images, 5 strips
+    // strided over more than 64 outputs with a depth of 512 or more (576: 10 x 10 outputs)
+    check_conv_rows({{1, 64, 20, 20}, {128, 64, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});
     // stems (at most 4 input channels, a depth of 64 or more) over any plane: items of at most
     // conv_rows_tile pixels (870 and 400 outputs a channel), two images, a view
     check_conv_rows({{1, 3, 60, 61}, {32, 3, 7, 7}, 1, {3, 3}, {3, 2}, {2, 2}, {1, 1}});
@@ -628,11 +630,13 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     EXPECT_FALSE(mxc::cpu::conv_rows_strided(desc_of({1, 256, 13, 13}), desc_of({80, 256, 1, 1}), desc_of({1, 80, 8, 8}), ip1, rg));
     EXPECT_FALSE(mxc::cpu::conv_rows_pointwise(desc_of({1, 256, 13, 13}), desc_of({80, 256, 1, 1}), desc_of({1, 80, 8, 8}), ip1));
     // strided over more than conv_rows_small_plane outputs: not a 3x3 stem (a depth of 27), not
-    // 16 input channels, but a 7x7 stem
+    // 16 input channels (a depth of 144), but a 7x7 stem
     const int64_t ip2[] = {1, 1, 1, 2, 2, 1, 1}, ip3[] = {1, 3, 3, 2, 2, 1, 1};
     EXPECT_FALSE(mxc::cpu::conv_rows_strided(desc_of({1, 3, 64, 64}), desc_of({64, 3, 3, 3}), desc_of({1, 64, 32, 32}), ip2, rg));
     EXPECT_FALSE(mxc::cpu::conv_rows_strided(desc_of({1, 16, 64, 64}), desc_of({64, 16, 3, 3}), desc_of({1, 64, 32, 32}), ip2, rg));
     EXPECT_TRUE(mxc::cpu::conv_rows_strided(desc_of({1, 3, 64, 64}), desc_of({64, 3, 7, 7}), desc_of({1, 64, 32, 32}), ip3, rg));
+    // a depth of 576 whose im2col path wants no scratch (32 output channels for 100 outputs)
+    EXPECT_FALSE(mxc::cpu::conv_rows_strided(desc_of({1, 64, 20, 20}), desc_of({32, 64, 3, 3}), desc_of({1, 32, 10, 10}), ip2, rg));
 }
 
 TEST(cpu_pool, max_3x3_stride2_pad1) { check_pool_all({{1, 3, 12, 13}, 0, 0, 0, {1, 1}, {1, 1}, {2, 2}, {3, 3}, {1, 1}}); }
