@@ -340,8 +340,8 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
     if (g.slots > g.bands) g.slots = g.bands;
     return true;
 }
-// The pixel-rows form of a whole-plane shifted convolution (one group, output channels a
-// multiple of the strips' nr): the GEMM transposed, its
+// The pixel-rows form of a shifted convolution (one group, output channels a multiple of the
+// strips' nr): the GEMM transposed, its
 // rows the output pixels read in place from the copy (each pixel's base plus the kernel
 // offsets: gemm_rows), its columns the output channels, the weights stored at build time as
 // strips of nr channels (codegen/conv_weights_panels.cpp: float weights that would be panels
@@ -350,15 +350,18 @@ inline bool conv_shift_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_de
 // pixels go gemm_mr at a time, the last group as many as are left. Such shapes take the whole
 // form whatever its waste where the im2col matrix's scratch would hold the copy
 // (conv_shift_form): UNet's 3x3s over 16x16 too. Over more than conv_rows_max_plane outputs
-// it is taken where the whole plane's copy fits conv_im2col_budget (else the shifted form's
-// bands), the plane cut into items of at most conv_rows_tile pixels: its B, the weights, is
+// it is taken where the whole plane's copy fits conv_im2col_budget, the plane cut into items of
+// at most conv_rows_tile pixels, and else band by band (each band's copy and its pixels on one
+// thread, as the shifted form's bands: 64 -> 32 and 32 -> 32 3x3s over 128x128 3.4-3.7 -> 2.8-3.0
+// and 1.76 -> 1.41-1.46 ms alone, one thread, 128 -> 64 over 64x64 2.9 -> 2.7; two threads
+// 17-18% and 7%). Its B, the weights, is
 // stored as aligned strips, where the shifted form's B rows start at every kernel column's
 // offset, split across cache lines (alone, one thread, 2026-11-26: 64 3x3 over 56x56 1.10 ->
 // 0.96 ms, 128 over 28x28 1.08 -> 0.96, 256 over 32x32 5.33 -> 4.88, 32 -> 64 over 64x64
 // 0.735 -> 0.638; two threads 8-10%; ResNet-50's kernels 39.3 -> 38.0 ms, UNet's 31.3 -> 28.7).
 inline bool conv_rows_form(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     conv_shift_geometry g;
-    return conv_rows_channels(od, ip) && conv_shift_form(xd, wd, od, ip, g) && g.whole;
+    return conv_rows_channels(od, ip) && conv_shift_form(xd, wd, od, ip, g);
 }
 // The same for a 1x1 convolution (any stride, no padding) of such a shape: its rows read the
 // input in place (pixel (oh, ow)'s element c at x[c, oh * stride, ow * stride]), no copy. Over
@@ -501,26 +504,28 @@ template <class C> void conv_rows_transpose(const C* acc, int64_t ldc, C* t, int
 
 // The pixel-rows form (conv_rows_form, conv_rows_pointwise, conv_rows_strided): pixel p's
 // elements of A at base(p)[off[kk]] (a copy) or, off null, base(p)[kk * astep] (a 1x1's input), the
-// weights as strips `ws` (kdim x mg, strips of nr channels), into the output y (mg x plane, its
-// epilogue index ebase + its offset). Items: a block of up to 4 strips of channels by a range
-// of the pixels; each sums its tile over depth slices as gemm_block_to does (the same slices,
-// the same order), then transposes it into channel rows for the epilogue.
+// weights as strips `ws` (kdim x mg, strips of nr channels), into the output y (mg rows of
+// `plane` pixels, ldy apart: plane where 0; its epilogue index ebase + its offset). Items: a
+// block of up to 4 strips of channels by a range of the pixels, over the pool or, `serial`, on
+// the calling thread (a band of the shifted form, itself an item); each sums its tile over
+// depth slices as gemm_block_to does (the same slices, the same order), then transposes it
+// into channel rows for the epilogue.
 template <class T, class E, class Base>
 void conv_pixel_rows(const Base& base, const int64_t* off, int64_t astep, const T* ws, int64_t kdim, int64_t mg,
-                     int64_t plane, T* y, int64_t ebase, const E& epi) {
+                     int64_t plane, T* y, int64_t ebase, const E& epi, int64_t ldy = 0, bool serial = false) {
     using C = compute_t<T>;
     using S = gemm_shape<C>;
     constexpr int mr = S::mr, nr = S::nr, block = conv_rows_block;
     const int64_t strips = mg / nr, cblocks = (strips + block - 1) / block;
     const gemm_isa isa = gemm_runtime_isa();
-    const pool_iface* pool = current_pool();
+    const pool_iface* pool = serial ? nullptr : current_pool();
     const int64_t want = pool && pool->threads > 1 ? 4 * pool->threads : 1, groups = (plane + mr - 1) / mr;
     constexpr int64_t tile_groups = conv_rows_tile / mr; // (an item's tile holds at most this many groups)
     int64_t parts = (want + cblocks - 1) / cblocks;
     if (parts < (groups + tile_groups - 1) / tile_groups) parts = (groups + tile_groups - 1) / tile_groups;
     if (parts > groups) parts = groups;
     const int64_t slices = (kdim + S::kc - 1) / S::kc, kstep = (kdim + slices - 1) / slices;
-    parallel_for(cblocks * parts, [&](int64_t item) {
+    auto item_at = [&](int64_t item) {
         const int64_t cb = item / parts, part = item % parts;
         const int64_t s0 = cb * block, ns = strips - s0 < block ? strips - s0 : block;
         const int64_t p0 = groups * part / parts * mr, p1e = groups * (part + 1) / parts * mr;
@@ -543,13 +548,17 @@ void conv_pixel_rows(const Base& base, const int64_t* off, int64_t astep, const 
         alignas(64) C t[gemm_shape<C>::nr * conv_rows_tile];
         const int64_t ldt = (np + 3) / 4 * 4;
         E ep = epi;
-        const gemm_out_dense<T> out{y, plane, ebase};
+        const gemm_out_dense<T> out{y, ldy ? ldy : plane, ebase};
         for (int64_t s = 0; s < ns; ++s) {
             conv_rows_transpose(acc + s * nr, ldc, t, ldt, int64_t(nr), ldt);
             for (int c0 = 0; c0 < nr; c0 += mr)
                 out.store(ep, static_cast<const C*>(t + c0 * ldt), ldt, (s0 + s) * nr + c0, p0, np, nr - c0 < mr ? nr - c0 : mr);
         }
-    });
+    };
+    if (serial)
+        for (int64_t item = 0; item < cblocks * parts; ++item) item_at(item);
+    else
+        parallel_for(cblocks * parts, item_at);
 }
 
 // The K offsets of a zero-bordered input copy (channels hw elements apart, rows `row`): element
@@ -687,6 +696,12 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
                     for (int64_t i = cg * hw; i < sg.copy; ++i) xp[i] = C(0); // (the slack)
                     // the band's GEMM, block after block on this thread (the bands are the items)
                     const int64_t cols = (rows - 1) * sg.wp + wo, e0 = ybase + oh0 * wo;
+                    if constexpr (Panels)
+                        if (conv_rows_form(xd, wd, od, k.ip)) { // its pixels as rows, on this thread
+                            auto at = [&](int64_t p) -> const C* { return xp + p / wo * sg.wp + p % wo; };
+                            conv_pixel_rows<T>(at, off, 0, w, kdim, mg, rows * wo, y + e0, e0, epi, plane, true);
+                            return;
+                        }
                     const gemm_split cs = gemm_plan<T>(mg, cols, sg.bands);
                     const conv_out_shifted<T> out{y + e0, plane, e0, sg.wp, wo};
                     for (int64_t b = 0; b < cs.blocks(); ++b) gemm_block_to(cs, kdim, pa, gemm_b_shifted<C>{xp, off}, out, epi, b);

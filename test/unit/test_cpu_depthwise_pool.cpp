@@ -600,6 +600,9 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     // budget): items of at most conv_rows_tile pixels, 960 and 1290 outputs a channel
     check_conv_rows({{1, 16, 30, 32}, {32, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
     check_conv_rows({{2, 24, 30, 43}, {80, 24, 3, 3}, 1, {0, 1}, {2, 1}, {1, 1}, {1, 1}}); // two images, 5 strips
+    // and band by band where the whole copy outgrows the budget (320 channels of 42 x 43: 4
+    // bands of 10 rows, each on one thread)
+    check_conv_rows({{1, 320, 40, 41}, {16, 320, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});
     // strided over more than 64 outputs with a depth of 512 or more (576: 10 x 10 outputs)
     check_conv_rows({{1, 64, 20, 20}, {128, 64, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});
     // stems (at most 4 input channels, a depth of 64 or more) over any plane: items of at most
@@ -617,13 +620,14 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     EXPECT_FALSE(rows({{1, 64, 14, 14}, {64, 32, 3, 3}, 2, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
     EXPECT_FALSE(rows({{1, 64, 7, 7}, {40, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
     EXPECT_TRUE(rows({{1, 16, 28, 28}, {32, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}})); // a larger plane: its copy fits
-    // over a plane whose whole copy outgrows conv_im2col_budget (64 channels of 122 x 122): bands
-    EXPECT_FALSE(rows({{1, 64, 120, 120}, {64, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
+    // over a plane whose whole copy outgrows conv_im2col_budget (64 channels of 122 x 122):
+    // the same form band by band
     mxc::cpu::conv_shift_geometry sg;
     const int64_t ip_big[] = {1, 1, 1, 1, 1, 1, 1};
     ASSERT_TRUE(mxc::cpu::conv_shift_form(desc_of({1, 64, 120, 120}), desc_of({64, 64, 3, 3}), desc_of({1, 64, 120, 120}), ip_big, sg));
     EXPECT_FALSE(sg.whole);
     EXPECT_GT(sg.bands, 1);
+    EXPECT_TRUE(rows({{1, 64, 120, 120}, {64, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));
     // a padded 1x1 with stride 2: its copy (256 channels of 15 x 15) more than im2col's scratch
     const int64_t ip1[] = {1, 1, 1, 2, 2, 1, 1};
     mxc::cpu::conv_rows_copy_geometry rg;
