@@ -438,8 +438,10 @@ bool conv_pointwise_in_place(const mxc_desc& xd, const mxc_desc& wd, const mxc_d
     const int64_t kdim = wd.lens[1], mg = od.lens[1] / ip[0];
     return plane % gemm_shape<compute_t<T>>::nr == 0 && mg <= kdim && kdim <= conv_in_place_max_depth;
 }
-// The scratch a convolution's implicit GEMM wants: the shifted form's, else the im2col
-// matrix's (conv_im2col_bytes), else 0 (codegen/gemm_choice.cpp reserves it).
+// The scratch a convolution's implicit GEMM wants: none for a 1x1 read in place, the shifted
+// form's, the strided pixel-rows form's copy (or the im2col matrix's where larger: the same
+// shape without strips takes im2col), else the im2col matrix's (conv_im2col_bytes), else 0
+// (codegen/gemm_choice.cpp reserves it).
 template <class T>
 int64_t conv_scratch_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_desc& od, const int64_t* ip) {
     if (conv_pointwise_in_place<T>(xd, wd, od, ip)) return 0;
@@ -450,7 +452,7 @@ int64_t conv_scratch_bytes(const mxc_desc& xd, const mxc_desc& wd, const mxc_des
         const int64_t im = conv_im2col_bytes<T>(xd, wd, od, ip), rows = rg.offsets_bytes + rg.copy * int64_t(sizeof(float));
         return im > rows ? im : rows;
     }
-    return conv_im2col_bytes<T>(xd, wd, od, ip); // (conv_rows_strided's copy included)
+    return conv_im2col_bytes<T>(xd, wd, od, ip);
 }
 // The shifted form's output: extended column j of row i is element (i, j / wp, j % wp) of the
 // group's output (discarded where j % wp >= out_w).
@@ -645,6 +647,8 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
     }
     conv_shift_geometry sg;
     if (k.scratch && conv_shift_form(xd, wd, od, k.ip, sg)) {
+        // the pixel-rows form (the weights stored as strips): conv_rows_form, given the shifted form
+        const bool as_rows = Panels && conv_rows_channels(od, k.ip);
         int64_t* off = static_cast<int64_t*>(k.scratch);
         C* copies = reinterpret_cast<C*>(static_cast<char*>(k.scratch) + sg.offsets_bytes);
         const int64_t kh_n = wd.lens[2], kw_n = wd.lens[3], hw = sg.hb * sg.wp, ho = od.lens[2], wo = od.lens[3];
@@ -675,7 +679,7 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
                 parallel_for(cg, [&](int64_t c) { copy_channel(xg, copies, c, 0, sg.hb); });
                 for (int64_t i = cg * hw; i < sg.copy; ++i) copies[i] = C(0);
                 if constexpr (Panels)
-                    if (conv_rows_form(xd, wd, od, k.ip)) {
+                    if (as_rows) {
                         const int64_t wp = sg.wp;
                         auto at = [&](int64_t p) -> const C* { return copies + p / wo * wp + p % wo; };
                         conv_pixel_rows<T>(at, off, 0, w, kdim, mg, plane, y + ybase, ybase, epi);
@@ -697,7 +701,7 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
                     // the band's GEMM, block after block on this thread (the bands are the items)
                     const int64_t cols = (rows - 1) * sg.wp + wo, e0 = ybase + oh0 * wo;
                     if constexpr (Panels)
-                        if (conv_rows_form(xd, wd, od, k.ip)) { // its pixels as rows, on this thread
+                        if (as_rows) { // its pixels as rows, on this thread
                             auto at = [&](int64_t p) -> const C* { return xp + p / wo * sg.wp + p % wo; };
                             conv_pixel_rows<T>(at, off, 0, w, kdim, mg, rows * wo, y + e0, e0, epi, plane, true);
                             return;
