@@ -409,7 +409,7 @@ template <class T> struct conv_depthwise_flat {
     static constexpr int64_t run_cap = 4096; // floats of sums an item holds (its channels' planes)
     const mxc_desc &xd, &wd, &od;
     const T *x, *w;
-    int64_t mg = 1, kh = 0, kw = 0, taps = 0, plane = 0, vectors = 0;
+    int64_t mg = 1, kh = 0, kw = 0, ph = 0, pw = 0, dh = 1, dw = 1, taps = 0, plane = 0, vectors = 0;
     int64_t channels = 0; // channels a work item; 0: not this kernel's case
     int64_t off[max_taps] = {};
 
@@ -418,7 +418,8 @@ template <class T> struct conv_depthwise_flat {
 #if MXC_GEMM_AVX2
         if (!std::is_same<T, float>::value || gemm_runtime_isa() != gemm_isa::avx512) return;
         if (od.rank != 4 || wd.lens[1] != 1 || k.ip[0] != xd.lens[1] || k.ip[3] != 1 || k.ip[4] != 1) return;
-        const int64_t in_w = xd.lens[3], ph = k.ip[1], pw = k.ip[2], dh = k.ip[5], dw = k.ip[6];
+        const int64_t in_w = xd.lens[3];
+        ph = k.ip[1], pw = k.ip[2], dh = k.ip[5], dw = k.ip[6];
         kh = wd.lens[2], kw = wd.lens[3], taps = kh * kw, plane = od.lens[2] * od.lens[3];
         if (od.lens[3] != in_w || xd.strides[3] != 1 || xd.strides[2] != in_w || taps > max_taps) return;
         if (plane == 0 || plane > max_plane || (wd.strides[2] != kw && kh > 1) || wd.strides[3] != 1) return;
@@ -434,16 +435,16 @@ template <class T> struct conv_depthwise_flat {
     }
 
     // masks[v * taps + t]: the lanes of output vector v whose tap t is inside the input
-    void fill_masks(uint16_t* masks, const int64_t* ip) const {
+    void fill_masks(uint16_t* masks) const {
         const int64_t in_h = xd.lens[2], in_w = xd.lens[3], out_w = od.lens[3];
         for (int64_t i = 0; i < vectors * taps; ++i) masks[i] = 0;
         for (int64_t p = 0; p < plane; ++p) {
             const int64_t oh = p / out_w, ow = p % out_w, v = p / lanes;
             const uint16_t bit = uint16_t(1u << (p % lanes));
             for (int64_t r = 0, t = 0; r < kh; ++r) {
-                const int64_t ih = oh + r * ip[5] - ip[1];
+                const int64_t ih = oh + r * dh - ph;
                 for (int64_t c = 0; c < kw; ++c, ++t) {
-                    const int64_t iw = ow + c * ip[6] - ip[2];
+                    const int64_t iw = ow + c * dw - pw;
                     if (ih >= 0 && ih < in_h && iw >= 0 && iw < in_w) masks[v * taps + t] |= bit;
                 }
             }

@@ -875,7 +875,7 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
         using D = conv_depthwise_flat<T>;
         if (const D df(k); df.channels > 0) { // a block of channels a work item
             uint16_t masks[D::max_vectors * D::max_taps];
-            df.fill_masks(masks, k.ip);
+            df.fill_masks(masks);
             const int64_t blocks = (channels + df.channels - 1) / df.channels, plane = df.plane, ld = df.vectors * D::lanes;
             parallel_for(od.lens[0] * blocks, [&](int64_t t) {
                 E ep = epi;

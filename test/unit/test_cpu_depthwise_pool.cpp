@@ -265,7 +265,7 @@ std::vector<float> depthwise_sums(const mxc_kargs& k, dw_kernel which) {
         const D df(k);
         EXPECT_GT(df.channels, 0) << "not the flat kernel's case";
         std::vector<uint16_t> masks(D::max_vectors * D::max_taps);
-        if (df.channels > 0) df.fill_masks(masks.data(), k.ip);
+        if (df.channels > 0) df.fill_masks(masks.data());
         std::vector<float> run(D::run_cap);
         for (int64_t n = 0; n < od.lens[0] && df.channels > 0; ++n)
             for (int64_t m0 = 0; m0 < m; m0 += df.channels) {
