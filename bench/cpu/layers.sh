@@ -3,7 +3,8 @@
 # ONNX Runtime, both on THREADS threads (default 1): median and minimum of RUNS runs (default
 # 100) after 10 warm-up runs, in ms. ORT's figure includes its reorders to and from NCHWc, which
 # inside a model it mostly does not pay: compare layers between two mxc builds (MXC=...), and
-# against ORT's per-node profile for in-model figures.
+# against ORT's per-node profile for in-model figures. FLUSH=MB (bench/cpu/time_lib.c): mxc's
+# runs each start with cold caches, as a layer's inside a model mostly does (ORT's do not).
 #   bash bench/cpu/layers.sh [Ci,Co,H,k,S[,t|d] ...]  (default: the shapes below; t: ConvTranspose, d: depthwise)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -3,6 +3,9 @@
  * each must have exactly the input's byte size).
  *   time_lib LIB.so NAME RUNS WARMUP INPUT.bin...
  * $MXC_THREADS: the instance's thread count (<name>_set_num_threads; default 1).
+ * $FLUSH=MB: before each run (untimed), write a buffer of that many MiB, so that the caches
+ * hold none of the run's data, as inside a model for a layer timed alone (its input and
+ * output last touched a run and megabytes of other layers before).
  * Prints "median_ms min_ms". Used by bench/cpu/run.sh. */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -93,7 +96,11 @@ int main(int argc, char** argv) {
     }
     run_fn run = (run_fn)sym(lib, name, "run");
     double* t = calloc((size_t)runs, sizeof *t);
+    const char* flush_mb = getenv("FLUSH");
+    size_t flush_bytes = flush_mb ? (size_t)atoi(flush_mb) << 20 : 0;
+    volatile char* flush = flush_bytes ? calloc(flush_bytes, 1) : NULL;
     for (int r = -warmup; r < runs; ++r) {
+        for (size_t q = 0; flush && q < flush_bytes; q += 64) flush[q]++;
         double start = now_ms();
         if (run(m, in, out) != MXC_OK) {
             fprintf(stderr, "time_lib: run failed: %s\n", last_error(m));
