@@ -8,7 +8,7 @@ struct mxc_pw_relu {
     template <class C> MXC_HD C operator()(C x) const { return x > C(0) ? x : C(0); }
 };
 struct mxc_pw_sigmoid {
-    template <class C> MXC_HD C operator()(C x) const { return C(1) / (C(1) + mxc_exp(-x)); }
+    template <class C> MXC_HD C operator()(C x) const { return mxc_sigmoid(x); }
 };
 struct mxc_pw_tanh {
     template <class C> MXC_HD C operator()(C x) const { return mxc_tanh(x); }

@@ -399,6 +399,30 @@ TEST(ops_math, host_exp_within_two_ulp) {
     EXPECT_FALSE(std::signbit(mxc_exp_host(-10000.0f)));
 }
 
+// The host's float sigmoid (mxc_sigmoid_host: the Sigmoid op and fused sigmoids and SiLUs on
+// the cpu target, the evaluator): within 2 ulp of double 1 / (1 + exp(-x)) from x = -87 on
+// (sampled: every 4099th bit pattern); below, within 1.7e-38 of it (the argument is clamped);
+// NaN through.
+TEST(ops_math, host_sigmoid_within_two_ulp) {
+    const auto want = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+    const ulp_worst worst = worst_ulp(mxc_sigmoid_host, want, [&](float x) {
+        if (std::isnan(x)) return false;
+        if (x < -87.0f) {
+            EXPECT_NEAR(double(mxc_sigmoid_host(x)), want(double(x)), 1.7e-38) << "x = " << x;
+            return false;
+        }
+        return true;
+    });
+    EXPECT_LE(worst.ulps, 2.0) << "worst at x = " << worst.x;
+    EXPECT_TRUE(std::isnan(mxc_sigmoid_host(NAN)));
+    EXPECT_EQ(mxc_sigmoid_host(INFINITY), 1.0f);
+    EXPECT_GE(mxc_sigmoid_host(-INFINITY), 0.0f);
+    EXPECT_LT(mxc_sigmoid_host(-INFINITY), 1.7e-38f);
+    EXPECT_EQ(mxc_sigmoid_host(0.0f), 0.5f);
+    EXPECT_EQ(mxc_sigmoid_host(20.0f), 1.0f);
+    EXPECT_GE(mxc_sigmoid_host(-1000.0f), 0.0f);
+}
+
 // The host's float erf (mxc_erf_host: GELU epilogues, the Erf op on the cpu target, the
 // evaluator): within 3 ulp of double erf (sampled: every 4099th bit pattern), odd, +-1 at the
 // ends, NaN through.
