@@ -13,7 +13,8 @@
 // row in parallel, the innermost loop over the last output dim with its valid range computed
 // up front (no bounds checks inside); 2-d depthwise convolutions run 8 channels at a time
 // instead, or for 3 x 3 stride 1 over wide rows vectors along the rows, or for stride 1 over a
-// small plane on AVX-512 vectors along the flattened plane (templates/cpu/conv_depthwise.hpp).
+// small plane on AVX-512 vectors along the flattened plane, or for 3 x 3 stride 2 on AVX-512
+// vectors along rows read in place (templates/cpu/conv_depthwise.hpp).
 #pragma once
 #include "templates/common/convolution.hpp"
 #include "templates/common/gemm_choice.hpp" // mxc_conv_pick
@@ -890,6 +891,23 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
                 alignas(64) float run[D::run_cap];
                 df.block(n, m0, nc, masks, run);
                 epilogue_store_rows(ep, static_cast<const float*>(run), ld, y + e, plane, e, plane, nc);
+            });
+            return;
+        }
+        using S = conv_depthwise_s2<T>;
+        if (const S ds(k); ds.band > 0) { // a channel by a band of rows a work item
+            uint16_t masks[3 * S::max_vectors];
+            ds.fill_masks(masks);
+            const int64_t bands = (rows + ds.band - 1) / ds.band;
+            const bool fetch_out = double(elements(od)) * double(sizeof(T)) > double(gemm_fetch_out_bytes); // (as below)
+            parallel_for(od.lens[0] * channels * bands, [&](int64_t t) {
+                E ep = epi;
+                const int64_t nm = t / bands, r0 = t % bands * ds.band, r1 = r0 + ds.band < rows ? r0 + ds.band : rows;
+                const int64_t e = (nm * rows + r0) * out_w;
+                alignas(64) float run[S::run_cap];
+                if (fetch_out) gemm_fetch_write(y + e, (r1 - r0) * out_w * int64_t(sizeof(T)));
+                ds.block(nm / channels, nm % channels, r0, r1, masks, run);
+                epilogue_store(ep, static_cast<const float*>(run), y + e, e, (r1 - r0) * out_w);
             });
             return;
         }

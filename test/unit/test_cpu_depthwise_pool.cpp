@@ -220,8 +220,9 @@ TEST(cpu_depthwise, blocks_of_eight_channels) {
 
 // The sums before the epilogue of a depthwise float convolution, as one kernel computes them:
 // the 8-channel kernel (conv_depthwise) block by block, conv_depthwise_rows band by band, or
-// conv_depthwise_flat a block of channels at a time; y[(n * M + m) * plane + p].
-enum class dw_kernel { eight, rows, flat };
+// conv_depthwise_flat a block of channels at a time, or conv_depthwise_s2 band by band;
+// y[(n * M + m) * plane + p].
+enum class dw_kernel { eight, rows, flat, s2 };
 std::vector<float> depthwise_sums(const mxc_kargs& k, dw_kernel which) {
     const mxc_desc& od = *k.out_desc;
     const int64_t m = od.lens[1], rows = od.lens[2], ow = od.lens[3], plane = rows * ow;
@@ -259,6 +260,21 @@ std::vector<float> depthwise_sums(const mxc_kargs& k, dw_kernel which) {
                 dr.block_any(nm / m, nm % m, r0, r1, sc->buf, sc->run);
                 std::copy(sc->run, sc->run + (r1 - r0) * ow, y.begin() + nm * plane + r0 * ow);
             }
+    } else if (which == dw_kernel::s2) {
+#if MXC_GEMM_AVX2
+        using D = mxc::cpu::conv_depthwise_s2<float>;
+        const D ds(k);
+        EXPECT_GT(ds.band, 0) << "not the stride-2 kernel's case";
+        std::vector<uint16_t> masks(3 * D::max_vectors);
+        if (ds.band > 0) ds.fill_masks(masks.data());
+        std::vector<float> run(D::run_cap);
+        for (int64_t nm = 0; nm < od.lens[0] * m && ds.band > 0; ++nm)
+            for (int64_t r0 = 0; r0 < rows; r0 += ds.band) {
+                const int64_t r1 = r0 + ds.band < rows ? r0 + ds.band : rows;
+                ds.block(nm / m, nm % m, r0, r1, masks.data(), run.data());
+                std::copy(run.begin(), run.begin() + (r1 - r0) * ow, y.begin() + nm * plane + r0 * ow);
+            }
+#endif
     } else {
 #if MXC_GEMM_AVX2
         using D = mxc::cpu::conv_depthwise_flat<float>;
@@ -360,6 +376,42 @@ TEST(cpu_depthwise, flat_kernel) {
     const int64_t ip[] = {3, 1, 1, 1, 1, 1, 1};
     const void* in[2] = {nullptr, nullptr};
     EXPECT_EQ(mxc::cpu::conv_depthwise_flat<float>({2, in, ds, nullptr, &od, ip, 7, nullptr, 0}).channels, 0);
+}
+
+// conv_depthwise_s2 (3x3, stride 2, rows of at least 16 outputs, AVX-512): MobileNetV2's from
+// 112x112 and 56x56, even and odd input widths (the last column read or not), whole and
+// partial vectors, padding on one side only (TF's SAME), on none and wider than the kernel
+// reads, a multiplier, two images, rows padded in memory, and three bands (225 rows of 56).
+// Not for stride 1, rows of fewer than 16 outputs, another kernel or dilation, or a view of x
+// whose columns are not contiguous.
+TEST(cpu_depthwise, s2_kernel) {
+    if (mxc::cpu::gemm_runtime_isa() != mxc::cpu::gemm_isa::avx512) GTEST_SKIP() << "this CPU has no AVX-512F";
+    const dw_kernel s2 = dw_kernel::s2;
+    check_dw_kernel({{1, 4, 112, 112}, {4, 1, 3, 3}, 4, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, s2);
+    check_dw_kernel({{1, 3, 56, 56}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, s2);
+    check_dw_kernel({{1, 3, 9, 32}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, s2);
+    check_dw_kernel({{2, 5, 12, 75}, {5, 1, 3, 3}, 5, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, s2);
+    check_dw_kernel({{1, 4, 11, 40}, {4, 1, 3, 3}, 4, {0, 0}, {1, 1}, {2, 2}, {1, 1}}, s2);
+    check_dw_kernel({{1, 2, 13, 35}, {2, 1, 3, 3}, 2, {0, 0}, {0, 0}, {2, 2}, {1, 1}}, s2);
+    check_dw_kernel({{1, 3, 10, 66}, {6, 1, 3, 3}, 3, {2, 2}, {2, 2}, {2, 2}, {1, 1}}, s2);    // multiplier 2
+    check_dw_kernel({{1, 3, 9, 33}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 1, 5}, s2); // padded rows
+    check_dw_kernel({{1, 2, 450, 112}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, s2);    // bands
+    auto s2_case = [](const conv_case& c) {
+        std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
+        for (size_t d = 0; d < 2; ++d)
+            out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
+        for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+        const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
+        const void* in[2] = {nullptr, nullptr};
+        const mxc_kargs k = {2, in, ds, nullptr, &od, ip.data(), int32_t(ip.size()), nullptr, 0};
+        return mxc::cpu::conv_depthwise_s2<float>(k).band > 0;
+    };
+    EXPECT_TRUE(s2_case({{1, 8, 32, 32}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {2, 2}, {1, 1}}));
+    EXPECT_FALSE(s2_case({{1, 8, 32, 32}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));    // stride 1
+    EXPECT_FALSE(s2_case({{1, 8, 28, 28}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {2, 2}, {1, 1}}));    // rows of 14
+    EXPECT_FALSE(s2_case({{1, 8, 32, 32}, {8, 1, 5, 5}, 8, {2, 2}, {2, 2}, {2, 2}, {1, 1}}));    // 5x5
+    EXPECT_FALSE(s2_case({{1, 8, 32, 32}, {8, 1, 3, 3}, 8, {2, 2}, {2, 2}, {2, 2}, {2, 2}}));    // dilation
+    EXPECT_FALSE(s2_case({{1, 8, 32, 32}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 2})); // strided view
 }
 
 // The implicit GEMM with its im2col matrix packed once into the arena scratch: more output
