@@ -299,18 +299,28 @@ std::vector<float> depthwise_sums(const mxc_kargs& k, dw_kernel which) {
 // `which` takes the case and gives the same bits as the 8-channel kernel: the same products
 // summed in the same order, fused on both where the CPU has AVX2 (float, no epilogue); and
 // the case end to end (check_conv_all) right against mxc_conv_at.
+// A 2-d case's descriptors and ip (group, pads at the start, strides, dilations).
+struct case_args {
+    std::vector<int64_t> ip;
+    mxc_desc ds[2], od;
+    explicit case_args(const conv_case& c) : ip{c.group}, ds{x_desc(c), desc_of(c.w)} {
+        std::vector<int64_t> out{c.x[0], c.w[0]};
+        for (size_t d = 0; d < 2; ++d)
+            out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
+        for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+        od = desc_of(out);
+    }
+    mxc_kargs kargs(const void** in, void* y) const { return {2, in, ds, y, &od, ip.data(), int32_t(ip.size()), nullptr, 0}; }
+};
+
 void check_dw_kernel(const conv_case& c, dw_kernel which) {
     SCOPED_TRACE("x " + ::testing::PrintToString(c.x) + ", w " + ::testing::PrintToString(c.w));
     check_conv_all(c);
-    std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
-    for (size_t d = 0; d < 2; ++d)
-        out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
-    for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
-    const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
-    const auto x = values<float>(extent(ds[0]), 3), w = values<float>(extent(ds[1]), 4);
+    const case_args a(c);
+    const auto x = values<float>(extent(a.ds[0]), 3), w = values<float>(extent(a.ds[1]), 4);
     const void* in[2] = {x.data(), w.data()};
-    std::vector<float> y(size_t(mxc_elements(od)));
-    const mxc_kargs k = {2, in, ds, y.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0};
+    std::vector<float> y(size_t(mxc_elements(a.od)));
+    const mxc_kargs k = a.kargs(in, y.data());
     const std::vector<float> want = depthwise_sums(k, dw_kernel::eight), got = depthwise_sums(k, which);
     for (size_t e = 0; e < want.size(); ++e)
         ASSERT_EQ(std::memcmp(&want[e], &got[e], sizeof(float)), 0) << "element " << e << ": " << got[e] << " want " << want[e];
@@ -397,14 +407,9 @@ TEST(cpu_depthwise, s2_kernel) {
     check_dw_kernel({{1, 3, 9, 33}, {3, 1, 3, 3}, 3, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 1, 5}, s2); // padded rows
     check_dw_kernel({{1, 2, 450, 112}, {2, 1, 3, 3}, 2, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, s2);    // bands
     auto s2_case = [](const conv_case& c) {
-        std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
-        for (size_t d = 0; d < 2; ++d)
-            out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
-        for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
-        const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
+        const case_args a(c);
         const void* in[2] = {nullptr, nullptr};
-        const mxc_kargs k = {2, in, ds, nullptr, &od, ip.data(), int32_t(ip.size()), nullptr, 0};
-        return mxc::cpu::conv_depthwise_s2<float>(k).band > 0;
+        return mxc::cpu::conv_depthwise_s2<float>(a.kargs(in, nullptr)).band > 0;
     };
     EXPECT_TRUE(s2_case({{1, 8, 32, 32}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {2, 2}, {1, 1}}));
     EXPECT_FALSE(s2_case({{1, 8, 32, 32}, {8, 1, 3, 3}, 8, {1, 1}, {1, 1}, {1, 1}, {1, 1}}));    // stride 1
