@@ -877,6 +877,27 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
     const int64_t rows = elements(od) / (od.lens[0] * channels * out_w);
     const int64_t per = rows_per_item(rows, out_w * cr.krows * cr.k_w * cr.cg, 1 << 15), blocks = (rows + per - 1) / per;
     T* y = output<T>(k);
+    // Items of (image and channel, band of `band` output rows) over the pool (the stride-2 and
+    // rows depthwise kernels): sums(n, m, r0, r1, run) puts the band's sums in run (the
+    // capacity cap's value), which the epilogue then stores. Each item's outputs are fetched for writing as
+    // it starts where the output is large (gemm_fetch_out_bytes; inside MobileNetV2, one
+    // thread, 2026-11-26: 32 3x3 over 112x112 0.144 -> 0.121 ms, 96 stride 2 from 112x112
+    // 0.271 -> 0.239 in the rows kernel; fetching the next item's input rows as well made the
+    // 144-channel ones over 56x56 7-18% slower).
+    auto channel_bands = [&](auto cap, int64_t band, const auto& sums) {
+        constexpr int64_t Cap = decltype(cap)::value;
+        const int64_t bands = (rows + band - 1) / band;
+        const bool fetch_out = double(elements(od)) * double(sizeof(T)) > double(gemm_fetch_out_bytes);
+        parallel_for(od.lens[0] * channels * bands, [&](int64_t t) {
+            E ep = epi;
+            const int64_t nm = t / bands, r0 = t % bands * band, r1 = r0 + band < rows ? r0 + band : rows;
+            const int64_t e = (nm * rows + r0) * out_w;
+            alignas(64) C run[Cap];
+            if (fetch_out) gemm_fetch_write(y + e, (r1 - r0) * out_w * int64_t(sizeof(T)));
+            sums(nm / channels, nm % channels, r0, r1, run);
+            epilogue_store(ep, static_cast<const C*>(run), y + e, e, (r1 - r0) * out_w);
+        });
+    };
 #if MXC_GEMM_AVX2
     if constexpr (std::is_same<T, float>::value) {
         using D = conv_depthwise_flat<T>;
@@ -895,41 +916,20 @@ template <class T, class E> void convolution_direct(const mxc_kargs& k, const E&
             return;
         }
         using S = conv_depthwise_s2<T>;
-        if (const S ds(k); ds.band > 0) { // a channel by a band of rows a work item
+        if (const S ds(k); ds.band > 0) {
             uint16_t masks[3 * S::max_vectors];
             ds.fill_masks(masks);
-            const int64_t bands = (rows + ds.band - 1) / ds.band;
-            const bool fetch_out = double(elements(od)) * double(sizeof(T)) > double(gemm_fetch_out_bytes); // (as below)
-            parallel_for(od.lens[0] * channels * bands, [&](int64_t t) {
-                E ep = epi;
-                const int64_t nm = t / bands, r0 = t % bands * ds.band, r1 = r0 + ds.band < rows ? r0 + ds.band : rows;
-                const int64_t e = (nm * rows + r0) * out_w;
-                alignas(64) float run[S::run_cap];
-                if (fetch_out) gemm_fetch_write(y + e, (r1 - r0) * out_w * int64_t(sizeof(T)));
-                ds.block(nm / channels, nm % channels, r0, r1, masks, run);
-                epilogue_store(ep, static_cast<const float*>(run), y + e, e, (r1 - r0) * out_w);
-            });
+            channel_bands(std::integral_constant<int64_t, S::run_cap>{}, ds.band,
+                          [&](int64_t n, int64_t m, int64_t r0, int64_t r1, float* run) { ds.block(n, m, r0, r1, masks, run); });
             return;
         }
     }
 #endif
-    if (const conv_depthwise_rows<T> dr(k); dr.band > 0) { // a channel by a band of rows a work item
+    if (const conv_depthwise_rows<T> dr(k); dr.band > 0) {
         using D = conv_depthwise_rows<T>;
-        const int64_t bands = (rows + dr.band - 1) / dr.band;
-        // each item's outputs fetched for writing as it starts, where the output is large
-        // (inside MobileNetV2, one thread, 2026-11-26: 32 3x3 over 112x112 0.144 -> 0.121 ms,
-        // 96 stride 2 from 112x112 0.271 -> 0.239; fetching the next item's input rows as well
-        // made the 144-channel ones over 56x56 7-18% slower)
-        const bool fetch_out = double(elements(od)) * double(sizeof(T)) > double(gemm_fetch_out_bytes);
-        parallel_for(od.lens[0] * channels * bands, [&](int64_t t) {
-            E ep = epi;
-            const int64_t nm = t / bands, r0 = t % bands * dr.band, r1 = r0 + dr.band < rows ? r0 + dr.band : rows;
-            const int64_t e = (nm * rows + r0) * out_w;
+        channel_bands(std::integral_constant<int64_t, D::run_cap>{}, dr.band, [&](int64_t n, int64_t m, int64_t r0, int64_t r1, C* run) {
             alignas(64) C buf[D::buf_cap]; // (its rows start on a whole vector)
-            C run[D::run_cap];
-            if (fetch_out) gemm_fetch_write(y + e, (r1 - r0) * out_w * int64_t(sizeof(T))); // (gemm_fetch_out_bytes)
-            dr.block_any(nm / channels, nm % channels, r0, r1, buf, run);
-            epilogue_store(ep, static_cast<const C*>(run), y + e, e, (r1 - r0) * out_w);
+            dr.block_any(n, m, r0, r1, buf, run);
         });
         return;
     }
