@@ -109,13 +109,99 @@ template <class T> struct conv_pack_b {
     static constexpr int pack2d_cols = 64; // the widest block of the float and double shapes (gemm_shape::nc)
     static_assert(gemm_shape<float>::nc <= pack2d_cols && gemm_shape<double>::nc <= pack2d_cols,
                   "conv_pack_b: pack2d's buffers must hold a block's columns");
+    struct segment {
+        int col, len;
+        int64_t ih0, iw0; // the input row and column that the segment's first output reads at kernel offset 0
+    };
+#if MXC_GEMM_AVX2
+    // pack2d's rows for float with unit column stride and a stride of 1 or 2 along the rows, on
+    // AVX-512: each strip of 16 columns of a row of the panel built in a register and stored
+    // once (a vector load of what smaller stores wrote into a row buffer stalls), from the pieces
+    // of segments that cover its lanes, by masked loads: the lanes outside the segment's input
+    // columns (padding, or another segment's outputs) read as zeros, so the pieces combine by or;
+    // for stride 2, two loads and their even lanes. The masks depend on the kernel column only,
+    // and are made once a call. The same values as the scalar path. (Kernels of at most
+    // max_kw columns.)
+    static constexpr int64_t max_kw = 8;
+    struct pack_rows_avx512 {
+        const float* x;
+        const segment* seg;
+        int segs;
+        int64_t in_h, in_w, xs_c, xs_h, sw, kh_n, kw_n, dil_h, dil_w;
+        __attribute__((target("avx512f"))) static __m512 or_ps(__m512 a, __m512 b) {
+            return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+        }
+        // the lanes l of a load of 16 from column c that lie in [lo, hi)
+        static uint16_t lanes(int64_t c, int64_t lo, int64_t hi) {
+            const int64_t a = lo - c < 0 ? 0 : lo - c > 16 ? 16 : lo - c, b = hi - c < 0 ? 0 : hi - c > 16 ? 16 : hi - c;
+            return uint16_t(b > a ? ((1u << b) - 1) & ~((1u << a) - 1) : 0u);
+        }
+        __attribute__((target("avx512f"), noinline)) void run(int64_t kc, int64_t ch, int64_t kh, int64_t kw, int width,
+                                                               float* dst, int64_t ld) const {
+            const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+            struct piece {
+                int g;          // the segment
+                int64_t off;    // lane 0's input column at kernel column 0 (its segment's row)
+                uint16_t m[2 * max_kw]; // the loads' lanes at kernel column k: m[2k], m[2k + 1]
+            } pc[pack2d_cols + pack2d_cols / 16];
+            int start[pack2d_cols / 16 + 1]; // strip s: pieces [start[s], start[s + 1])
+            const int strips = width / 16;
+            int np = 0;
+            for (int st = 0, g0 = 0; st < strips; ++st) {
+                start[st] = np;
+                while (g0 + 1 < segs && seg[g0].col + seg[g0].len <= 16 * st) ++g0;
+                for (int g = g0; g < segs && seg[g].col < 16 * (st + 1); ++g) {
+                    piece& p = pc[np++];
+                    const int64_t c = (16 * st - seg[g].col) * sw; // lane 0's column after the segment's first
+                    p.g = g;
+                    p.off = seg[g].iw0 + c;
+                    for (int64_t k = 0; k < kw_n; ++k) {
+                        const int64_t iw = seg[g].iw0 + k * dil_w, end = iw + (seg[g].len - 1) * sw + 1;
+                        const int64_t lo = (iw > 0 ? iw : 0) - iw, hi = (end < in_w ? end : in_w) - iw;
+                        p.m[2 * k] = lanes(c, lo, hi);
+                        p.m[2 * k + 1] = lanes(c + 16, lo, hi);
+                    }
+                }
+            }
+            start[strips] = np;
+            const float* rows[pack2d_cols]; // segment g's input row at this depth (null: padding)
+            for (int64_t kk = 0; kk < kc; ++kk) {
+                const float* xc = x + ch * xs_c + kw * dil_w;
+                const int64_t dh = kh * dil_h;
+                for (int g = 0; g < segs; ++g) {
+                    const int64_t ih = seg[g].ih0 + dh;
+                    rows[g] = ih < 0 || ih >= in_h ? nullptr : xc + ih * xs_h;
+                }
+                for (int st = 0; st < strips; ++st) {
+                    __m512 v = _mm512_setzero_ps();
+                    for (int i = start[st]; i < start[st + 1]; ++i) {
+                        const piece& p = pc[i];
+                        const float* r = rows[p.g];
+                        if (!r) continue;
+                        if (sw == 1) {
+                            v = or_ps(v, _mm512_maskz_loadu_ps(__mmask16(p.m[2 * kw]), r + p.off));
+                        } else {
+                            const __m512 lo = _mm512_maskz_loadu_ps(__mmask16(p.m[2 * kw]), r + p.off);
+                            const __m512 hi = _mm512_maskz_loadu_ps(__mmask16(p.m[2 * kw + 1]), r + p.off + 16);
+                            v = or_ps(v, _mm512_permutex2var_ps(lo, even, hi));
+                        }
+                    }
+                    _mm512_storeu_ps(dst + 16 * st * ld + kk * 16, v);
+                }
+                if (++kw == kw_n) {
+                    kw = 0;
+                    if (++kh == kh_n) {
+                        kh = 0;
+                        ++ch;
+                    }
+                }
+            }
+        }
+    };
+#endif
     template <class NR> void pack2d(int64_t k0, int64_t kc, int64_t j0, int cols, compute_t<T>* dst, NR, int64_t ld) const {
         using C = compute_t<T>;
         constexpr int nr = NR::value;
-        struct segment {
-            int col, len;
-            int64_t ih0, iw0; // the input row and column that the segment's first output reads at kernel offset 0
-        };
         segment seg[pack2d_cols];
         int segs = 0;
         const int64_t out_w = od.lens[3], in_h = xd.lens[2], in_w = xd.lens[3];
@@ -127,10 +213,17 @@ template <class T> struct conv_pack_b {
             col += len;
         }
         const int width = (cols + nr - 1) / nr * nr;
-        alignas(64) C row[pack2d_cols + 8];
-        for (int c = cols; c < width; ++c) row[c] = C(0); // the last strip's padding
         const int64_t kh_n = wd.lens[2], kw_n = wd.lens[3];
         int64_t ch = k0 / kn, kh = k0 % kn / kw_n, kw = k0 % kn % kw_n;
+#if MXC_GEMM_AVX2
+        if constexpr (std::is_same<T, float>::value && nr == 16)
+            if (xs_w == 1 && sw <= 2 && kw_n <= max_kw && gemm_runtime_isa() == gemm_isa::avx512) {
+                const pack_rows_avx512 pr{x, seg, segs, in_h, in_w, xs_c, xs_h, sw, kh_n, kw_n, dil[0], dil[1]};
+                return pr.run(kc, ch, kh, kw, width, dst, ld);
+            }
+#endif
+        alignas(64) C row[pack2d_cols + 8];
+        for (int c = cols; c < width; ++c) row[c] = C(0); // the last strip's padding
         for (int64_t kk = 0; kk < kc; ++kk) {
             const T* xc = x + ch * xs_c;
             const int64_t dh = kh * dil[0], dw = kw * dil[1];

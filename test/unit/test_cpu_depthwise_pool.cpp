@@ -435,6 +435,64 @@ TEST(cpu_conv_gemm, im2col_packed_once_in_the_scratch) {
     check_conv<float>({{1, 64, 96, 48}, {248, 64, 3, 3}, 1, {0, 0}, {0, 0}, {2, 1}, {1, 1}}, im2col); // 3 chunks
 }
 
+// The im2col packer (conv_pack_b) on every instruction set this CPU has: the same panels,
+// byte for byte, as the baseline's (a copy: float rows of unit column stride and stride 1 or 2
+// take the AVX-512 path). Every block of 64 columns and of fewer, depth slices that start
+// inside a kernel, rows wider and narrower than a block, runs in the left and right padding,
+// rows and columns of padding only, dilations, a view with longer rows, and shapes the
+// AVX-512 path leaves to the scalar one (stride 3, a view with a gap between elements).
+TEST(cpu_conv_gemm, im2col_pack_isas) {
+    using mxc::cpu::gemm_isa;
+    constexpr int nr = mxc::cpu::gemm_shape<float>::nr;
+    auto check = [&](const conv_case& c) {
+        std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
+        for (size_t d = 0; d < 2; ++d)
+            out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
+        for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+        const mxc_desc xd = x_desc(c), wd = desc_of(c.w), od = desc_of(out);
+        const auto x = values<float>(extent(xd), 5);
+        const int64_t kn = c.w[2] * c.w[3], kdim = c.w[1] * kn, plane = out[2] * out[3];
+        const mxc::cpu::conv_pack_b<float> pb{x.data(), xd, wd, od, ip.data() + 1, ip.data() + 3, ip.data() + 5, kn};
+        // (k0, kc): the whole depth, and slices that start and end inside a kernel
+        const std::vector<std::pair<int64_t, int64_t>> slices = {{0, kdim}, {kn / 2, kdim - kn / 2 - 1}, {kdim - 1, 1}};
+        auto pack = [&](gemm_isa isa) {
+            const gemm_isa* saved = mxc::cpu::gemm_isa_pinned();
+            mxc::cpu::gemm_isa_pinned() = &isa;
+            std::vector<float> all;
+            for (const auto& [k0, kc] : slices)
+                for (int64_t j0 = 0; j0 < plane; j0 += 64) {
+                    const int cols = int(plane - j0 < 64 ? plane - j0 : 64);
+                    std::vector<float> dst(size_t((cols + nr - 1) / nr * nr * kc), NAN);
+                    pb(k0, kc, j0, cols, dst.data(), mxc::cpu::gemm_nr<nr>{});
+                    all.insert(all.end(), dst.begin(), dst.end());
+                }
+            mxc::cpu::gemm_isa_pinned() = saved;
+            return all;
+        };
+        const std::vector<float> want = pack(gemm_isa::base);
+        for (float v : want) ASSERT_FALSE(std::isnan(v)) << "the baseline left a hole";
+        for (gemm_isa isa : {gemm_isa::avx2, gemm_isa::avx512}) {
+            if (int(isa) > int(mxc::cpu::gemm_runtime_isa())) continue;
+            const std::vector<float> got = pack(isa);
+            ASSERT_EQ(got.size(), want.size());
+            for (size_t i = 0; i < want.size(); ++i)
+                ASSERT_EQ(std::memcmp(&got[i], &want[i], sizeof(float)), 0)
+                    << "element " << i << ": " << got[i] << " where the baseline packs " << want[i] << ", isa " << int(isa)
+                    << ", x " << ::testing::PrintToString(c.x) << ", stride " << ::testing::PrintToString(c.stride);
+        }
+    };
+    check({{1, 3, 20, 150}, {8, 3, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});     // stride 1, rows of 150: 3 blocks a row
+    check({{1, 4, 33, 161}, {8, 4, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});     // stride 2, rows of 81 (YOLO's)
+    check({{1, 5, 15, 15}, {8, 5, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});      // stride 2, rows of 8: 8 a block
+    check({{1, 3, 23, 23}, {8, 3, 7, 7}, 1, {3, 3}, {3, 3}, {2, 2}, {1, 1}});      // a 7x7 stem's, 3 columns of padding
+    check({{1, 2, 9, 40}, {8, 2, 3, 3}, 1, {0, 2}, {2, 0}, {2, 2}, {1, 1}});       // uneven padding, no left padding
+    check({{1, 2, 11, 37}, {8, 2, 3, 2}, 1, {2, 3}, {1, 2}, {1, 2}, {2, 3}});      // dilation, stride 1 by 2
+    check({{1, 2, 2, 5}, {8, 2, 2, 2}, 1, {3, 4}, {3, 4}, {1, 1}, {1, 1}});        // rows and columns of padding only
+    check({{1, 3, 12, 70}, {8, 3, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 1, 9}); // rows 9 elements longer than 70
+    check({{1, 3, 9, 20}, {8, 3, 3, 3}, 1, {1, 1}, {1, 1}, {3, 3}, {1, 1}});       // stride 3: the scalar path
+    check({{1, 3, 9, 20}, {8, 3, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 2});    // a gap between elements: the same
+}
+
 // A 1x1's input (its matrix as it is: no im2col) packed once into the scratch as the GEMM's
 // strips, where more than one block of rows would each pack it: a plane of a partial last
 // strip (130 = 8 x 16 + 2 columns), two images and two groups, double and half, and a matrix
