@@ -433,8 +433,10 @@ template <class T> struct conv_depthwise_s2 {
 
     // masks[3 * v + i]: the lanes inside the input of load i of vector v of a row (0 and 1: the
     // 16 columns from 32 v - pw and the 16 after them; 2: the one after those, lane 0)
-    void fill_masks(uint16_t* masks) const {
-        const int64_t in_w = xd.lens[3];
+    void fill_masks(uint16_t* masks) const { row_masks(xd.lens[3], pw, vectors, masks); }
+    // the same for rows of in_w columns, pw of left padding, `vectors` vectors of outputs a row
+    // (conv_stem_s2 reads its rows so too)
+    static void row_masks(int64_t in_w, int64_t pw, int64_t vectors, uint16_t* masks) {
         for (int64_t v = 0; v < vectors; ++v)
             for (int i = 0; i < 3; ++i) {
                 const int64_t col = 2 * v * lanes - pw + i * lanes;
@@ -444,6 +446,28 @@ template <class T> struct conv_depthwise_s2 {
                 masks[3 * v + i] = m;
             }
     }
+#if MXC_GEMM_AVX2
+    // kernel columns 0, 1 and 2 of one kernel row for a vector of 16 outputs: p at the input
+    // row's column 32 v - pw, mv its masks (row_masks), inside 0 for a row outside the input
+    struct row_taps {
+        __m512i even, odd, next;
+        __attribute__((target("avx512f"))) row_taps()
+            : even(_mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0)),
+              odd(_mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1)),
+              next(_mm512_set_epi32(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)) {}
+        __attribute__((target("avx512f"), always_inline)) inline void operator()(const char* p, const uint16_t* mv,
+                                                                                 uint16_t inside, __m512& c0, __m512& c1,
+                                                                                 __m512& c2) const {
+            constexpr int64_t lane_bytes = lanes * int64_t(sizeof(float));
+            const __m512 a = _mm512_maskz_loadu_ps(__mmask16(mv[0] & inside), p);
+            const __m512 b = _mm512_maskz_loadu_ps(__mmask16(mv[1] & inside), p + lane_bytes);
+            const __m512 e = _mm512_maskz_loadu_ps(__mmask16(mv[2] & inside), p + 2 * lane_bytes);
+            c0 = _mm512_permutex2var_ps(a, even, b);
+            c1 = _mm512_permutex2var_ps(a, odd, b);
+            c2 = _mm512_permutex2var_ps(c0, next, e);
+        }
+    };
+#endif
 
 #if MXC_GEMM_AVX2
     // run[(oh - r0) * out_w + ow] = output (n, m, oh, ow) before the epilogue, oh in [r0, r1)
@@ -455,9 +479,7 @@ template <class T> struct conv_depthwise_s2 {
         __m512 wv[9];
         for (int r = 0, t = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c, ++t) wv[t] = _mm512_set1_ps(wm[r * wd.strides[2] + c * wd.strides[3]]);
-        const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-        const __m512i odd = _mm512_set_epi32(31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
-        const __m512i next = _mm512_set_epi32(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+        const row_taps taps;
         const int64_t row_bytes = xd.strides[2] * int64_t(sizeof(float)), lane_bytes = lanes * int64_t(sizeof(float));
         for (int64_t oh = r0; oh < r1; ++oh) {
             const char* row[3]; // (an address may lie before the plane: its lanes masked off)
@@ -479,12 +501,8 @@ template <class T> struct conv_depthwise_s2 {
                 __m512 s = _mm512_setzero_ps();
 #pragma GCC unroll 3
                 for (int r = 0; r < 3; ++r) {
-                    const char* p = row[r] + 2 * v * lane_bytes;
-                    const __m512 a = _mm512_maskz_loadu_ps(__mmask16(mv[0] & inside[r]), p);
-                    const __m512 b = _mm512_maskz_loadu_ps(__mmask16(mv[1] & inside[r]), p + lane_bytes);
-                    const __m512 e = _mm512_maskz_loadu_ps(__mmask16(mv[2] & inside[r]), p + 2 * lane_bytes);
-                    const __m512 c0 = _mm512_permutex2var_ps(a, even, b), c1 = _mm512_permutex2var_ps(a, odd, b);
-                    const __m512 c2 = _mm512_permutex2var_ps(c0, next, e);
+                    __m512 c0, c1, c2;
+                    taps(row[r] + 2 * v * lane_bytes, mv, inside[r], c0, c1, c2);
                     s = _mm512_fmadd_ps(wv[3 * r], c0, s);
                     s = _mm512_fmadd_ps(wv[3 * r + 1], c1, s);
                     s = _mm512_fmadd_ps(wv[3 * r + 2], c2, s);

@@ -8,7 +8,9 @@
 // where the blocks would pack it more than once, once into the kernel's arena scratch
 // (conv_im2col_bytes); a stride-1 2-d one over a wide plane reads a zero-bordered copy of x in
 // the scratch, shifted, instead (conv_shift_form); a 1x1 / stride 1 / no padding convolution
-// packs x as a plain matrix, or reads it in place (conv_pointwise_in_place).
+// packs x as a plain matrix, or reads it in place (conv_pointwise_in_place); a 3x3 stride-2 stem
+// of at most 3 input channels on AVX-512 keeps its im2col columns in registers instead
+// (conv_stem_s2, templates/cpu/conv_stem.hpp).
 // The direct loop (other types, depthwise and small groups: convolution_direct) works row by
 // row in parallel, the innermost loop over the last output dim with its valid range computed
 // up front (no bounds checks inside); 2-d depthwise convolutions run 8 channels at a time
@@ -20,6 +22,7 @@
 #include "templates/common/gemm_choice.hpp" // mxc_conv_pick
 #include "templates/cpu/common.hpp"
 #include "templates/cpu/conv_depthwise.hpp"
+#include "templates/cpu/conv_stem.hpp"
 #include "templates/cpu/gemm.hpp"
 #include "templates/cpu/parallel.hpp"
 #include "templates/cpu/window.hpp"
@@ -745,6 +748,27 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             return true;
         }
     }
+#if MXC_GEMM_AVX2
+    if constexpr (std::is_same<T, float>::value) { // a stem of at most 3 input channels: im2col in registers
+        using St = conv_stem_s2<T>;
+        const St st(k, Panels);
+        if (st.band > 0) {
+            uint16_t masks[3 * St::max_vectors];
+            st.fill_masks(masks);
+            const int64_t rows = od.lens[2], out_w = od.lens[3], bands = (rows + st.band - 1) / st.band;
+            parallel_for(images * bands, [&](int64_t t) {
+                E ep = epi;
+                const int64_t n = t / bands, r0 = t % bands * st.band, r1 = r0 + st.band < rows ? r0 + st.band : rows;
+                const int64_t e = n * od.lens[1] * plane + r0 * out_w;
+                alignas(64) float run[St::run_cap];
+                st.block(n, r0, r1, masks, run);
+                epilogue_store_rows(ep, static_cast<const float*>(run), st.band * out_w, y + e, plane, e, (r1 - r0) * out_w,
+                                    od.lens[1]);
+            });
+            return true;
+        }
+    }
+#endif
     conv_shift_geometry sg;
     if (k.scratch && conv_shift_form(xd, wd, od, k.ip, sg)) {
         // the pixel-rows form (the weights stored as strips): conv_rows_form, given the shifted form

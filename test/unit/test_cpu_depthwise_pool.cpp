@@ -697,6 +697,94 @@ void check_conv_rows(const conv_case& c) {
     }
 }
 
+// The stem kernel (conv_stem_s2: 3x3, stride 2, at most 3 input channels, rows of at least 16
+// outputs, AVX-512): taken where it should be, right against mxc_conv_at, and the same bits as
+// the implicit GEMM on avx2 (its one depth slice of fused multiply-adds in the same order), with
+// the weights as they are and as the micro-kernel's row panels (what the compiler stores), on 1
+// and 3 threads; and not taken for the shapes it leaves to the GEMM.
+void check_stem(const conv_case& c) {
+    using mxc::cpu::gemm_isa;
+    std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
+    for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
+    for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+    const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
+    const auto x = values<float>(extent(ds[0]), 7), w = values<float>(extent(ds[1]), 8);
+    const int64_t m = c.w[0], kdim = extent(ds[1]) / m, n = mxc_elements(od);
+    std::vector<float> panels(w.size());
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t kk = 0; kk < kdim; ++kk) panels[size_t(mxc::cpu::gemm_panel_index(i, kk, kdim, m))] = w[size_t(i * kdim + kk)];
+    const int64_t bytes = mxc::cpu::conv_scratch_bytes<float>(ds[0], ds[1], od, ip.data());
+    auto epi = [](float v, int64_t e) { return v * 2.0f + float(e % 13); };
+    // y on `isa` with `threads` threads, the weights as panels or not
+    auto run = [&](gemm_isa isa, int threads, bool as_panels) {
+        const gemm_isa* saved = mxc::cpu::gemm_isa_pinned();
+        mxc::cpu::gemm_isa_pinned() = &isa;
+        std::vector<float> sc(size_t(bytes) / sizeof(float) + 1, NAN), y(size_t(n), NAN);
+        const void* in[2] = {x.data(), as_panels ? panels.data() : w.data()};
+        const mxc_kargs k = {2, in, ds, y.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, bytes > 0 ? sc.data() : nullptr};
+        if (as_panels)
+            with_threads(threads, [&] { mxc::cpu::convolution_epilogue<float, decltype(epi), true>(k, epi); });
+        else
+            with_threads(threads, [&] { mxc::cpu::convolution_epilogue<float>(k, epi); });
+        mxc::cpu::gemm_isa_pinned() = saved;
+        return y;
+    };
+    const int64_t plane = out[2] * out[3], nr = mxc::cpu::gemm_shape<float>::nr;
+    for (bool as_panels : {false, true}) {
+        // (with the weights as they are, the GEMM sums a last strip of a few columns as dot
+        // products, gemm_tail, in another order: those only against mxc_conv_at)
+        const int64_t tail = !as_panels && plane % nr <= mxc::cpu::gemm_tail_max ? plane % nr : 0;
+        const std::vector<float> want = run(gemm_isa::avx2, 1, as_panels);
+        for (int threads : {1, 3}) {
+            const std::vector<float> got = run(gemm_isa::avx512, threads, as_panels);
+            for (int64_t e = 0; e < n; ++e) {
+                const double ref = double(epi(mxc_conv_at(x.data(), ds[0], w.data(), ds[1], od, ip.data(), e), e));
+                ASSERT_NEAR(double(got[size_t(e)]), ref, tolerance<float>() * (1 + std::fabs(ref))) << "element " << e;
+                if (e % plane < plane - tail)
+                    ASSERT_EQ(std::memcmp(&got[size_t(e)], &want[size_t(e)], sizeof(float)), 0)
+                    << "element " << e << ": " << got[size_t(e)] << " where the GEMM on avx2 gives " << want[size_t(e)]
+                    << ", " << threads << " threads, panels " << as_panels << ", x " << ::testing::PrintToString(c.x);
+            }
+        }
+    }
+}
+// whether the stem kernel takes the case (on AVX-512)
+bool stem_takes(const conv_case& c) {
+    std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
+    for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
+    for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
+    const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
+    std::vector<float> y(size_t(mxc_elements(od))), x(size_t(extent(ds[0]))), w(size_t(extent(ds[1])));
+    const void* in[2] = {x.data(), w.data()}; // (the kernel copies the weights)
+    const mxc_kargs k = {2, in, ds, y.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, nullptr};
+    return mxc::cpu::conv_stem_s2<float>(k, false).band > 0;
+}
+
+TEST(cpu_conv_gemm, stem_kernel) {
+    if (mxc::cpu::gemm_runtime_isa() != mxc::cpu::gemm_isa::avx512) GTEST_SKIP() << "no AVX-512 on this CPU: the stem kernel does not run";
+    const std::vector<conv_case> taken = {
+        {{1, 3, 64, 64}, {32, 3, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}},       // MobileNetV2's, smaller: 2 x 16 channels
+        {{2, 3, 40, 71}, {24, 3, 3, 3}, 1, {0, 1}, {1, 0}, {2, 2}, {1, 1}},       // two images, uneven padding, 16 + 4 + 4
+        {{1, 1, 37, 50}, {7, 1, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}},        // one channel: 4 + 1 + 1 + 1 outputs
+        {{1, 2, 33, 40}, {16, 2, 3, 3}, 1, {0, 0}, {0, 0}, {2, 2}, {1, 1}},       // no padding: rows of 19, a partial vector
+        {{1, 3, 36, 34}, {48, 3, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 1, 5}, // rows 5 longer than 34: a view
+    };
+    for (const conv_case& c : taken) {
+        ASSERT_TRUE(stem_takes(c)) << "x " << ::testing::PrintToString(c.x) << ", w " << ::testing::PrintToString(c.w);
+        check_stem(c);
+    }
+    const std::vector<conv_case> left = {
+        {{1, 4, 64, 64}, {32, 4, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, // 4 input channels
+        {{1, 3, 64, 64}, {32, 3, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}}, // stride 1
+        {{1, 3, 28, 28}, {32, 3, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, // rows of 14 outputs
+        {{1, 3, 64, 64}, {80, 3, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}}, // 80 output channels
+        {{1, 3, 64, 64}, {32, 3, 3, 3}, 1, {2, 2}, {2, 2}, {2, 2}, {2, 2}}, // dilation 2
+        {{1, 3, 64, 64}, {32, 3, 5, 5}, 1, {2, 2}, {2, 2}, {2, 2}, {1, 1}}, // 5x5
+    };
+    for (const conv_case& c : left)
+        EXPECT_FALSE(stem_takes(c)) << "x " << ::testing::PrintToString(c.x) << ", w " << ::testing::PrintToString(c.w);
+}
+
 TEST(cpu_conv_gemm, pixel_rows_form) {
     check_conv_rows({{1, 64, 7, 7}, {96, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});     // 6 strips: blocks of 4 and 2
     check_conv_rows({{1, 32, 14, 14}, {64, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // 196 pixels, 33 groups of 6
