@@ -756,10 +756,13 @@ template <class T, class E, bool Panels = false> bool convolution_gemm(const mxc
             uint16_t masks[3 * St::max_vectors];
             st.fill_masks(masks);
             const int64_t rows = od.lens[2], out_w = od.lens[3], bands = (rows + st.band - 1) / st.band;
+            const bool fetch_out = double(elements(od)) * double(sizeof(T)) > double(gemm_fetch_out_bytes);
             parallel_for(images * bands, [&](int64_t t) {
                 E ep = epi;
                 const int64_t n = t / bands, r0 = t % bands * st.band, r1 = r0 + st.band < rows ? r0 + st.band : rows;
                 const int64_t e = n * od.lens[1] * plane + r0 * out_w;
+                if (fetch_out) // (the item's rows of every output channel, as channel_bands does)
+                    for (int64_t m = 0; m < od.lens[1]; ++m) gemm_fetch_write(y + e + m * plane, (r1 - r0) * out_w * int64_t(sizeof(T)));
                 alignas(64) float run[St::run_cap];
                 st.block(n, r0, r1, masks, run);
                 epilogue_store_rows(ep, static_cast<const float*>(run), st.band * out_w, y + e, plane, e, (r1 - r0) * out_w,
