@@ -445,14 +445,11 @@ TEST(cpu_conv_gemm, im2col_pack_isas) {
     using mxc::cpu::gemm_isa;
     constexpr int nr = mxc::cpu::gemm_shape<float>::nr;
     auto check = [&](const conv_case& c) {
-        std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
-        for (size_t d = 0; d < 2; ++d)
-            out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
-        for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
-        const mxc_desc xd = x_desc(c), wd = desc_of(c.w), od = desc_of(out);
-        const auto x = values<float>(extent(xd), 5);
-        const int64_t kn = c.w[2] * c.w[3], kdim = c.w[1] * kn, plane = out[2] * out[3];
-        const mxc::cpu::conv_pack_b<float> pb{x.data(), xd, wd, od, ip.data() + 1, ip.data() + 3, ip.data() + 5, kn};
+        const case_args a(c);
+        const auto x = values<float>(extent(a.ds[0]), 5);
+        const int64_t kn = c.w[2] * c.w[3], kdim = c.w[1] * kn, plane = a.od.lens[2] * a.od.lens[3];
+        const int64_t* ip = a.ip.data();
+        const mxc::cpu::conv_pack_b<float> pb{x.data(), a.ds[0], a.ds[1], a.od, ip + 1, ip + 3, ip + 5, kn};
         // (k0, kc): the whole depth, and slices that start and end inside a kernel
         const std::vector<std::pair<int64_t, int64_t>> slices = {{0, kdim}, {kn / 2, kdim - kn / 2 - 1}, {kdim - 1, 1}};
         auto pack = [&](gemm_isa isa) {
@@ -704,10 +701,9 @@ void check_conv_rows(const conv_case& c) {
 // and 3 threads; and not taken for the shapes it leaves to the GEMM.
 void check_stem(const conv_case& c) {
     using mxc::cpu::gemm_isa;
-    std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
-    for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
-    for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
-    const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
+    const case_args a(c);
+    const mxc_desc *ds = a.ds, &od = a.od;
+    const std::vector<int64_t>& ip = a.ip;
     const auto x = values<float>(extent(ds[0]), 7), w = values<float>(extent(ds[1]), 8);
     const int64_t m = c.w[0], kdim = extent(ds[1]) / m, n = mxc_elements(od);
     std::vector<float> panels(w.size());
@@ -729,7 +725,7 @@ void check_stem(const conv_case& c) {
         mxc::cpu::gemm_isa_pinned() = saved;
         return y;
     };
-    const int64_t plane = out[2] * out[3], nr = mxc::cpu::gemm_shape<float>::nr;
+    const int64_t plane = od.lens[2] * od.lens[3], nr = mxc::cpu::gemm_shape<float>::nr;
     for (bool as_panels : {false, true}) {
         // (with the weights as they are, the GEMM sums a last strip of a few columns as dot
         // products, gemm_tail, in another order: those only against mxc_conv_at)
@@ -750,14 +746,10 @@ void check_stem(const conv_case& c) {
 }
 // whether the stem kernel takes the case (on AVX-512)
 bool stem_takes(const conv_case& c) {
-    std::vector<int64_t> out{c.x[0], c.w[0]}, ip{c.group};
-    for (size_t d = 0; d < 2; ++d) out.push_back((c.x[2 + d] + c.pb[d] + c.pe[d] - (c.w[2 + d] - 1) * c.dil[d] - 1) / c.stride[d] + 1);
-    for (auto* v : {&c.pb, &c.stride, &c.dil}) ip.insert(ip.end(), v->begin(), v->end());
-    const mxc_desc ds[2] = {x_desc(c), desc_of(c.w)}, od = desc_of(out);
-    std::vector<float> y(size_t(mxc_elements(od))), x(size_t(extent(ds[0]))), w(size_t(extent(ds[1])));
-    const void* in[2] = {x.data(), w.data()}; // (the kernel copies the weights)
-    const mxc_kargs k = {2, in, ds, y.data(), &od, ip.data(), int32_t(ip.size()), nullptr, 0, nullptr};
-    return mxc::cpu::conv_stem_s2<float>(k, false).band > 0;
+    const case_args a(c);
+    std::vector<float> w(size_t(extent(a.ds[1]))); // (the kernel copies the weights)
+    const void* in[2] = {nullptr, w.data()};
+    return mxc::cpu::conv_stem_s2<float>(a.kargs(in, nullptr), false).band > 0;
 }
 
 TEST(cpu_conv_gemm, stem_kernel) {
