@@ -32,7 +32,9 @@ template <class T> struct conv_stem_s2 {
     const T* x;
     int64_t ph = 0, pw = 0, cin = 0, mout = 0, vectors = 0;
     int64_t band = 0; // output rows a work item; 0: not this kernel's case
-    alignas(64) float wk[max_outputs * max_channels * taps] = {}; // weight (m, k) at wk[m * cin * 9 + k]
+    // weight (m, k) at wk[m * cin * 9 + k] (filled only where the kernel applies: not cleared, since
+    // every float convolution constructs this to ask)
+    alignas(64) float wk[max_outputs * max_channels * taps];
 
     // panels: the weights as the micro-kernel's row panels (gemm_a_panels), else as they are
     conv_stem_s2(const mxc_kargs& k, bool panels) : xd(k.in_desc[0]), od(*k.out_desc), x(input<T>(k, 0)) {
