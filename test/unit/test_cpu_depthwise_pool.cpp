@@ -483,6 +483,7 @@ TEST(cpu_conv_gemm, im2col_pack_isas) {
     check({{1, 5, 15, 15}, {8, 5, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});      // stride 2, rows of 8: 8 a block
     check({{1, 3, 23, 23}, {8, 3, 7, 7}, 1, {3, 3}, {3, 3}, {2, 2}, {1, 1}});      // a 7x7 stem's, 3 columns of padding
     check({{1, 2, 9, 40}, {8, 2, 3, 3}, 1, {0, 2}, {2, 0}, {2, 2}, {1, 1}});       // uneven padding, no left padding
+    check({{1, 3, 17, 34}, {8, 3, 3, 3}, 1, {1, 0}, {0, 1}, {2, 2}, {1, 1}});      // no left padding, rows of 17
     check({{1, 2, 11, 37}, {8, 2, 3, 2}, 1, {2, 3}, {1, 2}, {1, 2}, {2, 3}});      // dilation, stride 1 by 2
     check({{1, 2, 2, 5}, {8, 2, 2, 2}, 1, {3, 4}, {3, 4}, {1, 1}, {1, 1}});        // rows and columns of padding only
     check({{1, 3, 12, 70}, {8, 3, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}, 1, 9}); // rows 9 elements longer than 70
