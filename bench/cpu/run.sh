@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # CPU latency of the zoo models: mxc (--target cpu) next to ONNX Runtime CPU (npm
-# onnxruntime-node in tools/ort), same inputs, median of RUNS runs (default 10) after one
-# warm-up; both with THREADS threads (default 2: mxc's <name>_set_num_threads, ORT's intra-op threads). Writes
+# onnxruntime-node in tools/ort), same inputs, RUNS runs of each (default 30) after two warm-up
+# ones, interleaved in one process (bench/cpu/vs_ort.js: the ratio is the median of the pairs'
+# ratios, with its 95% interval); both with THREADS threads (default 2: mxc's
+# <name>_set_num_threads, ORT's intra-op threads). Writes
 # bench/results/cpu-YYYY-MM-DD.md (or the file given as $1) and prints it.
 #   bash bench/cpu/run.sh [OUT.md]        (MODELS="bert-base yolo" to choose; SMALL=1: --small;
 #                                          CPU_ARCH=x86-64-v3: mxc --cpu-arch, default any x86-64)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MXC=${MXC:-build/mxc}
-RUNS=${RUNS:-10}
+RUNS=${RUNS:-30}
 THREADS=${THREADS:-2}
 MODELS=${MODELS:-resnet50 mobilenetv2 bert-base yolo unet}
 out=${1:-bench/results/cpu-$(date +%F).md}
@@ -26,14 +28,11 @@ for name in $MODELS; do
   "$MXC" "$f" -o "$lib" --name "$sym" --target cpu ${CPU_ARCH:+--cpu-arch "$CPU_ARCH"} --report "$work/$name/report.json" -q
   kernels=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['kernels'])" "$work/$name/report.json")
   mapfile -t specs < <(/usr/bin/python3 bench/cpu/make_inputs.py "$f" "$work/$name/inputs")
-  files=()
-  for s in "${specs[@]}"; do files+=("${s##*:}"); done
-  [[ "$work/time_lib" -nt bench/cpu/time_lib.c ]] || cc -O2 -o "$work/time_lib" -DMXC_HEADER="\"$PWD/${lib%.so}.h\"" bench/cpu/time_lib.c -ldl
-  read -r mxc_ms mxc_min < <(MXC_THREADS=$THREADS "$work/time_lib" "$lib" "$sym" "$RUNS" 1 "${files[@]}")
-  read -r ort_ms ort_min < <(node bench/cpu/ort_time.js "$f" "$THREADS" "$RUNS" 1 "${specs[@]}")
-  ratio=$(awk -v a="$ort_ms" -v b="$mxc_ms" 'BEGIN { printf "%.2f", a / b }')
-  rows+=("| $name | $mxc_ms | $ort_ms | $ratio | $kernels |")
-  echo "$name: mxc $mxc_ms ms, ORT $ort_ms ms, ratio $ratio, $kernels kernels" >&2
+  read -r mxc_ms ort_ms ratio lo hi < <(node bench/cpu/vs_ort.js "$f" "$lib" "$sym" "$THREADS" "$RUNS" 2 "${specs[@]}")
+  [[ -n ${hi:-} ]] || { echo "run.sh: $name: vs_ort.js failed" >&2; exit 1; }
+  ratio=$(printf '%.2f' "$ratio") lo=$(printf '%.2f' "$lo") hi=$(printf '%.2f' "$hi")
+  rows+=("| $name | $mxc_ms | $ort_ms | $ratio | $lo - $hi | $kernels |")
+  echo "$name: mxc $mxc_ms ms, ORT $ort_ms ms, ratio $ratio ($lo - $hi), $kernels kernels" >&2
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 {
@@ -48,16 +47,18 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "after: $load_after. The machine was shared: with a load above the core count every number"
   echo "below is inflated and noisy; compare the ratio, not the milliseconds."
   echo
-  echo "Median of $RUNS runs after one warm-up, milliseconds, same inputs (bench/cpu/make_inputs.py,"
-  echo "seed 0). mxc: $THREADS threads (the instance's pool, <name>_set_num_threads), \`g++ -O3\`"
+  echo "Median of $RUNS runs after two warm-up ones, milliseconds, same inputs (bench/cpu/make_inputs.py,"
+  echo "seed 0); mxc's and ORT's runs interleaved in one process, each after a 100 ms pause"
+  echo "(bench/cpu/vs_ort.js). mxc: $THREADS threads (the instance's pool, <name>_set_num_threads), \`g++ -O3\`"
   echo "for ${CPU_ARCH:-baseline x86-64 (SSE2; no --cpu-arch)}${CPU_ARCH:+ (--cpu-arch $CPU_ARCH)}, blocked GEMM for dot and convolution"
   echo "(its micro-kernel, chosen at run time: $(grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && echo AVX2/FMA || echo SSE2) on this CPU);"
   echo "ORT: $THREADS intra-op threads, all graph"
-  echo "optimisations. ratio = ORT ms / mxc ms (above 1: mxc is faster). kernels: mxc's kernel"
+  echo "optimisations. ratio: the median over the pairs of runs of ORT ms / mxc ms (above 1: mxc is"
+  echo "faster), with the interval that holds it with about 95% confidence. kernels: mxc's kernel"
   echo "launches after the default pass pipeline."
   echo
-  echo "| model | mxc ms ($THREADS threads) | ORT ms ($THREADS threads) | ratio ORT/mxc | kernels |"
-  echo "| --- | ---: | ---: | ---: | ---: |"
+  echo "| model | mxc ms ($THREADS threads) | ORT ms ($THREADS threads) | ratio ORT/mxc | 95% interval | kernels |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
   printf '%s\n' "${rows[@]}"
 } > "$out"
 cat "$out"
