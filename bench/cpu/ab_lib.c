@@ -14,7 +14,10 @@
  * cores the next run needs; each run so starts its workers as a first run after a pause does.
  * Prints "median_a_ms median_b_ms ratio lo hi": ratio = the median over the pairs of B / A
  * (below 1: B is faster), [lo, hi] the order statistics around it that bound the median with
- * about 95% confidence (n/2 -+ sqrt(n), the sign test's interval). */
+ * about 95% confidence (n/2 -+ sqrt(n), the sign test's interval).
+ * AB_PROFILE=1 (both built with `mxc --profile-hooks`, the same kernels): the runs time every
+ * kernel too, and a line per kernel follows: "index op output median_a_ms median_b_ms ratio lo
+ * hi", its ratio over the same pairs. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +33,13 @@ typedef mxc_status (*info_fn)(const mxc_model*, size_t, mxc_tensor_info*);
 typedef mxc_status (*run_fn)(mxc_model*, const void* const*, void* const*);
 typedef const char* (*error_fn)(const mxc_model*);
 typedef mxc_status (*threads_fn)(mxc_model*, int);
+/* the leading fields of mxc_kernel_info (runtime-stub/hooks.hpp; not in the public header) */
+typedef struct {
+    const char *name, *op, *text, *inputs, *output;
+} kernel_info_head;
+typedef size_t (*num_kernels_fn)(void);
+typedef const kernel_info_head* (*kernel_info_fn)(size_t);
+typedef mxc_status (*profile_fn)(mxc_model*, const void* const*, void* const*, double*, double*);
 
 struct side {
     const char* path;
@@ -38,6 +48,9 @@ struct side {
     run_fn run;
     error_fn last_error;
     void** out;
+    profile_fn profile; /* AB_PROFILE: the run with kernel times (into kernel_ms) */
+    size_t kernels;
+    double* kernel_ms;
 };
 
 static void* sym(const struct side* s, const char* name, const char* what) {
@@ -97,6 +110,12 @@ static void open_side(struct side* s, const char* name, size_t inputs, const cha
         s->out[i] = malloc(info.bytes ? info.bytes : 1);
     }
     s->run = (run_fn)sym(s, name, "run");
+    const char* prof = getenv("AB_PROFILE");
+    if (prof && atoi(prof)) {
+        s->profile = (profile_fn)sym(s, name, "profile");
+        s->kernels = ((num_kernels_fn)sym(s, name, "num_kernels"))();
+        s->kernel_ms = calloc(s->kernels + 1, sizeof *s->kernel_ms);
+    }
 }
 
 static double timed_run(const struct side* s, const void** in, volatile char* flush, size_t flush_bytes) {
@@ -106,7 +125,7 @@ static double timed_run(const struct side* s, const void** in, volatile char* fl
     if (us > 0) nanosleep(&gap, NULL);
     for (size_t q = 0; flush && q < flush_bytes; q += 64) flush[q]++;
     double start = now_ms();
-    if (s->run(s->m, in, s->out) != MXC_OK) {
+    if (s->profile ? s->profile(s->m, in, s->out, NULL, s->kernel_ms) != MXC_OK : s->run(s->m, in, s->out) != MXC_OK) {
         fprintf(stderr, "ab_lib: %s: run failed: %s\n", s->path, s->last_error(s->m));
         exit(1);
     }
@@ -147,6 +166,13 @@ int main(int argc, char** argv) {
     volatile char* flush = flush_bytes ? calloc(flush_bytes, 1) : NULL;
     double *ta = calloc((size_t)runs, sizeof *ta), *tb = calloc((size_t)runs, sizeof *tb),
            *ratio = calloc((size_t)runs, sizeof *ratio);
+    if (a.profile && a.kernels != b.kernels) {
+        fprintf(stderr, "ab_lib: AB_PROFILE: %s has %zu kernels, %s %zu\n", a.path, a.kernels, b.path, b.kernels);
+        return 1;
+    }
+    /* kernel k of run r: ka[k * runs + r], kb likewise */
+    double *ka = a.profile ? calloc(a.kernels * (size_t)runs, sizeof *ka) : NULL,
+           *kb = a.profile ? calloc(a.kernels * (size_t)runs, sizeof *kb) : NULL;
     for (int r = -warmup; r < runs; ++r) {
         double x, y;
         if (r & 1) {
@@ -160,11 +186,24 @@ int main(int argc, char** argv) {
         ta[r] = x;
         tb[r] = y;
         ratio[r] = y / x;
+        for (size_t k = 0; ka && k < a.kernels; ++k) {
+            ka[k * (size_t)runs + (size_t)r] = a.kernel_ms[k];
+            kb[k * (size_t)runs + (size_t)r] = b.kernel_ms[k];
+        }
     }
-    double ma = median(ta, runs), mb = median(tb, runs), mr = median(ratio, runs);
     int half = (int)ceil(sqrt((double)runs)), lo = runs / 2 - half, hi = (runs - 1) / 2 + half;
     if (lo < 0) lo = 0;
     if (hi > runs - 1) hi = runs - 1;
+    double ma = median(ta, runs), mb = median(tb, runs), mr = median(ratio, runs);
     printf("%.3f %.3f %.4f %.4f %.4f\n", ma, mb, mr, ratio[lo], ratio[hi]);
+    kernel_info_fn info = a.profile ? (kernel_info_fn)sym(&a, name, "kernel_info") : NULL;
+    for (size_t k = 0; ka && k < a.kernels; ++k) {
+        double *xa = ka + k * (size_t)runs, *xb = kb + k * (size_t)runs;
+        for (int r = 0; r < runs; ++r) ratio[r] = xa[r] > 0 ? xb[r] / xa[r] : 1;
+        const kernel_info_head* ki = info(k);
+        ma = median(xa, runs), mb = median(xb, runs), mr = median(ratio, runs);
+        printf("%zu %s %s %.4f %.4f %.4f %.4f %.4f\n", k, ki && ki->op ? ki->op : "?", ki && ki->output ? ki->output : "?", ma, mb,
+               mr, ratio[lo], ratio[hi]);
+    }
     return 0;
 }

@@ -5,6 +5,8 @@
  *   const m = require('./mxc_node.node');
  *   const h = m.open(LIB.so, NAME, THREADS, [INPUT.bin, ...]);   // inputs: raw files, input order
  *   const ms = m.run(h);                                          // one run, its wall time in ms
+ *   const k = m.kernels(h);  // a --profile-hooks build: [{name, op, output}] a kernel; else null
+ *   const t = m.profile(h);  // such a build: one run, [wall ms, kernel 0 ms, kernel 1 ms, ...]
  * The functions are found with dlsym (the header names them after the model). Errors throw.
  * The instance lives as long as the process. */
 #include <dlfcn.h>
@@ -23,6 +25,14 @@ typedef mxc_status (*info_fn)(const mxc_model*, size_t, mxc_tensor_info*);
 typedef mxc_status (*run_fn)(mxc_model*, const void* const*, void* const*);
 typedef const char* (*error_fn)(const mxc_model*);
 typedef mxc_status (*threads_fn)(mxc_model*, int);
+/* the leading fields of mxc_kernel_info (runtime-stub/hooks.hpp), which the public header does
+   not declare: a --profile-hooks build's NAME_kernel_info returns a pointer to one */
+typedef struct {
+    const char *name, *op, *text, *inputs, *output;
+} kernel_info_head;
+typedef size_t (*num_kernels_fn)(void);
+typedef const kernel_info_head* (*kernel_info_fn)(size_t);
+typedef mxc_status (*profile_fn)(mxc_model*, const void* const*, void* const*, double*, double*);
 
 typedef struct {
     mxc_model* m;
@@ -30,6 +40,10 @@ typedef struct {
     error_fn last_error;
     const void** in;
     void** out;
+    num_kernels_fn num_kernels; /* these three: a --profile-hooks build's, else NULL */
+    kernel_info_fn kernel_info;
+    profile_fn profile;
+    double* kernel_ms;
 } instance;
 
 static napi_value fail(napi_env env, const char* fmt, const char* a, const char* b) {
@@ -80,6 +94,11 @@ static napi_value open_lib(napi_env env, napi_callback_info cb) {
     instance* h = calloc(1, sizeof *h);
     h->run = (run_fn)sym(lib, name, "run");
     h->last_error = (error_fn)sym(lib, name, "last_error");
+    h->num_kernels = (num_kernels_fn)sym(lib, name, "num_kernels");
+    h->kernel_info = (kernel_info_fn)sym(lib, name, "kernel_info");
+    h->profile = (profile_fn)sym(lib, name, "profile");
+    if (h->num_kernels && h->kernel_info && h->profile) h->kernel_ms = calloc(h->num_kernels() + 1, sizeof *h->kernel_ms);
+    else h->profile = NULL;
     if (!create || !num_in || !num_out || !in_info || !out_info || !set_threads || !h->run || !h->last_error)
         return fail(env, "mxc_node.open: %s has no model named %s", path, name);
     if (create(&h->m, NULL) != MXC_OK) return fail(env, "mxc_node.open: %s: create failed%s", path, "");
@@ -115,18 +134,76 @@ static napi_value open_lib(napi_env env, napi_callback_info cb) {
     return ext;
 }
 
+static instance* handle_arg(napi_env env, napi_callback_info cb, const char* fn);
+
 static napi_value run_lib(napi_env env, napi_callback_info cb) {
-    size_t argc = 1;
-    napi_value argv[1];
-    napi_get_cb_info(env, cb, &argc, argv, NULL, NULL);
-    instance* h = NULL;
-    if (argc != 1 || napi_get_value_external(env, argv[0], (void**)&h) != napi_ok || !h)
-        return fail(env, "mxc_node.run: want the handle open returned%s%s", "", "");
+    instance* h = handle_arg(env, cb, "run");
+    if (!h) return NULL;
     double start = now_ms();
     if (h->run(h->m, h->in, h->out) != MXC_OK) return fail(env, "mxc_node.run: %s%s", h->last_error(h->m), "");
     napi_value ms;
     napi_create_double(env, now_ms() - start, &ms);
     return ms;
+}
+
+static instance* handle_arg(napi_env env, napi_callback_info cb, const char* fn) {
+    size_t argc = 1;
+    napi_value argv[1];
+    napi_get_cb_info(env, cb, &argc, argv, NULL, NULL);
+    instance* h = NULL;
+    if (argc != 1 || napi_get_value_external(env, argv[0], (void**)&h) != napi_ok || !h) {
+        fail(env, "mxc_node.%s: want the handle open returned%s", fn, "");
+        return NULL;
+    }
+    return h;
+}
+
+static napi_value string_or_empty(napi_env env, const char* s) {
+    napi_value v;
+    napi_create_string_utf8(env, s ? s : "", NAPI_AUTO_LENGTH, &v);
+    return v;
+}
+
+static napi_value kernels_lib(napi_env env, napi_callback_info cb) {
+    instance* h = handle_arg(env, cb, "kernels");
+    if (!h) return NULL;
+    napi_value list;
+    if (!h->profile) {
+        napi_get_null(env, &list);
+        return list;
+    }
+    size_t n = h->num_kernels();
+    napi_create_array_with_length(env, n, &list);
+    for (size_t i = 0; i < n; ++i) {
+        const kernel_info_head* k = h->kernel_info(i);
+        napi_value o;
+        napi_create_object(env, &o);
+        napi_set_named_property(env, o, "name", string_or_empty(env, k ? k->name : NULL));
+        napi_set_named_property(env, o, "op", string_or_empty(env, k ? k->op : NULL));
+        napi_set_named_property(env, o, "output", string_or_empty(env, k ? k->output : NULL));
+        napi_set_element(env, list, (uint32_t)i, o);
+    }
+    return list;
+}
+
+static napi_value profile_lib(napi_env env, napi_callback_info cb) {
+    instance* h = handle_arg(env, cb, "profile");
+    if (!h) return NULL;
+    if (!h->profile) return fail(env, "mxc_node.profile: the library has no profiling hooks (build it with --profile-hooks)%s%s", "", "");
+    size_t n = h->num_kernels();
+    double start = now_ms();
+    if (h->profile(h->m, h->in, h->out, NULL, h->kernel_ms) != MXC_OK)
+        return fail(env, "mxc_node.profile: %s%s", h->last_error(h->m), "");
+    double wall = now_ms() - start;
+    napi_value list, v;
+    napi_create_array_with_length(env, n + 1, &list);
+    napi_create_double(env, wall, &v);
+    napi_set_element(env, list, 0, v);
+    for (size_t i = 0; i < n; ++i) {
+        napi_create_double(env, h->kernel_ms[i], &v);
+        napi_set_element(env, list, (uint32_t)(i + 1), v);
+    }
+    return list;
 }
 
 static napi_value init(napi_env env, napi_value exports) {
@@ -135,6 +212,10 @@ static napi_value init(napi_env env, napi_value exports) {
     napi_set_named_property(env, exports, "open", f);
     napi_create_function(env, "run", NAPI_AUTO_LENGTH, run_lib, NULL, &f);
     napi_set_named_property(env, exports, "run", f);
+    napi_create_function(env, "kernels", NAPI_AUTO_LENGTH, kernels_lib, NULL, &f);
+    napi_set_named_property(env, exports, "kernels", f);
+    napi_create_function(env, "profile", NAPI_AUTO_LENGTH, profile_lib, NULL, &f);
+    napi_set_named_property(env, exports, "profile", f);
     return exports;
 }
 
