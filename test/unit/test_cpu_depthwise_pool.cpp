@@ -779,7 +779,7 @@ TEST(cpu_conv_gemm, stem_kernel) {
 }
 
 TEST(cpu_conv_gemm, pixel_rows_form) {
-    check_conv_rows({{1, 64, 7, 7}, {96, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});     // 6 strips: blocks of 4 and 2
+    check_conv_rows({{1, 64, 7, 7}, {96, 64, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});     // 6 strips: blocks of 3 and 3
     check_conv_rows({{1, 32, 14, 14}, {64, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // 196 pixels, 33 groups of 6
     check_conv_rows({{2, 160, 7, 7}, {16, 160, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});   // two images, one strip, 2 slices
     check_conv_rows({{1, 48, 7, 12}, {48, 48, 3, 3}, 1, {0, 2}, {2, 0}, {1, 1}, {1, 1}});    // uneven padding, 7 x 12
@@ -788,6 +788,9 @@ TEST(cpu_conv_gemm, pixel_rows_form) {
     check_conv_rows({{1, 32, 16, 16}, {272, 32, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}});  // 16x16: more strips than im2col
     check_conv_rows({{1, 32, 14, 14}, {208, 32, 5, 5}, 1, {2, 2}, {2, 2}, {1, 1}, {1, 1}});  // 5x5: the same
     check_conv_rows({{1, 200, 7, 7}, {80, 200, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}});   // 1x1: two slices, 5 strips
+    // 1x1 over 14x14, three slices: on 3 threads 2 channel blocks of 3 strips x 3 pixel ranges,
+    // each fetching its next slice
+    check_conv_rows({{1, 384, 14, 14}, {96, 384, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}});
     check_conv_rows({{2, 64, 14, 14}, {32, 64, 1, 1}, 1, {0, 0}, {0, 0}, {1, 1}, {1, 1}, 2}); // two images, a strided view
     check_conv_rows({{1, 48, 14, 13}, {16, 48, 1, 1}, 1, {0, 0}, {0, 0}, {2, 2}, {1, 1}});   // stride 2: 7 x 7 outputs
     check_conv_rows({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, {1, 1}, {1, 1}, {2, 2}, {1, 1}});   // 3x3 stride 2: a padded copy
