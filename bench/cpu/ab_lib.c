@@ -27,19 +27,7 @@
 
 #include MXC_HEADER
 
-typedef mxc_status (*create_fn)(mxc_model**, const mxc_options*);
-typedef size_t (*count_fn)(const mxc_model*);
-typedef mxc_status (*info_fn)(const mxc_model*, size_t, mxc_tensor_info*);
-typedef mxc_status (*run_fn)(mxc_model*, const void* const*, void* const*);
-typedef const char* (*error_fn)(const mxc_model*);
-typedef mxc_status (*threads_fn)(mxc_model*, int);
-/* the leading fields of mxc_kernel_info (runtime-stub/hooks.hpp; not in the public header) */
-typedef struct {
-    const char *name, *op, *text, *inputs, *output;
-} kernel_info_head;
-typedef size_t (*num_kernels_fn)(void);
-typedef const kernel_info_head* (*kernel_info_fn)(size_t);
-typedef mxc_status (*profile_fn)(mxc_model*, const void* const*, void* const*, double*, double*);
+#include "lib_api.h"
 
 struct side {
     const char* path;
@@ -62,22 +50,6 @@ static void* sym(const struct side* s, const char* name, const char* what) {
         exit(1);
     }
     return p;
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double* v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* opens one library and makes its instance; its input count must be `inputs` */
@@ -137,7 +109,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "usage: ab_lib LIB_A.so LIB_B.so NAME RUNS WARMUP INPUT.bin...\n");
         return 2;
     }
-    struct side a = {argv[1]}, b = {argv[2]};
+    struct side a = {.path = argv[1]}, b = {.path = argv[2]};
     const char* name = argv[3];
     int runs = atoi(argv[4]), warmup = atoi(argv[5]);
     if (runs < 1 || warmup < 0) {
@@ -151,15 +123,11 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < ni; ++i) {
         mxc_tensor_info info;
         ((info_fn)sym(&a, name, "input_info"))(a.m, i, &info);
-        FILE* f = fopen(argv[6 + i], "rb");
-        char* buf = malloc(info.bytes + 1);
-        size_t got = f ? fread(buf, 1, info.bytes + 1, f) : 0;
-        if (!f || got != info.bytes) {
+        size_t got;
+        if (!(in[i] = read_input(argv[6 + i], info.bytes, &got))) {
             fprintf(stderr, "ab_lib: %s: input %s needs %zu bytes, the file has %zu\n", argv[6 + i], info.name, info.bytes, got);
             return 1;
         }
-        fclose(f);
-        in[i] = buf;
     }
     const char* flush_mb = getenv("FLUSH");
     size_t flush_bytes = flush_mb ? (size_t)atoi(flush_mb) << 20 : 0;
@@ -194,14 +162,14 @@ int main(int argc, char** argv) {
     int half = (int)ceil(sqrt((double)runs)), lo = runs / 2 - half, hi = (runs - 1) / 2 + half;
     if (lo < 0) lo = 0;
     if (hi > runs - 1) hi = runs - 1;
-    double ma = median(ta, runs), mb = median(tb, runs), mr = median(ratio, runs);
+    double ma = median_ms(ta, runs), mb = median_ms(tb, runs), mr = median_ms(ratio, runs);
     printf("%.3f %.3f %.4f %.4f %.4f\n", ma, mb, mr, ratio[lo], ratio[hi]);
     kernel_info_fn info = a.profile ? (kernel_info_fn)sym(&a, name, "kernel_info") : NULL;
     for (size_t k = 0; ka && k < a.kernels; ++k) {
         double *xa = ka + k * (size_t)runs, *xb = kb + k * (size_t)runs;
         for (int r = 0; r < runs; ++r) ratio[r] = xa[r] > 0 ? xb[r] / xa[r] : 1;
         const kernel_info_head* ki = info(k);
-        ma = median(xa, runs), mb = median(xb, runs), mr = median(ratio, runs);
+        ma = median_ms(xa, runs), mb = median_ms(xb, runs), mr = median_ms(ratio, runs);
         printf("%zu %s %s %.4f %.4f %.4f %.4f %.4f\n", k, ki && ki->op ? ki->op : "?", ki && ki->output ? ki->output : "?", ma, mb,
                mr, ratio[lo], ratio[hi]);
     }

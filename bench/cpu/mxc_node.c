@@ -19,20 +19,7 @@
 
 #include MXC_HEADER
 
-typedef mxc_status (*create_fn)(mxc_model**, const mxc_options*);
-typedef size_t (*count_fn)(const mxc_model*);
-typedef mxc_status (*info_fn)(const mxc_model*, size_t, mxc_tensor_info*);
-typedef mxc_status (*run_fn)(mxc_model*, const void* const*, void* const*);
-typedef const char* (*error_fn)(const mxc_model*);
-typedef mxc_status (*threads_fn)(mxc_model*, int);
-/* the leading fields of mxc_kernel_info (runtime-stub/hooks.hpp), which the public header does
-   not declare: a --profile-hooks build's NAME_kernel_info returns a pointer to one */
-typedef struct {
-    const char *name, *op, *text, *inputs, *output;
-} kernel_info_head;
-typedef size_t (*num_kernels_fn)(void);
-typedef const kernel_info_head* (*kernel_info_fn)(size_t);
-typedef mxc_status (*profile_fn)(mxc_model*, const void* const*, void* const*, double*, double*);
+#include "lib_api.h"
 
 typedef struct {
     mxc_model* m;
@@ -47,22 +34,16 @@ typedef struct {
 } instance;
 
 static napi_value fail(napi_env env, const char* fmt, const char* a, const char* b) {
-    char msg[512];
+    char msg[8448];
     snprintf(msg, sizeof msg, fmt, a, b);
     napi_throw_error(env, NULL, msg);
     return NULL;
 }
 
 static void* sym(void* lib, const char* name, const char* what) {
-    char full[256];
+    char full[288];
     snprintf(full, sizeof full, "%s_%s", name, what);
     return dlsym(lib, full);
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 /* the byte size of input or output i (and its name), (size_t)-1 if the library has none */
@@ -117,12 +98,9 @@ static napi_value open_lib(napi_env env, napi_callback_info cb) {
             return fail(env, "mxc_node.open: an input file name is not a string%s%s", "", "");
         const char* input = "";
         size_t bytes = info_bytes(in_info, h->m, i, &input);
-        FILE* f = fopen(file, "rb");
-        char* buf = malloc(bytes + 1);
-        size_t got = f ? fread(buf, 1, bytes + 1, f) : 0;
-        if (f) fclose(f);
-        if (got != bytes) return fail(env, "mxc_node.open: %s: not the byte size of input %s", file, input);
-        h->in[i] = buf;
+        size_t got;
+        if (!(h->in[i] = read_input(file, bytes, &got)))
+            return fail(env, "mxc_node.open: %s: not the byte size of input %s", file, input);
     }
     for (size_t j = 0; j < no; ++j) {
         const char* output = "";

@@ -16,13 +16,7 @@
 /* the types of the C API: the header mxc wrote beside any library (run.sh passes it) */
 #include MXC_HEADER
 
-typedef mxc_status (*create_fn)(mxc_model**, const mxc_options*);
-typedef void (*destroy_fn)(mxc_model*);
-typedef size_t (*count_fn)(const mxc_model*);
-typedef mxc_status (*info_fn)(const mxc_model*, size_t, mxc_tensor_info*);
-typedef mxc_status (*run_fn)(mxc_model*, const void* const*, void* const*);
-typedef const char* (*error_fn)(const mxc_model*);
-typedef mxc_status (*threads_fn)(mxc_model*, int);
+#include "lib_api.h"
 
 static void* sym(void* lib, const char* name, const char* what) {
     char full[256];
@@ -33,17 +27,6 @@ static void* sym(void* lib, const char* name, const char* what) {
         exit(1);
     }
     return p;
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
 }
 
 int main(int argc, char** argv) {
@@ -79,15 +62,11 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < ni; ++i) {
         mxc_tensor_info info;
         ((info_fn)sym(lib, name, "input_info"))(m, i, &info);
-        FILE* f = fopen(argv[5 + i], "rb");
-        char* buf = malloc(info.bytes + 1);
-        size_t got = f ? fread(buf, 1, info.bytes + 1, f) : 0;
-        if (!f || got != info.bytes) {
+        size_t got;
+        if (!(in[i] = read_input(argv[5 + i], info.bytes, &got))) {
             fprintf(stderr, "time_lib: %s: input %s needs %zu bytes, the file has %zu\n", argv[5 + i], info.name, info.bytes, got);
             return 1;
         }
-        fclose(f);
-        in[i] = buf;
     }
     for (size_t i = 0; i < no; ++i) {
         mxc_tensor_info info;
@@ -108,8 +87,7 @@ int main(int argc, char** argv) {
         }
         if (r >= 0) t[r] = now_ms() - start;
     }
-    qsort(t, (size_t)runs, sizeof *t, cmp);
-    double median = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+    double median = median_ms(t, runs);
     printf("%.3f %.3f\n", median, t[0]);
     return 0;
 }
