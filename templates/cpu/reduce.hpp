@@ -18,9 +18,8 @@ template <class T, int Kind> inline void reduce(const mxc_kargs& k) {
     T* y = output<T>(k);
     const mxc_desc& xd = k.in_desc[0];
     const int64_t count = mxc_reduce_count(xd, k.ip, k.n_ip);
-    bool trailing = k.n_ip <= xd.rank;
+    bool trailing = k.n_ip <= xd.rank && mxc_is_packed(xd);
     for (int j = 0; j < k.n_ip && trailing; ++j) trailing = k.ip[j] == xd.rank - k.n_ip + j;
-    for (int64_t d = xd.rank - 1, s = 1; d >= 0 && trailing; s *= xd.lens[d--]) trailing = xd.lens[d] == 1 || xd.strides[d] == s;
     parallel_ranges(
         elements(*k.out_desc),
         [&](int64_t begin, int64_t end) {
