@@ -321,6 +321,7 @@ static mxc_status set_threads(mxc_model* m, int threads) {
     if (threads < 0 || threads > 1024)
         return fail(m, MXC_ERROR_INVALID_ARGUMENT, "set_num_threads: %d threads (want 0 for all cores, or 1 to 1024)",
                     threads);
+    if (threads == 0) threads = static_cast<int>(thread_pool::allowed_cpus().size()); // (the ones this thread may use)
     if (threads == 0) threads = static_cast<int>(std::thread::hardware_concurrency());
     if (threads < 1) threads = 1;
     delete m->pool;

@@ -19,8 +19,30 @@
 // would start each job late by the wake-up latency of a sleeping thread (tens of microseconds
 // on a loaded or virtual machine), during which the caller works alone. So both sides first
 // spin for a while (spin_us, checking an atomic: the next job's generation, or the count of
-// workers still busy) and only then block on the condition variable; between runs of the
-// library the workers go to sleep after spin_us.
+// items done) and only then block on the condition variable; between runs of the library the
+// workers go to sleep after spin_us. A spinning thread yields its CPU now and then: the
+// scheduler may have put two of the pool's threads on one CPU, and the one that spins would
+// hold it for its time slice or its spin_us while the other, with items to run, waits.
+//
+// Each worker runs on a CPU of its own (Linux): worker i is bound to the i-th CPU the pool's
+// creator may run on, where the threads fit them (else none is bound); the caller's thread is
+// left as it is. Unbound, a worker that slept between runs was woken on the caller's CPU and
+// stayed there, the two taking turns, while the other CPU idled, until the load balancer
+// moved one: on a 2-vCPU KVM guest (AMD EPYC, Linux 6.18, 2026-11-26) for whole runs, run
+// after run, where a pause came between them. Bound, the caller is the one moved, once, and
+// wakes on its own CPU from then on.
+//
+// A job ends when its items are done, not when every worker has seen it: a worker that has
+// not claimed an item by the time the others have run them all is not waited for. A worker
+// reads the job (fn, ctx, the ranges' bases, its count) only once it holds an item, which
+// keeps the job from ending, and its claim read the range's word that the caller stored, with
+// release, after it wrote them: a worker late for one job may so take items of the next one,
+// and runs them as that job's. On a 2-vCPU KVM guest (AMD EPYC, Linux
+// 6.18, 2026-11-26) a worker woken after a pause between runs started its first job up to
+// several milliseconds late, or on the caller's own CPU (which the scheduler prefers to an
+// idle vCPU the host has descheduled), until the load balancer moved it: with every worker
+// waited for, MobileNetV2 on 2 threads took 11-13 ms after a pause of 20-100 ms, against 5.4
+// ms back to back and 10.1 ms on one thread.
 #pragma once
 #include "templates/cpu/parallel.hpp"
 
@@ -32,6 +54,9 @@
 #include <new>
 #include <thread>
 #include <vector>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace mxc_rt {
 
@@ -43,10 +68,11 @@ struct thread_pool {
     std::vector<std::thread> workers;
     bool stop = false;                     // under mu
     std::atomic<bool> stopping{false};     // stop, for the spinning workers
-    std::atomic<uint64_t> generation{0};   // counts jobs (written under mu); a worker runs each one once
-    std::atomic<int> busy{0};              // workers not yet through the current job
-    void (*fn)(void*, int64_t) = nullptr;  // the current job, with ctx and the ranges (written under mu before its generation starts)
-    void* ctx = nullptr;
+    std::atomic<uint64_t> generation{0};   // counts jobs (written under mu)
+    std::atomic<int64_t> finished{0};      // items of the current job done
+    int64_t items = 0;                     // of the current job (the caller's)
+    void (*fn)(void*, int64_t) = nullptr;  // the current job, with ctx and the ranges' bases: read by a worker
+    void* ctx = nullptr;                   // only while it holds an item of the job
     // thread t's range: items base + [lo, hi), both in one word (lo in the high half) so that
     // the owner's take from the front and a helper's from the back are one compare-and-swap
     struct alignas(64) range {
@@ -56,6 +82,31 @@ struct thread_pool {
     std::unique_ptr<range[]> ranges;
     static constexpr int64_t max_job = int64_t(1) << 31; // items a job's ranges address (larger jobs run in parts)
     mxc::cpu::pool_iface iface{this, 1, &thread_pool::run};
+
+    // The CPUs this thread may run on, in order (empty where unknown).
+    static std::vector<int> allowed_cpus() {
+        std::vector<int> cpus;
+#if defined(__linux__)
+        cpu_set_t set;
+        if (sched_getaffinity(0, sizeof set, &set) == 0)
+            for (int c = 0; c < CPU_SETSIZE; ++c)
+                if (CPU_ISSET(c, &set)) cpus.push_back(c);
+#endif
+        return cpus;
+    }
+
+    // Binds the calling thread to CPU `cpu`; false where it could not.
+    static bool bind_to(int cpu) {
+#if defined(__linux__)
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        return sched_setaffinity(0, sizeof set, &set) == 0;
+#else
+        (void)cpu;
+        return false;
+#endif
+    }
 
     static void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -71,7 +122,10 @@ struct thread_pool {
         for (unsigned i = 1;; ++i) {
             if (ready()) return true;
             relax();
-            if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return ready();
+            if (i % 64 == 0) {
+                if (std::chrono::steady_clock::now() > until) return ready();
+                std::this_thread::yield(); // (returns at once where nothing else waits for this CPU)
+            }
         }
     }
 
@@ -84,7 +138,7 @@ struct thread_pool {
             if (lo >= hi) return false;
             const uint64_t c = owner ? 1 : (hi - lo + 1) / 2;
             const uint64_t next = owner ? ((lo + 1) << 32) | hi : (lo << 32) | (hi - c);
-            if (r.left.compare_exchange_weak(s, next, std::memory_order_relaxed)) {
+            if (r.left.compare_exchange_weak(s, next, std::memory_order_acquire, std::memory_order_relaxed)) {
                 first = r.base + int64_t(owner ? lo : hi - c);
                 count = int64_t(c);
                 return true;
@@ -92,14 +146,20 @@ struct thread_pool {
         }
     }
 
-    void work(int self) {
+    // Runs items until none is left to claim; true when this thread finished a job's last one.
+    bool work(int self) {
         const int t = iface.threads;
         int64_t first, count;
+        bool last = false;
         for (int k = 0; k < t; ++k) {
             range& r = ranges[(self + k) % t];
-            while (claim(r, k == 0, first, count))
+            while (claim(r, k == 0, first, count)) {
+                const int64_t n = items; // (read while an item is held: the job cannot end)
                 for (int64_t i = first; i < first + count; ++i) fn(ctx, i);
+                last = finished.fetch_add(count, std::memory_order_acq_rel) + count == n;
+            }
         }
+        return last;
     }
 
     void loop(int self) {
@@ -110,9 +170,8 @@ struct thread_pool {
                 wake.wait(l, [&] { return stop || generation.load(std::memory_order_relaxed) != seen; });
             }
             if (stopping.load(std::memory_order_acquire)) return;
-            seen = generation.load(std::memory_order_acquire); // fn, ctx and the ranges were written before it
-            work(self);
-            if (busy.fetch_sub(1, std::memory_order_acq_rel) == 1) { // the last worker through
+            seen = generation.load(std::memory_order_acquire); // the ranges were written before it
+            if (work(self)) { // a job's last item
                 std::lock_guard<std::mutex> l(mu); // (the caller is spinning, or waits under mu)
                 done.notify_one();
             }
@@ -129,26 +188,37 @@ struct thread_pool {
             std::lock_guard<std::mutex> l(mu);
             fn = f;
             ctx = c;
+            items = n;
+            finished.store(0, std::memory_order_relaxed);
             const int t = iface.threads;
             for (int k = 0; k < t; ++k) {
                 const int64_t lo = n * k / t, hi = n * (k + 1) / t;
                 ranges[k].base = offset + lo;
-                ranges[k].left.store(uint64_t(hi - lo), std::memory_order_relaxed); // [0, hi - lo)
+                // [0, hi - lo) (a worker late for the last job may claim from it: release)
+                ranges[k].left.store(uint64_t(hi - lo), std::memory_order_release);
             }
-            busy.store(static_cast<int>(workers.size()), std::memory_order_relaxed);
             generation.fetch_add(1, std::memory_order_release);
         }
         wake.notify_all();
         work(0);
-        if (spin([&] { return busy.load(std::memory_order_acquire) == 0; })) return;
+        const auto over = [&] { return finished.load(std::memory_order_acquire) == n; };
+        if (spin(over)) return;
         std::unique_lock<std::mutex> l(mu);
-        done.wait(l, [&] { return busy.load(std::memory_order_acquire) == 0; });
+        done.wait(l, over);
     }
 
     bool start(int threads) {
         try {
             ranges.reset(new range[size_t(threads > 1 ? threads : 1)]);
-            for (int i = 1; i < threads; ++i) workers.emplace_back([this, i] { loop(i); });
+            const std::vector<int> cpus = allowed_cpus();
+            const bool bind = int(cpus.size()) >= threads;
+            for (int i = 1; i < threads; ++i) {
+                const int cpu = bind ? cpus[size_t(i)] : -1;
+                workers.emplace_back([this, i, cpu] {
+                    if (cpu >= 0) bind_to(cpu); // (unbound where it fails: it runs all the same)
+                    loop(i);
+                });
+            }
         } catch (...) {
             join();
             return false;

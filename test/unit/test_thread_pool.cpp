@@ -1,11 +1,14 @@
 // The cpu libraries' thread pool (runtime-stub/thread_pool.hpp): every item of a job runs once,
 // on 2 to 4 threads and for item counts around the thread counts; a thread's items come in runs
-// (its own range from the front, halves of the others' from their backs).
+// (its own range from the front, halves of the others' from their backs); a worker late for a
+// job runs what it claims as the job it claimed from.
 #include "runtime-stub/thread_pool.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -39,5 +42,74 @@ TEST(ThreadPool, EveryItemOnceAndInRuns) {
         }
     }
 }
+
+// Jobs back to back, each of a few items and its own context: a worker late for one job (the
+// job ends when its items are done, not when every worker has seen it) may take items of the
+// next, and must run them as that job's: every item of every job runs once, with its job's
+// context, and nothing of a job runs after it returned.
+TEST(ThreadPool, LateWorkersRunTheJobTheyClaimFrom) {
+    for (int threads : {2, 4}) {
+        mxc_rt::thread_pool pool;
+        ASSERT_TRUE(pool.start(threads));
+        constexpr int jobs = 20000, most = 6;
+        std::vector<std::atomic<int>> count(size_t(jobs) * most);
+        struct ctx_t {
+            std::atomic<int>* count;
+        };
+        std::vector<ctx_t> ctx(jobs);
+        for (int j = 0; j < jobs; ++j) {
+            const int64_t n = 1 + j % most;
+            ctx[size_t(j)].count = &count[size_t(j) * most];
+            pool.iface.run(pool.iface.self, n, [](void* c, int64_t i) { static_cast<ctx_t*>(c)->count[i].fetch_add(1); },
+                           &ctx[size_t(j)]);
+            for (int64_t i = 0; i < n; ++i)
+                ASSERT_EQ(count[size_t(j) * most + size_t(i)].load(), 1) << "job " << j << " item " << i << ", " << threads << " threads";
+        }
+        for (int j = 0; j < jobs; ++j)
+            for (int64_t i = 0; i < most; ++i)
+                ASSERT_EQ(count[size_t(j) * most + size_t(i)].load(), i < 1 + j % most ? 1 : 0) << "job " << j << " item " << i;
+    }
+}
+
+#if defined(__linux__)
+// Where the threads fit the CPUs the creating thread may use, worker i runs bound to the i-th
+// of them; the caller's thread keeps its own affinity.
+TEST(ThreadPool, WorkersBoundToCpusOfTheirOwn) {
+    const std::vector<int> cpus = mxc_rt::thread_pool::allowed_cpus();
+    if (cpus.size() < 2) GTEST_SKIP() << "this thread may run on " << cpus.size() << " CPU(s): no worker is bound";
+    const int threads = cpus.size() >= 3 ? 3 : 2;
+    mxc_rt::thread_pool pool;
+    ASSERT_TRUE(pool.start(threads));
+    // each item records its thread and that thread's affinity; items long enough (a few
+    // microseconds each) that the workers take some
+    constexpr int64_t n = 400;
+    struct seen_t {
+        std::thread::id who;
+        std::vector<int> cpus;
+    };
+    std::vector<seen_t> seen(n);
+    std::map<std::thread::id, std::vector<int>> by_thread;
+    for (int round = 0; round < 50 && int(by_thread.size()) < threads; ++round) {
+        pool.iface.run(pool.iface.self, n, [](void* c, int64_t i) {
+            volatile double x = 1;
+            for (int k = 0; k < 20000; ++k) x = x * 1.0000001;
+            (*static_cast<std::vector<seen_t>*>(c))[size_t(i)] = {std::this_thread::get_id(), mxc_rt::thread_pool::allowed_cpus()};
+        }, &seen);
+        for (const seen_t& s : seen) by_thread[s.who] = s.cpus;
+    }
+    ASSERT_EQ(int(by_thread.size()), threads) << "not every thread ran an item in 50 jobs of " << n;
+    std::vector<int> bound;
+    for (const auto& [who, mask] : by_thread) {
+        if (who == std::this_thread::get_id()) {
+            EXPECT_EQ(mask, cpus) << "the caller's affinity changed";
+            continue;
+        }
+        ASSERT_EQ(mask.size(), 1u) << "a worker not bound to one CPU";
+        bound.push_back(mask[0]);
+    }
+    std::sort(bound.begin(), bound.end());
+    EXPECT_EQ(bound, std::vector<int>(cpus.begin() + 1, cpus.begin() + threads));
+}
+#endif
 
 } // namespace
