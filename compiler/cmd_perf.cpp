@@ -14,6 +14,20 @@
 #include <iostream>
 #include <map>
 #include <thread>
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+namespace {
+// the CPUs this thread may run on: what a library's set_num_threads(0) starts
+unsigned usable_cpus() {
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return unsigned(CPU_COUNT(&set));
+#endif
+    return std::thread::hardware_concurrency();
+}
+} // namespace
 
 namespace mxc::cli {
 
@@ -86,10 +100,7 @@ void add_perf(CLI::App& app) {
         int64_t batch = a->batch;
         if (!batch && !s->inputs.empty() && !s->inputs[0].s.lens.empty()) batch = s->inputs[0].s.lens[0];
         std::cout << "\nBatch size: " << batch << "\n";
-        if (s->target == "cpu") std::cout << "Threads: " << (a->threads < 0    ? 1u
-                                                                  : a->threads ? unsigned(a->threads)
-                                                                               : std::thread::hardware_concurrency())
-                                             << "\n";
+        if (s->target == "cpu") std::cout << "Threads: " << (a->threads < 0 ? 1u : a->threads ? unsigned(a->threads) : usable_cpus()) << "\n";
         std::cout << "Rate: " << fixed(mean > 0 ? 1000.0 * static_cast<double>(std::max<int64_t>(batch, 1)) / mean : 0, 2)
                   << " inferences/sec\n";
         std::cout << "Total time: " << fixed(mean) << "ms (Min: " << fixed(total.front()) << "ms, Median: "

@@ -108,9 +108,9 @@ MXC_API void @NAME@_destroy(mxc_model* m); /* NULL is fine */
    owns, started here and joined by destroy or the next call); 0: one per core the calling
    thread may run on. Default 1: instances may run side by side on the caller's threads (one
    per thread), where more would oversubscribe the cores; ask for more when one instance runs
-   at a time. Results do not depend on the count. Linux: where the threads fit the CPUs the
-   calling thread may run on, worker i is bound to the i-th of them (the caller's thread is
-   not bound). Between the kernels of a run, and for up to 200 us after it, the workers spin
+   at a time. Results do not depend on the count. Linux: with as many threads as the CPUs the
+   calling thread may run on (0, say), worker i is bound to the i-th of them (the caller's
+   thread is not bound). Between the kernels of a run, and for up to 200 us after it, the workers spin
    rather than sleep (so that none starts a kernel late); then they block.
    Not while m runs. hip: accepted and ignored. */
 MXC_API mxc_status @NAME@_set_num_threads(mxc_model* m, int threads);

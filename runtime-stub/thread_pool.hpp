@@ -24,13 +24,14 @@
 // scheduler may have put two of the pool's threads on one CPU, and the one that spins would
 // hold it for its time slice or its spin_us while the other, with items to run, waits.
 //
-// Each worker runs on a CPU of its own (Linux): worker i is bound to the i-th CPU the pool's
-// creator may run on, where the threads fit them (else none is bound); the caller's thread is
-// left as it is. Unbound, a worker that slept between runs was woken on the caller's CPU and
-// stayed there, the two taking turns, while the other CPU idled, until the load balancer
-// moved one: on a 2-vCPU KVM guest (AMD EPYC, Linux 6.18, 2026-11-26) for whole runs, run
-// after run, where a pause came between them. Bound, the caller is the one moved, once, and
-// wakes on its own CPU from then on.
+// A pool of as many threads as the CPUs its creator may run on (Linux) binds worker i to the
+// i-th of them; the caller's thread is left as it is. Unbound, a worker that slept between
+// runs was woken on the caller's CPU and stayed there, the two taking turns while the other
+// CPU idled, until the load balancer moved one: on a 2-vCPU KVM guest (AMD EPYC, Linux 6.18,
+// 2026-11-26) for whole runs, run after run, where a pause came between them. Bound, the
+// caller is the one moved, once, and wakes on its own CPU from then on. A smaller pool binds
+// nothing: several of them (instances run side by side) would bind their workers to the same
+// few CPUs, where the scheduler spreads them.
 //
 // A job ends when its items are done, not when every worker has seen it: a worker that has
 // not claimed an item by the time the others have run them all is not waited for. A worker
@@ -211,7 +212,7 @@ struct thread_pool {
         try {
             ranges.reset(new range[size_t(threads > 1 ? threads : 1)]);
             const std::vector<int> cpus = allowed_cpus();
-            const bool bind = int(cpus.size()) >= threads;
+            const bool bind = int(cpus.size()) == threads;
             for (int i = 1; i < threads; ++i) {
                 const int cpu = bind ? cpus[size_t(i)] : -1;
                 workers.emplace_back([this, i, cpu] {

@@ -72,22 +72,15 @@ TEST(ThreadPool, LateWorkersRunTheJobTheyClaimFrom) {
 }
 
 #if defined(__linux__)
-// Where the threads fit the CPUs the creating thread may use, worker i runs bound to the i-th
-// of them; the caller's thread keeps its own affinity.
-TEST(ThreadPool, WorkersBoundToCpusOfTheirOwn) {
-    const std::vector<int> cpus = mxc_rt::thread_pool::allowed_cpus();
-    if (cpus.size() < 2) GTEST_SKIP() << "this thread may run on " << cpus.size() << " CPU(s): no worker is bound";
-    const int threads = cpus.size() >= 3 ? 3 : 2;
-    mxc_rt::thread_pool pool;
-    ASSERT_TRUE(pool.start(threads));
-    // each item records its thread and that thread's affinity; items long enough (a few
-    // microseconds each) that the workers take some
-    constexpr int64_t n = 400;
+// The threads each job's items ran on, and their affinity (items of a few microseconds each,
+// jobs until every one of the pool's threads has run one, at most 50).
+std::map<std::thread::id, std::vector<int>> affinity_by_thread(mxc_rt::thread_pool& pool, int threads) {
+    const int64_t n = 128 * int64_t(threads);
     struct seen_t {
         std::thread::id who;
         std::vector<int> cpus;
     };
-    std::vector<seen_t> seen(n);
+    std::vector<seen_t> seen(static_cast<size_t>(n));
     std::map<std::thread::id, std::vector<int>> by_thread;
     for (int round = 0; round < 50 && int(by_thread.size()) < threads; ++round) {
         pool.iface.run(pool.iface.self, n, [](void* c, int64_t i) {
@@ -97,18 +90,36 @@ TEST(ThreadPool, WorkersBoundToCpusOfTheirOwn) {
         }, &seen);
         for (const seen_t& s : seen) by_thread[s.who] = s.cpus;
     }
-    ASSERT_EQ(int(by_thread.size()), threads) << "not every thread ran an item in 50 jobs of " << n;
-    std::vector<int> bound;
-    for (const auto& [who, mask] : by_thread) {
-        if (who == std::this_thread::get_id()) {
-            EXPECT_EQ(mask, cpus) << "the caller's affinity changed";
-            continue;
+    return by_thread;
+}
+
+// A pool of as many threads as the CPUs the creating thread may use binds worker i to the i-th
+// of them; a smaller one binds none; the caller's thread keeps its own affinity either way.
+TEST(ThreadPool, WorkersBoundToCpusOfTheirOwn) {
+    const std::vector<int> cpus = mxc_rt::thread_pool::allowed_cpus();
+    if (cpus.size() < 2) GTEST_SKIP() << "this thread may run on " << cpus.size() << " CPU(s): a pool would bind no worker";
+    for (int threads : {int(cpus.size()), int(cpus.size()) - 1}) {
+        if (threads < 2) continue; // (no worker)
+        mxc_rt::thread_pool pool;
+        ASSERT_TRUE(pool.start(threads));
+        const auto by_thread = affinity_by_thread(pool, threads);
+        ASSERT_EQ(int(by_thread.size()), threads) << "not every thread ran an item in 50 jobs";
+        std::vector<int> bound;
+        for (const auto& [who, mask] : by_thread) {
+            if (who == std::this_thread::get_id()) {
+                EXPECT_EQ(mask, cpus) << "the caller's affinity changed";
+                continue;
+            }
+            if (threads < int(cpus.size())) {
+                EXPECT_EQ(mask, cpus) << "a worker of a pool of " << threads << " threads on " << cpus.size() << " CPUs was bound";
+                continue;
+            }
+            ASSERT_EQ(mask.size(), 1u) << "a worker not bound to one CPU";
+            bound.push_back(mask[0]);
         }
-        ASSERT_EQ(mask.size(), 1u) << "a worker not bound to one CPU";
-        bound.push_back(mask[0]);
+        std::sort(bound.begin(), bound.end());
+        if (threads == int(cpus.size())) EXPECT_EQ(bound, std::vector<int>(cpus.begin() + 1, cpus.end()));
     }
-    std::sort(bound.begin(), bound.end());
-    EXPECT_EQ(bound, std::vector<int>(cpus.begin() + 1, cpus.begin() + threads));
 }
 #endif
 
