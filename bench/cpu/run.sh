@@ -51,7 +51,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "seed 0); mxc's and ORT's runs interleaved in one process, each after a 100 ms pause"
   echo "(bench/cpu/vs_ort.js). mxc: $THREADS threads (the instance's pool, <name>_set_num_threads), \`g++ -O3\`"
   echo "for ${CPU_ARCH:-baseline x86-64 (SSE2; no --cpu-arch)}${CPU_ARCH:+ (--cpu-arch $CPU_ARCH)}, blocked GEMM for dot and convolution"
-  echo "(its micro-kernel, chosen at run time: $(grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && echo AVX2/FMA || echo SSE2) on this CPU);"
+  echo "(its micro-kernel, chosen at run time: $(grep -qw avx512f /proc/cpuinfo && echo "AVX-512 for float, AVX2/FMA for double" || { grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && echo AVX2/FMA || echo SSE2; }) on this CPU);"
   echo "ORT: $THREADS intra-op threads, all graph"
   echo "optimisations. ratio: the median over the pairs of runs of ORT ms / mxc ms (above 1: mxc is"
   echo "faster), with the interval that holds it with about 95% confidence. kernels: mxc's kernel"
