@@ -110,8 +110,8 @@ MXC_API void @NAME@_destroy(mxc_model* m); /* NULL is fine */
    per thread), where more would oversubscribe the cores; ask for more when one instance runs
    at a time. Results do not depend on the count. Linux: with as many threads as the CPUs the
    calling thread may run on (0, say), worker i is bound to the i-th of them (the caller's
-   thread is not bound). Between the kernels of a run, and for up to 200 us after it, the workers spin
-   rather than sleep (so that none starts a kernel late); then they block.
+   thread is not bound). Between the kernels of a run, and for up to 200 us after it, the
+   workers spin rather than sleep (so that none starts a kernel late); then they block.
    Not while m runs. hip: accepted and ignored. */
 MXC_API mxc_status @NAME@_set_num_threads(mxc_model* m, int threads);
 MXC_API size_t @NAME@_num_inputs(const mxc_model* m);  /* m may be NULL */

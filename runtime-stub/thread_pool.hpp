@@ -25,25 +25,24 @@
 // hold it for its time slice or its spin_us while the other, with items to run, waits.
 //
 // A pool of as many threads as the CPUs its creator may run on (Linux) binds worker i to the
-// i-th of them; the caller's thread is left as it is. Unbound, a worker that slept between
-// runs was woken on the caller's CPU and stayed there, the two taking turns while the other
-// CPU idled, until the load balancer moved one: on a 2-vCPU KVM guest (AMD EPYC, Linux 6.18,
-// 2026-11-26) for whole runs, run after run, where a pause came between them. Bound, the
-// caller is the one moved, once, and wakes on its own CPU from then on. A smaller pool binds
-// nothing: several of them (instances run side by side) would bind their workers to the same
-// few CPUs, where the scheduler spreads them.
+// i-th of them; the caller's thread is left as it is. A smaller pool binds nothing: several of
+// them (instances run side by side) would bind their workers to the same few CPUs, where the
+// scheduler spreads them.
 //
 // A job ends when its items are done, not when every worker has seen it: a worker that has
 // not claimed an item by the time the others have run them all is not waited for. A worker
 // reads the job (fn, ctx, the ranges' bases, its count) only once it holds an item, which
 // keeps the job from ending, and its claim read the range's word that the caller stored, with
 // release, after it wrote them: a worker late for one job may so take items of the next one,
-// and runs them as that job's. On a 2-vCPU KVM guest (AMD EPYC, Linux
-// 6.18, 2026-11-26) a worker woken after a pause between runs started its first job up to
-// several milliseconds late, or on the caller's own CPU (which the scheduler prefers to an
-// idle vCPU the host has descheduled), until the load balancer moved it: with every worker
-// waited for, MobileNetV2 on 2 threads took 11-13 ms after a pause of 20-100 ms, against 5.4
-// ms back to back and 10.1 ms on one thread.
+// and runs them as that job's.
+//
+// Why (a 2-vCPU KVM guest, AMD EPYC, Linux 6.18, 2026-11-26, bench/results/cpu-2026-11-26-
+// session38.md): with runs 100 ms apart, a worker that slept between them was woken on the
+// caller's CPU and stayed there for whole runs while the other vCPU idled, the two taking
+// turns, and the caller waited for it at every job: MobileNetV2 on 2 threads took 12-14 ms,
+// against 5.4 back to back and 10.1 on one thread. Yielding in the spins, 9.8-10.4 ms; not
+// waiting for a worker that claimed nothing, 9.2; bound, 5.6-5.9 (the caller, unbound, is the
+// one the scheduler moves).
 #pragma once
 #include "templates/cpu/parallel.hpp"
 
