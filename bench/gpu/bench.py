@@ -278,6 +278,7 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
            "arch": ARGS.arch if ARGS.target == "hip" else platform.machine(), "exporter": exporter,
            "opset": max((o.version for o in onnx.load(path, load_external_data=False).opset_import
                          if o.domain in ("", "ai.onnx")), default=0)}
+    profiles = []  # (kind, args) for torch_side.profile_in_child, after the timed runs
     lib = os.path.join(ARGS.work, "%s-b%d-%s" % (name, batch, dtype), "libm.so")
     os.makedirs(os.path.dirname(lib), exist_ok=True)
     c = step(row, "compile", lambda: compile_mxc(path, lib, dtype))
@@ -293,17 +294,7 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
                 row["mxc_acc"] = accuracy(dtype, r[1], ref)
             log("  mxc %.3f ms, accuracy %s" % (r[0], row.get("mxc_acc")))
         if r and ARGS.target == "hip":
-            import torch_side
-            k = step(row, "mxc_profile", lambda: torch_side.profile_mxc(lib, "m", dict(zip(names, inputs))))
-            if k:
-                row["kernels_cupti_ms"], row["kernels_cupti_n"] = k[0], sum(x[2] for x in k[1])
-                row["overhead_us"] = 1000 * (row["mxc_ms"] - k[0])
-                # the run time minus the GPU's busy time (overlapping kernels counted once) and its parts
-                row["timeline"] = k[2]
-                row["overhead_busy_us"] = 1000 * (row["mxc_ms"] - k[2]["busy_ms"])
-                write_profile(row, "mxc", k)
-                log("  mxc kernels (CUPTI) %.3f ms in %d launches, host overhead %.1f us (run minus busy time %.1f us)" %
-                    (k[0], round(row["kernels_cupti_n"]), row["overhead_us"], row["overhead_busy_us"]))
+            profiles.append(("mxc", (lib, "m", dict(zip(names, inputs)), 20, ARGS.runs)))
         if not ARGS.no_perf:
             p = step(row, "perf", lambda: mxc_perf(path, dtype))
             if p:
@@ -319,10 +310,7 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
             if ref is not None:
                 row["eager_acc"] = accuracy(dtype, e[2], ref)
             log("  eager %.3f ms, accuracy %s" % (e[0], row.get("eager_acc")))
-            k = step(row, "eager_profile", lambda: torch_side.profile_eager(module, inputs, dtype))
-            if k:
-                row["eager_kernels_ms"], row["eager_kernels_n"] = k[0], sum(x[2] for x in k[1])
-                write_profile(row, "eager", k)
+            profiles.append(("eager", (module, inputs, dtype)))
         torch_side.release()
         if not ARGS.no_compile:
             k = step(row, "torch_compile", lambda: torch_side.run_compiled(module, inputs, dtype, ARGS.runs, ARGS.warmup,
@@ -331,7 +319,35 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
                 row["compile_ms"], row["torch_compile_s"] = k[0], k[3]
                 log("  torch.compile %.3f ms (compiled in %.1f s)" % (k[0], k[3]))
         torch_side.release()
+    if profiles:
+        add_profiles(row, profiles)
     return row
+
+
+def add_profiles(row, profiles):
+    """The row's CUPTI profiles (mxc's and eager's kernels), taken after every timed run of the
+    row, in a child process (torch_side.profile_in_child: CUPTI slows the launches of the process
+    it attached to, and later rows are timed here)."""
+    import torch_side
+    got = step(row, "profile", lambda: torch_side.profile_in_child(profiles, ARGS.tf32))
+    for (kind, _), k in zip(profiles, got or []):
+        if isinstance(k, str):
+            row.setdefault("errors", {})[kind + "_profile"] = k
+            log("  %s profile FAILED: %s" % (kind, k))
+        elif kind == "eager":
+            row["eager_kernels_ms"], row["eager_kernels_n"] = k[0], sum(x[2] for x in k[1])
+            write_profile(row, "eager", k)
+        else:
+            # the run time minus the kernel times, and minus the GPU's busy time (overlapping
+            # kernels counted once), both from the profile's process (its runs timed first)
+            row["kernels_cupti_ms"], row["kernels_cupti_n"] = k[0], sum(x[2] for x in k[1])
+            row["profile_run_ms"] = k[3]
+            row["overhead_us"] = 1000 * (k[3] - k[0])
+            row["timeline"] = k[2]
+            row["overhead_busy_us"] = 1000 * (k[3] - k[2]["busy_ms"])
+            write_profile(row, "mxc", k)
+            log("  mxc kernels (CUPTI) %.3f ms in %d launches, host overhead %.1f us (run minus busy time %.1f us)" %
+                (k[0], round(row["kernels_cupti_n"]), row["overhead_us"], row["overhead_busy_us"]))
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -383,9 +399,11 @@ def table(rows, meta):
              "faster)." % (meta.get("runs"), meta.get("warmup")),
              "mxc: the library's C API called through ctypes (bench/gpu/mxclib.py), device-pointer mode on the "
              "caller's stream (inputs and outputs stay on the GPU: no host copies in the time), CUDA events around "
-             "each run. Host overhead: that median run time minus the time the GPU was busy in one run as CUPTI records it "
-             "(the union of its kernels' intervals: kernels that overlap under programmatic dependent launch count once; "
-             "torch.profiler over 20 runs of the same library; without it, `mxc perf`'s event pairs); the kernels of each "
+             "each run. Host overhead: the median of as many runs timed the same way in a child process, minus the time the "
+             "GPU was busy in one run as CUPTI records it there just after (the union of its kernels' intervals: kernels "
+             "that overlap under programmatic dependent launch count once; torch.profiler over 20 runs of the same "
+             "library; without it, `mxc perf`'s event pairs). The profiles run in a child process (mxc's and eager's, after "
+             "the row's timed runs): CUPTI, once attached, slows every later launch of its process. The kernels of each "
              "row are listed in profile-MODEL-bB-DTYPE.txt, PyTorch eager's beside them, with a timeline line per run (bench/gpu/timeline.py: busy time, the overlap of programmatic dependent launch, the idle gaps between kernels, the first kernel's latency after the graph launch; `overhead_busy_us` in bench.jsonl: the run time minus the busy time). Rebuild: the same mxc command again (object and library cache).",
              "Accuracy: against ONNX Runtime CPU (fp32 model) on the same inputs; fp32 passes with "
              "max|mxc-ort|/max|ort| <= 1e-3, fp16 with ||mxc-ort||/(sqrt(n) max|ort|) <= 1e-2."]

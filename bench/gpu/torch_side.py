@@ -269,15 +269,19 @@ def profile_kernels(fn, runs=20):
     return sum(r[1] for r in rows), rows, timeline.summarize(events, runs)
 
 
-def profile_mxc(lib_path, name, feeds, runs=20):
-    """profile_kernels of a library's runs in device-pointer mode (as run_mxc)."""
+def profile_mxc(lib_path, name, feeds, runs=20, timed_runs=0):
+    """profile_kernels of a library's runs in device-pointer mode (as run_mxc); with timed_runs,
+    a fourth item: the median ms of that many runs timed as run_mxc's just before (the same
+    process and GPU clocks as the profile: a run's time minus its busy time is the host
+    overhead; across processes the clocks alone can differ by a percent of the run)."""
     from mxclib import Library
     lib = Library(lib_path, name, device_pointers=True, stream=torch.cuda.current_stream().cuda_stream)
     try:
         xs = [torch.from_numpy(np.ascontiguousarray(feeds[i["name"]], dtype=i["dtype"])).cuda() for i in lib.inputs]
         ys = [torch.empty(o["shape"], dtype=torch.from_numpy(np.zeros(1, o["dtype"])).dtype, device="cuda") for o in lib.outputs]
         lib.set_pointers([x.data_ptr() for x in xs], [y.data_ptr() for y in ys])
-        return profile_kernels(lib.run, runs)
+        timed = float(np.median(time_cuda(lib.run, timed_runs, 10))) if timed_runs else None
+        return profile_kernels(lib.run, runs) + ((timed,) if timed_runs else ())
     finally:
         torch.cuda.synchronize()
         lib.close()
@@ -288,3 +292,40 @@ def profile_eager(module, inputs, dtype, runs=20):
     xs = to_device(inputs, dtype)
     with torch.no_grad():
         return profile_kernels(lambda: m(*xs), runs)
+
+
+PROFILES = {"mxc": profile_mxc, "eager": profile_eager}
+
+
+def profile_in_child(jobs, tf32):
+    """Runs profiles (jobs: [(kind, args)], kind a key of PROFILES) in a child process, one
+    result or error text per job. torch.profiler leaves CUPTI attached to the process that used
+    it: every later launch there pays for it (on the H200, 2026-11-26: 65-220 us more before a
+    library's graph started), so the process that times runs never profiles."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="mxc-profile-") as d:
+        a, r = os.path.join(d, "jobs.pt"), os.path.join(d, "results.pt")
+        torch.save((tf32, jobs), a)
+        subprocess.run([sys.executable, os.path.abspath(__file__), a, r], check=True)
+        return torch.load(r, weights_only=False)
+
+
+def child_main(jobs_path, results_path):
+    tf32, jobs = torch.load(jobs_path, weights_only=False)
+    setup(tf32)
+    results = []
+    with torch.cuda.stream(torch.cuda.Stream()):  # as bench.py's runs: not the legacy default stream
+        for kind, args in jobs:
+            try:
+                results.append(PROFILES[kind](*args))
+            except Exception as e:  # noqa: BLE001 (the parent records it in the row)
+                results.append("%s: %s" % (type(e).__name__, str(e).strip()[:300]))
+    torch.save(results, results_path)
+
+
+if __name__ == "__main__":
+    import sys
+    child_main(sys.argv[1], sys.argv[2])
