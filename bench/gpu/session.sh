@@ -27,7 +27,7 @@
 # attention kernel (passes/fuse_attention.cpp), into files named with -noattn.
 # tune:MODEL[+--fp16] runs `mxc --tune` on MODEL (docs/tuning.md: every GEMM problem's candidate
 # tiles timed on the device), merging the winners into tuning-sm90.tsv in the results, with its
-# log in tune-MODEL[-fp16].log; a stage name ending in -tuned (bench-tuned:ARGS,
+# log in tune-MODEL[-fp16].log and every tile's time in tune-MODEL[-fp16]-times.txt; a stage name ending in -tuned (bench-tuned:ARGS,
 # profile-tuned:MODEL) builds with --tuning-db tuning-sm90.tsv, into files named with -tuned.
 # --until S: the whole command's budget in seconds; a stage gets what is left (less a margin),
 # conformance and bench get it as their --deadline.
@@ -83,9 +83,11 @@ print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.
       MXC=$MXC timeout "$l" python3 bench/gpu/kernel_profile.py $args "${db[@]}" > "$f" 2>&1; log "profile exit $?"; head -12 "$f" | cut -c1-160 ;;
     tune)
       f=$res/tune-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16).log
-      mkdir -p /tmp/mxc-tune
+      rm -rf /tmp/mxc-tune; mkdir -p /tmp/mxc-tune
       timeout "$l" "$MXC" $args --target hip --offload-arch sm_90 --tune --tuning-db "$res/tuning-sm90.tsv" \
-        -o /tmp/mxc-tune/libt.so -v > "$f" 2>&1; log "tune exit $?"; grep "tune:\|error" "$f" | tail -20 ;;
+        -o /tmp/mxc-tune/libt.so --emit-src /tmp/mxc-tune/src -v > "$f" 2>&1; log "tune exit $?"; grep "tune:\|error" "$f" | tail -20
+      # every candidate's time per problem (the log names only the winners)
+      cp /tmp/mxc-tune/src/tuning-output.txt "${f%.log}-times.txt" 2>/dev/null ;;
     graphs)
       timeout "$l" bash test/e2e/hip_graphs.sh sm_90 ${args} > "$res/graphs-$(date +%s).log" 2>&1; log "graphs exit $?" ;;
     bench)
