@@ -395,7 +395,7 @@ def table(rows, meta):
             fmt(r.get("compile_s"), 1), fmt(r.get("recompile_s"), 2)))
     errs = [(r["model"], r["batch"], r["dtype"], k, v) for r in rows for k, v in r.get("errors", {}).items()]
     notes = ["", "Latency: median of %s runs after %s warm-ups, milliseconds, one run at a time (synchronised after "
-             "each). /s: throughput, batch / latency (images or sequences per second). mxc/eager and mxc/compile: throughput ratios (above 1: mxc is "
+             "each), each row (model, batch, dtype) in a process of its own unless the run says --same-process. /s: throughput, batch / latency (images or sequences per second). mxc/eager and mxc/compile: throughput ratios (above 1: mxc is "
              "faster)." % (meta.get("runs"), meta.get("warmup")),
              "mxc: the library's C API called through ctypes (bench/gpu/mxclib.py), device-pointer mode on the "
              "caller's stream (inputs and outputs stay on the GPU: no host copies in the time), CUDA events around "
@@ -509,6 +509,12 @@ def parse_args(argv):
     ap.add_argument("--deadline", type=float, default=0, help="seconds: start no row (model, batch, dtype) that would end after this, going by the longest row so far (0: none)")
     ap.add_argument("--small", action="store_true", help="cpu dry run: the zoo's --small variants")
     ap.add_argument("--table", metavar="JSONL", help="only write the markdown table of a results file and print it")
+    ap.add_argument("--same-process", action="store_true",
+                    help="every row in this process (default: each row (model, batch, dtype) in a child process of "
+                         "its own, so that no row's times depend on what ran before it: on the H200, 2026-11-26, "
+                         "eager ViT-B/16 fp32 took 3.40 ms as its process's first row, 4.92 ms after four others)")
+    ap.add_argument("--row", metavar="MODEL,BATCH,DTYPE", help="(what each row's child process runs) only this row, "
+                    "appended to the results without a meta line")
     a = ap.parse_args(argv)
     if a.mxc is None:
         carried = os.path.join(ROOT, ".carry/bin/mxc")
@@ -535,6 +541,12 @@ def main(argv):
     os.makedirs(ARGS.out, exist_ok=True)
     os.makedirs(ARGS.work, exist_ok=True)
     jsonl, md = os.path.join(ARGS.out, "bench.jsonl"), os.path.join(ARGS.out, "bench.md")
+    if ARGS.row:
+        name, batch, dtype = ARGS.row.split(",")
+        models, batches, dtypes = [name], [int(batch)], [dtype]
+        ARGS.deadline = 0  # the parent's, which started this row
+    elif not ARGS.same_process:
+        return rows_in_children(argv, models, batches, dtypes, jsonl, md)
     start = time.perf_counter()
     longest = 0.0  # seconds of the longest row so far: a row is not started unless that much is left
 
@@ -547,11 +559,8 @@ def main(argv):
         import torch_side
         torch_side.setup(ARGS.tf32)
         stream = torch.cuda.Stream()  # not the legacy default stream: mxc runs asynchronously on it
-    meta = {"kind": "meta", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "versions": versions(),
-            "runs": ARGS.runs, "warmup": ARGS.warmup, "argv": argv}
-    log("bench: %s" % json.dumps(meta))
-    with open(jsonl, "a") as f:
-        f.write(json.dumps(meta) + "\n")
+    if not ARGS.row:
+        write_meta(argv, jsonl)
     for name in models:
         for batch in batches:
             if late():
@@ -593,6 +602,50 @@ def main(argv):
                 for row in rows:
                     f.write(json.dumps(row) + "\n")
             write_table(jsonl, md)
+    if ARGS.row:
+        return 0
+    write_table(jsonl, md)
+    log("")
+    sys.stdout.write(open(md).read())
+    log("bench: %.0f s; results in %s and %s" % (time.perf_counter() - start, jsonl, md))
+    return 0
+
+
+def write_meta(argv, jsonl):
+    """The line that heads a run's rows in bench.jsonl: date, versions, settings, arguments."""
+    meta = {"kind": "meta", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "versions": versions(),
+            "runs": ARGS.runs, "warmup": ARGS.warmup, "argv": argv}
+    log("bench: %s" % json.dumps(meta))
+    with open(jsonl, "a") as f:
+        f.write(json.dumps(meta) + "\n")
+
+
+def rows_in_children(argv, models, batches, dtypes, jsonl, md):
+    """Each row in a child process of its own (bench.py ARGV --row MODEL,BATCH,DTYPE), one at a
+    time, under the deadline; a child that ends without its row leaves a row naming its exit."""
+    start = time.perf_counter()
+    longest = 0.0
+    write_meta(argv, jsonl)
+    for name in models:
+        for batch in batches:
+            for dtype in dtypes:
+                if ARGS.deadline and time.perf_counter() - start + longest > ARGS.deadline:
+                    log("%s b%d %s: skipped (--deadline %.0f s: %.0f s in, longest row %.0f s)" % (
+                        name, batch, dtype, ARGS.deadline, time.perf_counter() - start, longest))
+                    continue
+                log("%s batch %d %s (%.0f s in): a child process" % (name, batch, dtype, time.perf_counter() - start))
+                t0 = time.perf_counter()
+                before = os.path.getsize(jsonl)
+                rc = subprocess.run([sys.executable, os.path.abspath(__file__)] + argv +
+                                    ["--row", "%s,%d,%s" % (name, batch, dtype)]).returncode
+                if os.path.getsize(jsonl) == before:
+                    row = {"model": name, "batch": batch, "dtype": dtype, "target": ARGS.target,
+                           "errors": {"process": "the row's process exited with %d and wrote no row" % rc}}
+                    log("  %s" % row["errors"]["process"])
+                    with open(jsonl, "a") as f:
+                        f.write(json.dumps(row) + "\n")
+                longest = max(longest, time.perf_counter() - t0)
+                write_table(jsonl, md)
     write_table(jsonl, md)
     log("")
     sys.stdout.write(open(md).read())
