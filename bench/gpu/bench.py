@@ -326,8 +326,8 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
 
 def add_profiles(row, profiles):
     """The row's CUPTI profiles (mxc's and eager's kernels), taken after every timed run of the
-    row, in a child process (torch_side.profile_in_child: CUPTI slows the launches of the process
-    it attached to, and later rows are timed here)."""
+    row, in a child process (torch_side.profile_in_child: CUPTI slows every later launch of the
+    process it attached to, which with --same-process times the later rows)."""
     import torch_side
     got = step(row, "profile", lambda: torch_side.profile_in_child(profiles, ARGS.tf32))
     for (kind, _), k in zip(profiles, got or []):

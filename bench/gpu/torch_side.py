@@ -300,8 +300,8 @@ PROFILES = {"mxc": profile_mxc, "eager": profile_eager}
 def profile_in_child(jobs, tf32):
     """Runs profiles (jobs: [(kind, args)], kind a key of PROFILES) in a child process, one
     result or error text per job. torch.profiler leaves CUPTI attached to the process that used
-    it: every later launch there pays for it (on the H200, 2026-11-26: 65-220 us more before a
-    library's graph started), so the process that times runs never profiles."""
+    it: every later launch there pays for it (on the H200, 2026-11-26: host overheads of 65-376 us
+    for rows that measured 10-67 us without it), so the process that times runs never profiles."""
     import os
     import subprocess
     import sys
