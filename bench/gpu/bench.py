@@ -604,6 +604,11 @@ def main(argv):
             write_table(jsonl, md)
     if ARGS.row:
         return 0
+    return finish(jsonl, md, start)
+
+
+def finish(jsonl, md, start):
+    """The table of the results file, printed, and the run's time."""
     write_table(jsonl, md)
     log("")
     sys.stdout.write(open(md).read())
@@ -646,11 +651,7 @@ def rows_in_children(argv, models, batches, dtypes, jsonl, md):
                         f.write(json.dumps(row) + "\n")
                 longest = max(longest, time.perf_counter() - t0)
                 write_table(jsonl, md)
-    write_table(jsonl, md)
-    log("")
-    sys.stdout.write(open(md).read())
-    log("bench: %.0f s; results in %s and %s" % (time.perf_counter() - start, jsonl, md))
-    return 0
+    return finish(jsonl, md, start)
 
 
 ARGS = None
