@@ -115,9 +115,14 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
     hip_launch_choice c;
     const std::string op = strip_fused(k.kernel);
     if (op == "attention" && k.in_shapes.size() >= 3 && !k.in_shapes[0].lens.empty() && !k.in_shapes[2].lens.empty()) {
-        // the bound on the head sizes (templates/hip/attention.hpp): one kernel instantiated
+        // the bound on the head sizes (templates/hip/attention.hpp): one kernel instantiated;
+        // then whether it runs on the matrix units where they take such heads
         const int64_t head = std::max(k.in_shapes[0].lens.back(), k.in_shapes[2].lens.back());
         c.args = head <= 64 ? ", 64" : head <= 128 ? ", 128" : ", 256";
+        if (k.mma_attention) {
+            c.args += ", true";
+            c.comment = "attention: attention_mma_kernel where its key tile fits the heads (use_matrix_unit_attention)";
+        }
         return c;
     }
     const auto e = elem_of(k.type);
@@ -216,6 +221,22 @@ bool f32_matrix_units_take(const std::string& arch, const std::string& op) {
     const char* env = std::getenv("MXC_FP32_MMA");
     if (!has_f32_matrix_units(arch) || (env != nullptr && std::strcmp(env, "0") == 0)) return false;
     return op == "dot" || (op == "convolution" && env != nullptr && std::strcmp(env, "all") == 0);
+}
+
+bool matrix_unit_attention_wanted(const std::string& arch) {
+    const char* env = std::getenv("MXC_MMA_ATTENTION");
+    return has_f32_matrix_units(arch) && !(env != nullptr && std::strcmp(env, "0") == 0);
+}
+
+int use_matrix_unit_attention(lowered_module& l, const std::string& arch) {
+    const bool on = matrix_unit_attention_wanted(arch);
+    int marked = 0;
+    for (kernel_call& k : l.kernels) {
+        k.mma_attention = on && strip_fused(k.kernel) == "attention" &&
+                          (k.type == dtype::half_type || k.type == dtype::float_type);
+        marked += k.mma_attention;
+    }
+    return marked;
 }
 
 bool has_large_ring(const std::string& arch) {

@@ -56,6 +56,16 @@ bool f32_matrix_units_take(const std::string& arch, const std::string& op);
 // and a tuning-database tile overrides). Returns how many it marked.
 int use_f32_matrix_units(lowered_module& l, const std::string& arch);
 
+// Whether attention kernels built for `arch` run on the matrix units (templates/hip/attention.hpp,
+// attention_mma_kernel, for half and float heads it takes): where has_f32_matrix_units (the
+// GPUs where mma.hpp has a vendor path for both tiles, and the emulator), unless
+// MXC_MMA_ATTENTION=0 in mxc's environment (the A/B: the SIMT kernel everywhere).
+bool matrix_unit_attention_wanted(const std::string& arch);
+
+// Marks the half and float attention kernels of a hip module built for `arch` where
+// matrix_unit_attention_wanted (kernel_call::mma_attention). Returns how many it marked.
+int use_matrix_unit_attention(lowered_module& l, const std::string& arch);
+
 // Whether GPU architecture `arch` runs gemm_mma_large_ring (templates/hip/gemm.hpp: the large
 // matrix-unit tile with a ring of four stages filled by asynchronous copies, 80 KiB of dynamic
 // shared memory): NVIDIA GPUs with cp.async and at least 160 KiB of shared memory per SM, so

@@ -42,6 +42,9 @@ struct kernel_call {
     bool f32_mma = false;
     // hip, half: the rule's large matrix-unit tile is gemm_mma_large_ring (use_large_ring).
     bool large_ring = false;
+    // hip: an attention kernel that runs on the matrix units where its heads allow
+    // (attention_mma_kernel; use_matrix_unit_attention).
+    bool mma_attention = false;
     // cpu: dot / fused_dot whose constant b (in[1]) is stored as the GEMM's packed panels
     // (codegen/dot_weights_strips.cpp); in_shapes[1] is then that buffer's shape.
     bool b_strips = false;

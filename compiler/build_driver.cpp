@@ -653,6 +653,9 @@ int prepare_lowered(lowered_module& l, const build_options& opts) {
         if (f32_mma && opts.log)
             opts.log("fp32 matrix units: " + std::to_string(f32_mma) + " float GEMM kernels may run on them (gemm_mma_f32)");
         use_large_ring(l, opts.offload_arch);
+        const int mma_attention = use_matrix_unit_attention(l, opts.offload_arch);
+        if (mma_attention && opts.log)
+            opts.log("attention on the matrix units: " + std::to_string(mma_attention) + " kernels (attention_mma_kernel)");
         const int packed = pack_channels_last_weights(l);
         if (packed && opts.log) opts.log("channels-last weights: " + std::to_string(packed) + " tensors stored as [M, kh, kw, C]");
     }

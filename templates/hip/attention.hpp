@@ -1,20 +1,42 @@
 // attention (templates/common/attention.hpp for the op) in one kernel, the scores never
-// stored: a block of 128 threads per (batch, 16 query rows), 8 threads per row. The block keeps
-// its 16 rows of q in shared memory and walks the keys in tiles of BK: it stages the tile's
-// keys and values in shared memory; each thread computes BK/8 of its row's scores and applies
-// the body (scale, mask, ...) to them; the row's 8 threads agree on the tile's maximum and the
-// sum of exponentials (shuffles among 8 neighbouring lanes: within a warp of 32 or 64), rescale
-// the running sum and outputs when the maximum grows (online softmax: Milakov and Gimelshein,
-// 2018; Dao et al., FlashAttention, 2022), and add the tile's exponentials times its values to
-// the row's outputs, HD/8 a thread in registers. The outputs are divided by the sum at the end.
-// Everything is computed in mxc_compute_t<T> (fp32 for half types). HD is a bound on both head
-// sizes (64, 128 or 256; 0: chosen at run time); the generated code names it.
+// stored. Two kernels; the generated code names which (codegen/gemm_choice.cpp).
+//
+// attention_kernel, SIMT: a block of 128 threads per (batch, 16 query rows), 8 threads per row.
+// The block keeps its 16 rows of q in shared memory and walks the keys in tiles of BK: it stages
+// the tile's keys and values in shared memory; each thread computes BK/8 of its row's scores and
+// applies the body (scale, mask, ...) to them; the row's 8 threads agree on the tile's maximum
+// and the sum of exponentials (shuffles among 8 neighbouring lanes: within a warp of 32 or 64),
+// rescale the running sum and outputs when the maximum grows (online softmax: Milakov and
+// Gimelshein, 2018; Dao et al., FlashAttention, 2022), and add the tile's exponentials times its
+// values to the row's outputs, HD/8 a thread in registers. The outputs are divided by the sum at
+// the end. Everything is computed in mxc_compute_t<T> (fp32 for half types). HD is a bound on
+// both head sizes (64, 128 or 256; 0: chosen at run time); the generated code names it.
+//
+// attention_mma_kernel, on the matrix units (templates/hip/mma.hpp; half and float, the heads
+// within 64 or 128): a block of 64 threads (two warps of 32, or one wavefront of 64) per
+// (batch, 16 query rows). The block's warps split the keys: in each round the block stages
+// one tile of BK keys and values per warp (all threads load, as 16 rows of q once at the
+// start; by 16-byte vectors where the heads are contiguous and aligned), then each warp, on
+// its own tile:
+//  - S = q kt on the matrix units (16 x BK, fp32 accumulators) into shared memory;
+//  - the body on each score, the tile's maximum per row, P = exp(S - m) in T and the row
+//    sums: warpSize / 16 lanes a row, agreeing by shuffles; a row's running maximum m and sum
+//    l stay in its lanes' registers;
+//  - its output rows O (16 x HD, fp32 in shared memory: the accumulator fragments are opaque,
+//    so the online softmax's rescaling by exp(m_old - m) is done there) are rescaled, loaded
+//    as accumulators, O += P v on the matrix units, and stored back.
+// At the end the warps' (m, l, O) are merged per row (m = the largest, each O and l weighted
+// by exp(m_w - m)) and divided out. The products accumulate in fp32; P is rounded to T for the
+// second product (half: 11 significant bits) while l sums the fp32 exponentials. Shared memory
+// is sized for two warps (a wavefront of 64 uses one half); BK is the largest of 32 and 16 that
+// fits 46 KiB, none for float heads of 128 or heads of 256, which then run attention_kernel.
 #pragma once
 #include "templates/common/attention.hpp"
 #include "templates/common/pointwise_program.hpp"
 #include "templates/common/team.hpp"
 #include "templates/hip/body.hpp"
 #include "templates/hip/common.hpp"
+#include "templates/hip/mma.hpp"
 
 namespace mxc {
 namespace hip {
@@ -150,38 +172,249 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
     }
 }
 
+// The matrix-unit kernel's configuration (see the top of the file): the shared bytes of T's
+// heads of HD with key tiles of BK, and that tile (0: none fits, or T has no matrix-unit tile).
+constexpr int attention_mma_threads = 64, attention_mma_warps = 2; // warps of 32: two; wavefronts of 64: one
+template <class T> constexpr int attention_mma_pad = int(16 / sizeof(T)); // rows padded by 16 bytes
+template <class T> constexpr int attention_mma_shared_bytes(int hd, int bk) {
+    const int ld = hd + attention_mma_pad<T>, ldp = bk + attention_mma_pad<T>;
+    return int(sizeof(T)) * attention_rows * ld                                     // q
+           + attention_mma_warps * (int(sizeof(T)) * (2 * bk * ld + attention_rows * ldp) // keys, values, P
+                                    + 4 * attention_rows * (bk + 4 + hd + 4 + 3));          // S, O, rows' scale, m, l
+}
+template <class T> constexpr int attention_mma_key_tile(int hd) {
+    if constexpr (!std::is_same<T, mxc_half>::value && !std::is_same<T, float>::value) return 0;
+    return hd > 128 || hd % 16 != 0                              ? 0
+           : attention_mma_shared_bytes<T>(hd, 32) <= 46 * 1024 ? 32
+           : attention_mma_shared_bytes<T>(hd, 16) <= 46 * 1024 ? 16
+                                                                  : 0;
+}
+
+// 16 bytes of T: the vector the matrix-unit kernel stages q, the keys and the values by.
+template <class T> struct alignas(16) attention_chunk { T v[16 / sizeof(T)]; };
+
+// Whether the kernel may stage by such vectors: every head contiguous (its dim's stride 1, its
+// size a whole number of vectors), every other stride a whole number too, the bases aligned.
+template <class T> inline bool attention_vectors(const mxc_kargs& k, const mxc_attention_dims& dims) {
+    constexpr int64_t V = 16 / sizeof(T);
+    if (dims.d % V != 0 || dims.dv % V != 0) return false;
+    for (int i = 0; i < 3; ++i) {
+        const mxc_desc& x = k.in_desc[i];
+        const int fast = i == 1 ? x.rank - 2 : x.rank - 1; // kt [..., D, Lk]: along D
+        if (reinterpret_cast<uintptr_t>(k.in[i]) % 16 != 0 || x.strides[fast] != 1) return false;
+        for (int dim = 0; dim < x.rank; ++dim)
+            if (dim != fast && x.strides[dim] % V != 0) return false;
+    }
+    return true;
+}
+
+template <class T, class F, int HD, int BK>
+__global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
+    attention_mma_kernel(dev_args a, mxc_attention_dims dims, int64_t skip, bool vec, F f) {
+    grid_dependency_sync();
+    using mt = mma_tile<T>;
+    using C = float; // the accumulators' type
+    constexpr int BQ = attention_rows, NW = attention_mma_warps, NT = attention_mma_threads, PAD = attention_mma_pad<T>;
+    constexpr int LD = HD + PAD, LDP = BK + PAD, LDS = BK + 4, LDO = HD + 4; // rows of 16-byte multiples: fragments stay 32-byte aligned
+    constexpr int arity = body_arity<F>::value; // x[0] the product, x[1 + e] extra input 3 + e
+    static_assert(BK % 16 == 0 && HD % 16 == 0, "attention_mma_kernel: whole fragments");
+    alignas(32) __shared__ T qs[BQ][LD];
+    alignas(32) __shared__ T ks[NW][BK][LD];
+    alignas(32) __shared__ T vs[NW][BK][LD];
+    alignas(32) __shared__ T ps[NW][BQ][LDP];
+    alignas(32) __shared__ C ss[NW][BQ][LDS];
+    alignas(32) __shared__ C os[NW][BQ][LDO];
+    __shared__ C row_scale[NW][BQ], row_m[NW][BQ], row_l[NW][BQ];
+    const int tid = static_cast<int>(threadIdx.x), ws = mma_warp_size(), nw = NT / ws, warp = tid / ws, lane = tid % ws;
+    const int row = lane % BQ, sub = lane / BQ, G = ws / BQ; // the softmax's lanes: G a row
+    const int r = dims.rank;
+    const int64_t blocks_q = (dims.lq + BQ - 1) / BQ, b = blockIdx.x / blocks_q, i0 = (blockIdx.x % blocks_q) * BQ;
+    const int64_t i = i0 + row;
+    const bool live = i < dims.lq;
+    const mxc_desc &qd = a.in_desc[0], &kd = a.in_desc[1], &vd = a.in_desc[2];
+    const T* q = in_ptr<T>(a, 0) + mxc_attention_offset(qd.strides, dims, qd, b);
+    const T* kt = in_ptr<T>(a, 1) + mxc_attention_offset(kd.strides, dims, qd, b);
+    const T* v = in_ptr<T>(a, 2) + mxc_attention_offset(vd.strides, dims, qd, b);
+    const int64_t d = dims.d, dv = dims.dv, lk = dims.lk;
+    const int64_t q_i = qd.strides[r - 2], q_d = qd.strides[r - 1], k_d = kd.strides[r - 2], k_j = kd.strides[r - 1],
+                  v_j = vd.strides[r - 2], v_c = vd.strides[r - 1];
+    using chunk = attention_chunk<T>;
+    constexpr int V = 16 / sizeof(T), CH = HD / V; // a row's vectors
+    if (vec) {
+        for (int idx = tid; idx < BQ * CH; idx += NT) {
+            const int ii = idx / CH, dd = idx % CH * V;
+            chunk x{};
+            if (i0 + ii < dims.lq && dd < d) x = vector_load<chunk>(q + (i0 + ii) * q_i + dd);
+            vector_store(&qs[ii][dd], x);
+        }
+    } else {
+        for (int idx = tid; idx < BQ * HD; idx += NT) {
+            const int ii = idx / HD, dd = idx % HD;
+            qs[ii][dd] = i0 + ii < dims.lq && dd < d ? q[(i0 + ii) * q_i + dd * q_d] : T(0.0f);
+        }
+    }
+    for (int idx = lane; idx < BQ * HD; idx += ws) os[warp][idx / HD][idx % HD] = C(0);
+    const T* erow[arity > 1 ? arity - 1 : 1] = {}; // this lane's row of each extra input
+    int64_t estep[arity > 1 ? arity - 1 : 1] = {};
+#pragma unroll
+    for (int e = 0; e + 1 < arity; ++e)
+        if (3 + e < a.n_in && live) {
+            const mxc_desc& ed = a.in_desc[3 + e];
+            erow[e] = in_ptr<T>(a, 3 + e) + mxc_attention_offset(ed.strides, dims, qd, b) + i * ed.strides[r - 2];
+            estep[e] = ed.strides[r - 1];
+        }
+    C m = mxc_lowest<C>(), l = C(0); // the row's running maximum and sum (this warp's keys)
+    for (int64_t r0 = 0; r0 < lk; r0 += int64_t(nw) * BK) {
+        block_sync(); // the previous round's keys and values are read (the first: q and O written)
+        if (vec) {
+            for (int idx = tid; idx < nw * BK * CH; idx += NT) {
+                const int w = idx / (BK * CH), jj = idx / CH % BK, dd = idx % CH * V;
+                const int64_t j = r0 + w * BK + jj;
+                chunk kx{}, vx{};
+                if (j < lk && dd < d) kx = vector_load<chunk>(kt + j * k_j + dd);
+                if (j < lk && dd < dv) vx = vector_load<chunk>(v + j * v_j + dd);
+                vector_store(&ks[w][jj][dd], kx);
+                vector_store(&vs[w][jj][dd], vx);
+            }
+        } else {
+            for (int idx = tid; idx < nw * BK * HD; idx += NT) {
+                const int w = idx / (BK * HD), jj = idx / HD % BK, dd = idx % HD;
+                const int64_t j = r0 + w * BK + jj;
+                ks[w][jj][dd] = j < lk && dd < d ? kt[dd * k_d + j * k_j] : T(0.0f);
+                vs[w][jj][dd] = j < lk && dd < dv ? v[j * v_j + dd * v_c] : T(0.0f);
+            }
+        }
+        block_sync();
+        const int64_t j0 = r0 + int64_t(warp) * BK; // this warp's keys
+#pragma unroll
+        for (int n0 = 0; n0 < BK; n0 += 16) { // S = q kt, 16 keys a fragment
+            typename mt::frag_acc acc;
+            mt::zero(acc);
+#pragma unroll
+            for (int k0 = 0; k0 < HD; k0 += mt::K) {
+                typename mt::frag_a fa;
+                typename mt::frag_bt fb;
+                mt::load_a(fa, &qs[0][k0], LD);
+                mt::load_bt(fb, &ks[warp][n0][k0], LD);
+                mt::mma(acc, fa, fb);
+            }
+            mt::store(&ss[warp][0][n0], LDS, acc);
+        }
+        block_sync(); // the scores are stored (by other lanes)
+        C tile_max = mxc_lowest<C>();
+        for (int jj = sub; jj < BK; jj += G) {
+            const int64_t j = j0 + jj;
+            C s = mxc_lowest<C>();
+            if (live && j < lk) {
+                C x[arity > 0 ? arity : 1];
+                x[0] = ss[warp][row][jj];
+#pragma unroll
+                for (int e = 0; e + 1 < arity; ++e)
+                    if (3 + e < a.n_in) x[1 + e] = C(erow[e][j * estep[e]]);
+                if constexpr (std::is_same<F, program_body>::value) s = mxc_pw_run(a.ip + skip, a.n_ip - skip, x);
+                else s = f(x);
+            }
+            ss[warp][row][jj] = s;
+            tile_max = mxc_op_max_nan{}(tile_max, s);
+        }
+        for (int o = BQ; o < ws; o <<= 1) tile_max = mxc_op_max_nan{}(tile_max, shfl_xor(tile_max, o));
+        const C m_new = mxc_op_max_nan{}(m, tile_max);
+        C scale = C(1), tile_sum = C(0);
+        if (m_new == mxc_lowest<C>()) { // every score so far is -inf: nothing to add yet
+            for (int jj = sub; jj < BK; jj += G) ps[warp][row][jj] = T(0.0f);
+        } else {
+            scale = mxc_exp(C(m - m_new)); // m = -inf: 0 (O and l are 0 then)
+            for (int jj = sub; jj < BK; jj += G) {
+                const C p = mxc_exp(C(ss[warp][row][jj] - m_new));
+                tile_sum += p;
+                ps[warp][row][jj] = T(p);
+            }
+        }
+        for (int o = BQ; o < ws; o <<= 1) tile_sum += shfl_xor(tile_sum, o);
+        m = m_new;
+        l = l * scale + tile_sum;
+        if (sub == 0) row_scale[warp][row] = scale;
+        block_sync(); // P and the rows' scales are stored
+        for (int idx = lane; idx < BQ * HD; idx += ws) os[warp][idx / HD][idx % HD] *= row_scale[warp][idx / HD];
+        block_sync(); // O is rescaled (by other lanes)
+#pragma unroll
+        for (int n0 = 0; n0 < HD; n0 += 16) { // O += P v, 16 output columns a fragment
+            typename mt::frag_acc acc;
+            mt::load_acc(acc, &os[warp][0][n0], LDO);
+#pragma unroll
+            for (int k0 = 0; k0 < BK; k0 += mt::K) {
+                typename mt::frag_a fa;
+                typename mt::frag_b fb;
+                mt::load_a(fa, &ps[warp][0][k0], LDP);
+                mt::load_b(fb, &vs[warp][k0][n0], LD);
+                mt::mma(acc, fa, fb);
+            }
+            mt::store(&os[warp][0][n0], LDO, acc);
+        }
+    }
+    if (sub == 0) {
+        row_m[warp][row] = m;
+        row_l[warp][row] = l;
+    }
+    block_sync(); // every warp's O, m and l are stored
+    T* y = out_ptr<T>(a) + mxc_attention_offset(dims.out_strides, dims, qd, b);
+    const int64_t y_i = dims.out_strides[r - 2], y_c = dims.out_strides[r - 1];
+    for (int idx = tid; idx < BQ * HD; idx += NT) {
+        const int rr = idx / HD, c = idx % HD;
+        if (i0 + rr >= dims.lq || c >= dv) continue;
+        C mx = mxc_lowest<C>();
+        for (int w = 0; w < nw; ++w) mx = mxc_op_max_nan{}(mx, row_m[w][rr]);
+        C sum = C(0), out = C(0);
+        if (mx != mxc_lowest<C>()) // else a fully masked row (or no keys): 0, as softmax gives
+            for (int w = 0; w < nw; ++w)
+                if (row_m[w][rr] != mxc_lowest<C>()) { // a warp that saw only -inf adds nothing
+                    const C e = mxc_exp(C(row_m[w][rr] - mx));
+                    sum += row_l[w][rr] * e;
+                    out += os[w][rr][c] * e;
+                }
+        y[(i0 + rr) * y_i + c * y_c] = T(mx == mxc_lowest<C>() ? C(0) : C(out / sum));
+    }
+}
+
 // fits: the heads are within HD. A call whose heads exceed the bound it names (only a
 // hand-written one: the generated code names a bound that fits) launches an empty grid, an
 // invalid configuration that the run reports (hipGetLastError), instead of reading past the
-// shared arrays.
-template <class T, int HD, class F>
+// shared arrays. MMA: attention_mma_kernel where it has a key tile for T and HD.
+template <class T, int HD, bool MMA, class F>
 void attention_launch(const mxc_kargs& k, const mxc_attention_dims& dims, hipStream_t s, F f, bool fits = true) {
     using C = mxc_compute_t<T>;
+    const int64_t grid = fits ? dims.batches * ((dims.lq + attention_rows - 1) / attention_rows) : 0;
+    constexpr int BK_MMA = attention_mma_key_tile<T>(HD);
     constexpr int BK = attention_key_tile<C>(HD);
-    if constexpr (BK > 0) {
-        const int64_t grid = fits ? dims.batches * ((dims.lq + attention_rows - 1) / attention_rows) : 0;
+    if constexpr (MMA && BK_MMA > 0) {
+        hipLaunchKernelGGL((attention_mma_kernel<T, F, HD, BK_MMA>), dim3(static_cast<unsigned>(grid)), dim3(attention_mma_threads), 0,
+                           s, pack(k), dims, int64_t(1 + k.ip[0]), attention_vectors<T>(k, dims), f);
+    } else if constexpr (BK > 0) {
         hipLaunchKernelGGL((attention_kernel<T, F, HD, BK>), dim3(static_cast<unsigned>(grid)), dim3(attention_threads), 0, s,
                            pack(k), dims, int64_t(1 + k.ip[0]), f);
     }
 }
 
 // HD: the bound on the head sizes the generated code names (codegen/gemm_choice.cpp); 0 picks
-// it here.
-template <class T, int HD = 0, class F> void attention_expr(const mxc_kargs& k, hipStream_t s, F f) {
+// it here. MMA: the matrix-unit kernel where it takes the heads (the generated code names it
+// where the target has the units).
+template <class T, int HD = 0, bool MMA = false, class F> void attention_expr(const mxc_kargs& k, hipStream_t s, F f) {
     const mxc_attention_dims dims = mxc_attention_dims_of(k.in_desc, *k.out_desc, k.ip);
     if (dims.batches == 0 || dims.lq == 0 || dims.dv == 0) return;
     const int64_t head = dims.d > dims.dv ? dims.d : dims.dv;
     if constexpr (HD > 0) {
-        attention_launch<T, HD>(k, dims, s, f, head <= HD);
+        attention_launch<T, HD, MMA>(k, dims, s, f, head <= HD);
     } else if (head <= 64) {
-        attention_launch<T, 64>(k, dims, s, f);
+        attention_launch<T, 64, MMA>(k, dims, s, f);
     } else if (head <= 128) {
-        attention_launch<T, 128>(k, dims, s, f);
+        attention_launch<T, 128, MMA>(k, dims, s, f);
     } else {
-        attention_launch<T, 256>(k, dims, s, f);
+        attention_launch<T, 256, MMA>(k, dims, s, f);
     }
 }
-template <class T, int HD = 0> void attention(const mxc_kargs& k, hipStream_t s) { attention_expr<T, HD>(k, s, program_body{}); }
+template <class T, int HD = 0, bool MMA = false> void attention(const mxc_kargs& k, hipStream_t s) {
+    attention_expr<T, HD, MMA>(k, s, program_body{});
+}
 
 } // namespace hip
 } // namespace mxc

@@ -725,18 +725,6 @@ static_assert(mxc_gemm_preset_tile(MXC_GEMM_MMA).bm == gemm_mma_large::BM && mxc
 // compiler applies: MXC_GEMM_MMA names gemm_mma_large, MXC_GEMM_MMA_SMALL gemm_mma_small).
 inline bool gemm_mma_pick_large(int64_t m, int64_t n, int64_t z) { return mxc_gemm_mma_large(m, n, z); }
 
-// The warp size as a compile-time constant where the target fixes it (so that the fragment
-// arrays of a warp are sized and indexed by constants), warpSize elsewhere (the emulator).
-__device__ inline int gemm_mma_warp_size() {
-#if defined(__CUDA_ARCH__)
-    return 32; // every NVIDIA GPU
-#elif defined(__AMDGCN_WAVEFRONT_SIZE)
-    return __AMDGCN_WAVEFRONT_SIZE;
-#else
-    return warpSize;
-#endif
-}
-
 // Thread tid's share of the R x CC tile at (r0, c0) of view v (zero outside rn x cn), staged
 // row-major (dst[r * ld + c]) in two halves around the multiply of the current k-tile:
 //  - with v.vec, gemm_fetch loads E = R * CC / Threads elements as 16-byte vectors into
@@ -1037,7 +1025,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
     const auto va = sa.view(z);
     const auto vb = sb.view(z);
     const int64_t m0 = (mb0 + blockIdx.y) * G::BM, n0 = int64_t(blockIdx.x) * G::BN;
-    const int tid = int(threadIdx.x), ws = gemm_mma_warp_size(), warp = tid / ws;
+    const int tid = int(threadIdx.x), ws = mma_warp_size(), warp = tid / ws;
     const int warps_n = G::threads / ws / G::warps_m, fn = G::BN / 16 / warps_n;
     const int wm = warp % G::warps_m, wn = warp / G::warps_m;
     const int row0 = wm * FM * 16, col0 = wn * fn * 16; // this warp's tile in the block tile

@@ -7,6 +7,7 @@
 //   mt::zero(acc);
 //   for (k0 ...) { mt::load_a(a, As + k0, lda); mt::load_b(b, Bs + k0 * ldb, ldb); mt::mma(acc, a, b); }
 //   mt::store(Cs, ldc, acc);                        // fp32, row-major: epilogues do not see the layout
+//   mt::load_acc(acc, Cs, ldc);                     // and back: an accumulator kept in memory
 //
 // A is row-major (A[m][k] = pa[m * lda + k]), B is row-major (B[k][n] = pb[k * ldb + n]), the
 // stored tile is row-major (D[m][n] = pd[m * ldd + n]); shared or global memory. B may also be
@@ -75,6 +76,18 @@ __device__ inline int mma_lane() {
     return static_cast<int>((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % warpSize);
 }
 
+// The warp size as a compile-time constant where the target fixes it (so that the fragment
+// arrays of a warp are sized and indexed by constants), warpSize elsewhere (the emulator).
+__device__ inline int mma_warp_size() {
+#if defined(__CUDA_ARCH__)
+    return 32; // every NVIDIA GPU
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+    return __AMDGCN_WAVEFRONT_SIZE;
+#else
+    return warpSize;
+#endif
+}
+
 template <class T> struct mma_tile;
 
 #if defined(MXC_MMA_WMMA)
@@ -101,6 +114,9 @@ template <> struct mma_tile<mxc_half> {
         nvcuda::wmma::load_matrix_sync(b, reinterpret_cast<const vendor_half*>(p), static_cast<unsigned>(ld));
     }
     __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
+    __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
+        nvcuda::wmma::load_matrix_sync(c, p, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
+    }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_bt& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void store(float* p, int ld, const frag_acc& c) {
@@ -132,6 +148,9 @@ template <> struct mma_tile<float> {
     __device__ static void load_b(frag_b& b, const float* p, int ld) { load_split(b, p, ld); }
     __device__ static void load_bt(frag_bt& b, const float* p, int ld) { load_split(b, p, ld); }
     __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
+    __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
+        nvcuda::wmma::load_matrix_sync(c, p, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
+    }
     template <class FB> __device__ static void mma(frag_acc& c, const frag_a& a, const FB& b) {
         nvcuda::wmma::mma_sync(c, a.small, b.big, c); // the small terms first: they are added to c before the big one
         nvcuda::wmma::mma_sync(c, a.big, b.small, c);
@@ -156,6 +175,10 @@ struct mfma_acc {
     __device__ static void store(float* p, int ld, const frag_acc& c) {
         const int l = mma_lane();
         for (int i = 0; i < 4; ++i) p[(4 * (l / 16) + i) * ld + l % 16] = c.v[i];
+    }
+    __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
+        const int l = mma_lane();
+        for (int i = 0; i < 4; ++i) c.v[i] = p[(4 * (l / 16) + i) * ld + l % 16];
     }
 };
 
@@ -245,6 +268,10 @@ template <class T, int K_> struct mma_tile_generic {
     __device__ static void store(float* p, int ld, const frag_acc& c) {
         const int col = mma_lane() % 16;
         for (int j = 0; j < rows(); ++j) p[row(j) * ld + col] = c.v[j];
+    }
+    __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
+        const int col = mma_lane() % 16;
+        for (int j = 0; j < rows(); ++j) c.v[j] = p[row(j) * ld + col];
     }
 };
 template <> struct mma_tile<mxc_half> : mma_tile_generic<mxc_half, 16> {};

@@ -1,4 +1,5 @@
-// The attention kernel (templates/hip/attention.hpp) on the host SIMT emulator, against
+// The attention kernels (templates/hip/attention.hpp: SIMT, and on the matrix units through
+// mma.hpp's generic path; its vendor paths: test/lit/hip/attention-emu.test) on the host SIMT emulator, against
 // softmax(scale * q kt + mask) v written out in double: each head-size bound (64, 128, 256:
 // key tiles of 32 and 8), query rows and keys that do not fill the last block or tile, kt read
 // as the transpose of k, a fully masked row and a key masked from every row, the heads' merge
@@ -37,11 +38,11 @@ struct scale_mask_body {
 // h heads of batch b: q [b, h, lq, d], k [b, h, lk, d], v [b, h, lk, dv], mask [b, 1, lq, lk]
 // broadcast over the heads, the scale one value broadcast everywhere; the output [b, h, lq, dv],
 // or with merge [b, lq, h, dv].
-template <class T, int HD, bool Program>
+template <class T, int HD, bool Program, bool MMA = false>
 void expect_attention(int64_t b, int64_t h, int64_t lq, int64_t lk, int64_t d, int64_t dv, bool merge) {
     SCOPED_TRACE("b " + std::to_string(b) + " h " + std::to_string(h) + " lq " + std::to_string(lq) + " lk " +
                  std::to_string(lk) + " d " + std::to_string(d) + " dv " + std::to_string(dv) + (merge ? " merged" : "") +
-                 (Program ? " program" : " functor") + " HD " + std::to_string(HD) + (sizeof(T) == 2 ? " half" : " float"));
+                 (Program ? " program" : " functor") + (MMA ? " matrix units" : "") + " HD " + std::to_string(HD) + (sizeof(T) == 2 ? " half" : " float"));
     const float scale = 1.0f / std::sqrt(float(d)), inf = std::numeric_limits<float>::infinity();
     auto qf = values(size_t(b * h * lq * d), 11), kf = values(size_t(b * h * lk * d), 12), vf = values(size_t(b * h * lk * dv), 13);
     auto mf = values(size_t(b * lq * lk), 14);
@@ -85,8 +86,8 @@ void expect_attention(int64_t b, int64_t h, int64_t lq, int64_t lk, int64_t d, i
     for (int64_t c : mxc::body_program(mxc::parse_body("add(mul(x0,x1),x2)"))) ip.push_back(c);
     const void* p[5] = {dq, dk, dvv, ds, dm};
     const mxc_kargs ka = {5, p, ins, dy, &od, ip.data(), int32_t(ip.size()), nullptr, 0, nullptr};
-    if (Program) mxc::hip::attention<T, HD>(ka, hipStream_t{});
-    else mxc::hip::attention_expr<T, HD>(ka, hipStream_t{}, scale_mask_body{});
+    if (Program) mxc::hip::attention<T, HD, MMA>(ka, hipStream_t{});
+    else mxc::hip::attention_expr<T, HD, MMA>(ka, hipStream_t{}, scale_mask_body{});
     ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
     std::vector<T> got(want.size());
     ASSERT_EQ(hipMemcpy(got.data(), dy, got.size() * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
@@ -113,6 +114,24 @@ TEST(HipAttention, MatchesSoftmaxOfScoresTimesValues) {
     expect_attention<float, 256, true>(1, 1, 20, 17, 256, 200, false); // key tiles of 8
     expect_attention<mxc_half, 64, false>(2, 2, 33, 50, 64, 64, true);
     expect_attention<mxc_half, 128, true>(1, 1, 5, 3, 80, 128, false);  // fewer keys than a tile's lanes
+}
+
+// attention_mma_kernel (the generic path of mma.hpp here): key tiles of 32 (half, heads of 64)
+// and 16 (half 128, float 64), rounds of two warps' tiles that the keys do not fill, a warp
+// whose keys are all masked or past the end, heads staged by 16-byte vectors and (heads not a
+// whole number of them: half 100, float 30) element by element, float heads of 128 and 256
+// (the SIMT kernel).
+TEST(HipAttention, MatrixUnitKernelMatchesToo) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    expect_attention<mxc_half, 64, false, true>(2, 3, 37, 45, 64, 64, true);
+    expect_attention<mxc_half, 64, true, true>(1, 2, 16, 200, 40, 24, false);
+    expect_attention<mxc_half, 128, true, true>(1, 1, 5, 3, 80, 128, false);
+    expect_attention<mxc_half, 0, false, true>(1, 2, 21, 70, 100, 72, true);
+    expect_attention<float, 64, false, true>(2, 3, 37, 45, 64, 64, true);
+    expect_attention<float, 64, true, true>(1, 2, 16, 32, 40, 24, false);
+    expect_attention<float, 64, true, true>(1, 2, 9, 40, 30, 18, false);
+    expect_attention<float, 0, false, true>(1, 2, 21, 70, 100, 72, true);
+    expect_attention<float, 256, true, true>(1, 1, 20, 17, 256, 200, false);
 }
 
 // A hand-written call naming a head-size bound below the heads launches nothing and leaves an
