@@ -474,6 +474,8 @@ def versions():
         v["large_ring"] = "off (MXC_LARGE_RING=0)" if os.environ.get("MXC_LARGE_RING", "") == "0" else "on"
         # the -noattn stages: attention as three to five kernels, not fused (MXC_FUSE_ATTENTION=0, passes/fuse_attention.cpp)
         v["fuse_attention"] = "off (MXC_FUSE_ATTENTION=0)" if os.environ.get("MXC_FUSE_ATTENTION", "") == "0" else "on"
+        # the -simtattn stages: the SIMT attention kernel instead of the matrix-unit one (MXC_MMA_ATTENTION=0)
+        v["attention_kernel"] = "SIMT (MXC_MMA_ATTENTION=0)" if os.environ.get("MXC_MMA_ATTENTION", "") == "0" else "matrix units"
         # the -tuned stages: the tile of every GEMM problem the database has (--tuning-db, docs/tuning.md)
         v["tuning_db"] = "none"
         if ARGS.tuning_db:

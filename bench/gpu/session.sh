@@ -5,7 +5,9 @@
 #   bash bench/gpu/session.sh [--until S] STAGE...
 # stages: env | smoke | bench:ARGS (bench/gpu/run.sh ARGS, commas kept, '+' for spaces) | tune:MODEL |
 #         conf:ARGS (test/gpu/run.sh conformance ARGS, '+' for spaces) | zoo:ARGS | graphs |
-#         profile:MODEL[+--fp16] (bench/gpu/kernel_profile.py: run time and CUPTI kernel table)
+#         profile:MODEL[+--fp16] (bench/gpu/kernel_profile.py: run time and CUPTI kernel table) |
+#         latency[:RUNS] (bench/gpu/launch_latency.cu: a graph's run time against its nodes and
+#         their parameter bytes, into latency.md)
 # ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
 # A stage name ending in -pdl (bench-pdl:ARGS, profile-pdl:MODEL) runs with MXC_PDL=1 (kernels
 # launched with programmatic dependent launch, off by default) into files named with -pdl: the
@@ -24,7 +26,9 @@
 # convolutions on gemm_mma_small) instead of gemm_mma_large_ring, into files named with -noring.
 # A stage name ending in -noattn (bench-noattn:ARGS, profile-noattn:MODEL) builds with
 # MXC_FUSE_ATTENTION=0: attention as its products, softmax and epilogues instead of the one
-# attention kernel (passes/fuse_attention.cpp), into files named with -noattn.
+# attention kernel (passes/fuse_attention.cpp), into files named with -noattn. A stage name
+# ending in -simtattn builds with MXC_MMA_ATTENTION=0: the SIMT attention kernel instead of the
+# matrix-unit one (templates/hip/attention.hpp), into files named with -simtattn.
 # tune:MODEL[+--fp16] runs `mxc --tune` on MODEL (docs/tuning.md: every GEMM problem's candidate
 # tiles timed on the device), merging the winners into tuning-sm90.tsv in the results, with its
 # log in tune-MODEL[-fp16].log and every tile's time in tune-MODEL[-fp16]-times.txt; a stage name ending in -tuned (bench-tuned:ARGS,
@@ -45,7 +49,7 @@ left() { echo $((until_s - SECONDS - 15)); }
 log() { echo "[$SECONDS s] $*" | tee -a "$res/progress.log"; }
 for st in "$@"; do
   name=${st%%:*}; args=; [[ $st == *:* ]] && args=${st#*:}; args=${args//+/ }
-  sfx=; unset MXC_PDL MXC_NO_ASYNC_COPY MXC_CHANNELS_LAST MXC_FP32_MMA MXC_LARGE_RING MXC_FUSE_ATTENTION; MXC_HIP_COMPILER=$hip_compiler
+  sfx=; unset MXC_PDL MXC_NO_ASYNC_COPY MXC_CHANNELS_LAST MXC_FP32_MMA MXC_LARGE_RING MXC_FUSE_ATTENTION MXC_MMA_ATTENTION; MXC_HIP_COMPILER=$hip_compiler
   [[ $name == *-pdl ]] && { name=${name%-pdl}; sfx=-pdl; export MXC_PDL=1; }
   [[ $name == *-nchw ]] && { name=${name%-nchw}; sfx=-nchw; export MXC_CHANNELS_LAST=0; }
   [[ $name == *-nhwc ]] && { name=${name%-nhwc}; sfx=-nhwc; export MXC_CHANNELS_LAST=1; }
@@ -53,6 +57,7 @@ for st in "$@"; do
   [[ $name == *-mmaall ]] && { name=${name%-mmaall}; sfx=-mmaall; export MXC_FP32_MMA=all; }
   [[ $name == *-noring ]] && { name=${name%-noring}; sfx=-noring; export MXC_LARGE_RING=0; }
   [[ $name == *-noattn ]] && { name=${name%-noattn}; sfx=-noattn; export MXC_FUSE_ATTENTION=0; }
+  [[ $name == *-simtattn ]] && { name=${name%-simtattn}; sfx=-simtattn; export MXC_MMA_ATTENTION=0; }
   db=(); [[ $name == *-tuned ]] && { name=${name%-tuned}; sfx=-tuned; db=(--tuning-db "$res/tuning-sm90.tsv"); }
   if [[ $name == *-noasync ]]; then
     name=${name%-noasync}; sfx=-noasync; export MXC_NO_ASYNC_COPY=1 # (a label for bench.py)
@@ -88,6 +93,10 @@ print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.
         -o /tmp/mxc-tune/libt.so --emit-src /tmp/mxc-tune/src -v > "$f" 2>&1; log "tune exit $?"; grep "tune:\|error" "$f" | tail -20
       # every candidate's time per problem (the log names only the winners)
       cp /tmp/mxc-tune/src/tuning-output.txt "${f%.log}-times.txt" 2>/dev/null ;;
+    latency)
+      { "${NVCC:-/usr/local/cuda/bin/nvcc}" -std=c++17 -O2 -arch=sm_90 bench/gpu/launch_latency.cu -o /tmp/launch_latency &&
+        timeout "$l" /tmp/launch_latency ${args:-200}; } > "$res/latency.md" 2>&1
+      log "latency exit $?"; cat "$res/latency.md" | head -40 ;;
     graphs)
       timeout "$l" bash test/e2e/hip_graphs.sh sm_90 ${args} > "$res/graphs-$(date +%s).log" 2>&1; log "graphs exit $?" ;;
     bench)
