@@ -61,6 +61,18 @@ shape tensor_shape(const onnx::TensorProto& t, const std::string& what, int64_t&
     return shape(*type, lens);
 }
 
+literal take_tensor_literal(onnx::TensorProto& t, const std::string& what) {
+    if (!has_external_data(t) && t.has_raw_data()) {
+        int64_t bytes = 0;
+        shape s = tensor_shape(t, what, bytes);
+        // as tensor_to_literal's raw case, where the bytes are the literal's (not packed sub-byte)
+        if (static_cast<int64_t>(t.raw_data().size()) == bytes &&
+            static_cast<int64_t>(onnx_packed_bytes(s.type, s.elements())) == bytes)
+            return literal(s, std::move(*t.mutable_raw_data()));
+    }
+    return tensor_to_literal(t, what);
+}
+
 literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what) {
     if (has_external_data(t))
         throw error(what + " keeps its data in an external file, which mxc reads only for initializers");
@@ -343,14 +355,18 @@ struct scope {
     std::map<std::string, onnx_value> values;
     std::map<std::string, const onnx::TensorProto*> inits; // made literals on first use
     const onnx_detail::external_data_options* external = nullptr; // where external weights may be read
+    // The main graph's scope: its initializers are in the ModelProto import_model owns (not
+    // const there) and each is made a literal once, so their raw data is taken, not copied.
+    // (A subgraph's are copied: a subgraph may be converted more than once.)
+    bool take_initializers = false;
 
     onnx_value* find(const std::string& name, module& m) {
         if (auto it = values.find(name); it != values.end()) return &it->second;
         if (auto t = inits.find(name); t != inits.end()) {
             std::string label = "initializer '" + name + "'";
-            auto* l = m.add_literal(has_external_data(*t->second) && external
-                                        ? external_tensor_to_literal(*t->second, label, *external)
-                                        : tensor_to_literal(*t->second, label));
+            auto* l = m.add_literal(has_external_data(*t->second) && external ? external_tensor_to_literal(*t->second, label, *external)
+                                    : take_initializers ? take_tensor_literal(const_cast<onnx::TensorProto&>(*t->second), label)
+                                                        : tensor_to_literal(*t->second, label));
             l->origin = "initializer '" + name + "'";
             return &(values[name] = onnx_value::of(l));
         }
@@ -561,6 +577,7 @@ program import_model(onnx::ModelProto& model, const std::string& what, const imp
     // Graph inputs that are not initializers become parameters (or literals: --const-input).
     scope top;
     top.external = &opts.external_data;
+    top.take_initializers = true;
     std::vector<std::string> unresolved;
     std::set<std::string> input_names;
     for (auto& vi : g.input()) {

@@ -17,6 +17,9 @@ namespace mxc::onnx_detail {
 
 // A TensorProto as a literal; `what` names it in messages ("initializer 'w'").
 literal tensor_to_literal(const onnx::TensorProto& t, const std::string& what);
+// The same, taking t's raw data (as the parser left it) instead of copying it: t's raw_data is
+// left empty. A model's weights are then copied once on import (by the parser), not twice.
+literal take_tensor_literal(onnx::TensorProto& t, const std::string& what);
 
 // The shape of a TensorProto, and its byte size; throws on negative dims and 64-bit overflow.
 shape tensor_shape(const onnx::TensorProto& t, const std::string& what, int64_t& bytes);

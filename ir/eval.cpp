@@ -59,12 +59,12 @@ tensor eval_instruction(const instruction& ins, const std::vector<tensor>& in) {
         ptrs.push_back(t.data());
         descs.push_back(make_desc(t.s));
     }
-    auto out = std::make_shared<std::vector<char>>(static_cast<std::size_t>(ins.result.bytes()));
+    std::vector<char> out(static_cast<std::size_t>(ins.result.bytes()));
     mxc_desc od = make_desc(ins.result);
-    mxc_kargs k{static_cast<int32_t>(in.size()), ptrs.data(), descs.data(), out->data(), &od,
+    mxc_kargs k{static_cast<int32_t>(in.size()), ptrs.data(), descs.data(), out.data(), &od,
                 p.ip.data(), static_cast<int32_t>(p.ip.size()), p.fp.data(), static_cast<int32_t>(p.fp.size())};
     fn(k);
-    return tensor{ins.result, std::move(out), 0};
+    return tensor{ins.result, std::make_shared<const byte_buffer>(std::move(out)), 0};
 }
 
 std::vector<literal> evaluate(const module& m, const std::map<std::string, literal>& inputs,

@@ -17,7 +17,7 @@ namespace mxc {
 // A value during evaluation: a (possibly strided) view into a shared buffer.
 struct tensor {
     shape s;
-    std::shared_ptr<const std::vector<char>> buf;
+    std::shared_ptr<const byte_buffer> buf;
     int64_t offset = 0; // elements from the start of buf
 
     const char* data() const { return buf->data() + offset * static_cast<int64_t>(dtype_size(s.type)); }

@@ -10,12 +10,20 @@
 
 namespace mxc {
 
-literal::literal(shape sh, std::vector<char> data) : s(std::move(sh)) {
+namespace {
+shape checked_standard(shape s, std::size_t bytes) {
     if (!s.standard()) s = s.as_standard();
-    if (static_cast<int64_t>(data.size()) != s.bytes())
-        throw error("literal of " + to_string(s) + " needs " + std::to_string(s.bytes()) + " bytes, got " +
-                    std::to_string(data.size()));
-    bytes = std::make_shared<const std::vector<char>>(std::move(data));
+    if (static_cast<int64_t>(bytes) != s.bytes())
+        throw error("literal of " + to_string(s) + " needs " + std::to_string(s.bytes()) + " bytes, got " + std::to_string(bytes));
+    return s;
+}
+} // namespace
+
+literal::literal(shape sh, std::vector<char> data) : s(checked_standard(std::move(sh), data.size())) {
+    bytes = std::make_shared<const byte_buffer>(std::move(data));
+}
+literal::literal(shape sh, std::string data) : s(checked_standard(std::move(sh), data.size())) {
+    bytes = std::make_shared<const byte_buffer>(std::move(data));
 }
 
 literal literal::zeros(const shape& sh) { return literal(sh.as_standard(), std::vector<char>(sh.bytes())); }

@@ -64,7 +64,7 @@ void fold_one(module& m, instruction& bn) {
     }
     // W'[m] = W[m] * s[m], element by element in the weights' own type (they can be large)
     const int64_t per = static_cast<int64_t>(w->s.elements()) / channels; // conv: W[m] is contiguous
-    std::vector<char> scaled(*w->bytes);
+    std::vector<char> scaled(w->bytes->begin(), w->bytes->end());
     mxc_visit_dtype(static_cast<int>(w->s.type), [&](auto tag) {
         using T = decltype(tag);
         auto* p = reinterpret_cast<T*>(scaled.data());

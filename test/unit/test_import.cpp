@@ -192,3 +192,37 @@ TEST(import, random_bytes_never_crash) {
         }
     }
 }
+
+// An initializer's raw data becomes its literal's bytes without a copy (take_tensor_literal:
+// the parser's copy is the only one); what cannot be taken (sub-byte elements arrive packed, a
+// wrong size) goes the way tensor_to_literal goes, and the tensor keeps its data.
+TEST(import, initializer_raw_data_is_taken_not_copied) {
+    onnx::TensorProto t;
+    t.set_data_type(onnx::TensorProto::FLOAT);
+    t.add_dims(2);
+    t.add_dims(3);
+    const std::vector<float> v{1, 2, 3, 4, 5, 6};
+    t.set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float)));
+    const char* parsed = t.raw_data().data();
+    literal l = onnx_detail::take_tensor_literal(t, "initializer 'w'");
+    EXPECT_EQ(l.data(), parsed); // the same buffer
+    EXPECT_TRUE(t.raw_data().empty());
+    EXPECT_EQ(l.to_doubles(), std::vector<double>({1, 2, 3, 4, 5, 6}));
+
+    onnx::TensorProto q; // int4 {3}: two bytes, unpacked to three
+    q.set_data_type(22); // INT4 (newer than this onnx.proto)
+    q.add_dims(3);
+    q.set_raw_data(std::string("\x21\x0f", 2)); // 1, 2 | -1 (low nibble first)
+    l = onnx_detail::take_tensor_literal(q, "initializer 'q'");
+    EXPECT_EQ(q.raw_data().size(), 2u);
+    EXPECT_EQ(l.to_ints(), std::vector<int64_t>({1, 2, -1}));
+
+    t.set_raw_data(std::string(20, '\0'));
+    try {
+        onnx_detail::take_tensor_literal(t, "initializer 'w'");
+        ADD_FAILURE() << "a wrong size was taken";
+    } catch (const error& e) {
+        EXPECT_NE(std::string(e.what()).find("20 bytes of raw data, but FLOAT {2, 3} needs 24"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(t.raw_data().size(), 20u);
+}
