@@ -28,7 +28,7 @@
 // At the end the warps' (m, l, O) are merged per row (m = the largest, each O and l weighted
 // by exp(m_w - m)) and divided out. The products accumulate in fp32; P is rounded to T for the
 // second product (half: 11 significant bits) while l sums the fp32 exponentials. Shared memory
-// is sized for two warps (a wavefront of 64 uses one half); BK is the largest of 32 and 16 that
+// is sized for two warps (for one where the code is built for wavefronts of 64); BK is the largest of 32 and 16 that
 // fits 46 KiB, none for float heads of 128 or heads of 256, which then run attention_kernel.
 #pragma once
 #include "templates/common/attention.hpp"
@@ -175,6 +175,15 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
 // The matrix-unit kernel's configuration (see the top of the file): the shared bytes of T's
 // heads of HD with key tiles of BK, and that tile (0: none fits, or T has no matrix-unit tile).
 constexpr int attention_mma_threads = 64, attention_mma_warps = 2; // warps of 32: two; wavefronts of 64: one
+// The warps the kernel's shared arrays are sized for: attention_mma_warps, but one where the
+// device code is built for wavefronts of 64 (AMD CDNA), so that a block does not hold LDS that
+// no wavefront uses (gfx90a: 36 KiB of its 64 a block, one wavefront a CU; one warp's: 19 KiB).
+// The key tile, chosen on the host, is the two warps' (it fits one warp's all the more).
+#if defined(__AMDGCN_WAVEFRONT_SIZE) && __AMDGCN_WAVEFRONT_SIZE == 64
+constexpr int attention_mma_shared_warps = 1;
+#else
+constexpr int attention_mma_shared_warps = attention_mma_warps;
+#endif
 template <class T> constexpr int attention_mma_pad = int(16 / sizeof(T)); // rows padded by 16 bytes
 template <class T> constexpr int attention_mma_shared_bytes(int hd, int bk) {
     const int ld = hd + attention_mma_pad<T>, ldp = bk + attention_mma_pad<T>;
@@ -214,7 +223,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     grid_dependency_sync();
     using mt = mma_tile<T>;
     using C = float; // the accumulators' type
-    constexpr int BQ = attention_rows, NW = attention_mma_warps, NT = attention_mma_threads, PAD = attention_mma_pad<T>;
+    constexpr int BQ = attention_rows, NW = attention_mma_shared_warps, NT = attention_mma_threads, PAD = attention_mma_pad<T>;
     constexpr int LD = HD + PAD, LDP = BK + PAD, LDS = BK + 4, LDO = HD + 4; // rows of 16-byte multiples: fragments stay 32-byte aligned
     constexpr int arity = body_arity<F>::value; // x[0] the product, x[1 + e] extra input 3 + e
     static_assert(BK % 16 == 0 && HD % 16 == 0, "attention_mma_kernel: whole fragments");
