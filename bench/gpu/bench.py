@@ -237,8 +237,8 @@ def run_mxc(lib_path, feeds):
     the GPU; on cpu, host buffers and the host clock."""
     if ARGS.target == "hip":
         import torch_side
-        median, _, out = torch_side.run_mxc(lib_path, "m", feeds, ARGS.runs, ARGS.warmup)
-        return median, out
+        median, _, out, sync = torch_side.run_mxc(lib_path, "m", feeds, ARGS.runs, ARGS.warmup)
+        return median, out, sync
     lib = Library(lib_path, "m")
     try:
         inputs = [feeds[i["name"]] for i in lib.inputs]
@@ -290,6 +290,8 @@ def bench_row(name, batch, dtype, path, module, exporter, names, inputs, ref):
         r = step(row, "mxc_run", lambda: run_mxc(lib, dict(zip(names, inputs))))
         if r:
             row["mxc_ms"] = r[0]
+            if len(r) > 2:
+                row["mxc_sync_ms"] = r[2]  # the synchronous run (run_mxc)
             if ref is not None:
                 row["mxc_acc"] = accuracy(dtype, r[1], ref)
             log("  mxc %.3f ms, accuracy %s" % (r[0], row.get("mxc_acc")))
@@ -399,7 +401,8 @@ def table(rows, meta):
              "faster)." % (meta.get("runs"), meta.get("warmup")),
              "mxc: the library's C API called through ctypes (bench/gpu/mxclib.py), device-pointer mode on the "
              "caller's stream (inputs and outputs stay on the GPU: no host copies in the time), CUDA events around "
-             "each run. Host overhead: the median of as many runs timed the same way in a child process, minus the time the "
+             "each run enqueued with run_async, as eager's module enqueues its kernels (`mxc_sync_ms` in bench.jsonl: "
+             "the synchronous run, which also counts the host's wake-up after the run). Host overhead: the median of as many runs timed the same way in a child process, minus the time the "
              "GPU was busy in one run as CUPTI records it there just after (the union of its kernels' intervals: kernels "
              "that overlap under programmatic dependent launch count once; torch.profiler over 20 runs of the same "
              "library; without it, `mxc perf`'s event pairs). The profiles run in a child process (mxc's and eager's, after "

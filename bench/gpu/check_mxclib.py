@@ -1,7 +1,8 @@
 """Checks bench/gpu/mxclib.py without a GPU: builds MODEL for the cpu target and for the host
 SIMT emulator (--target hip --offload-arch emu, whose "device" memory is host memory), runs
 both through mxclib on the same seeded inputs (cpu: host buffers; emu: offload mode and
-device-pointer mode on numpy buffers, outputs poisoned with NaN first) and compares them.
+device-pointer mode on numpy buffers, run and run_async, outputs poisoned with NaN first) and
+compares them.
 
     /usr/bin/python3 bench/gpu/check_mxclib.py [--mxc build/mxc] [MODEL.onnx (examples/cnn.onnx)]
 Exit 0 when all agree (max|a-b|/max|b| <= 1e-4), 1 otherwise.
@@ -30,13 +31,18 @@ def inputs_for(lib):
             else rng.integers(0, 2, i["shape"]).astype(i["dtype"]) for i in lib.inputs]
 
 
-def run_device_pointers(path, arrays):
-    """Device-pointer mode as bench/gpu/torch_side.py uses it, on emulator (host) memory."""
+def run_device_pointers(path, arrays, use_async=False):
+    """Device-pointer mode as bench/gpu/torch_side.py uses it, on emulator (host) memory; with
+    use_async, enqueued by run_async on the instance's stream (the emulator's streams run what
+    they are given at once, so the outputs are there when it returns)."""
     lib = Library(path, "m", device_pointers=True)
     try:
         outs = [np.full(o["shape"], np.nan, o["dtype"]) for o in lib.outputs]
         lib.set_pointers([a.ctypes.data for a in arrays], [o.ctypes.data for o in outs])
-        lib.run()
+        if use_async:
+            lib.run_async(0)
+        else:
+            lib.run()
         return outs
     finally:
         lib.close()
@@ -67,6 +73,7 @@ def main():
     results = {"emu offload": run_host(emu_lib, arrays)}
     emu_lib.close()
     results["emu device pointers"] = run_device_pointers(emu, [np.ascontiguousarray(x) for x in arrays])
+    results["emu device pointers, run_async"] = run_device_pointers(emu, [np.ascontiguousarray(x) for x in arrays], True)
     ok = True
     for what, outs in results.items():
         for o, r in zip(outs, ref):

@@ -38,11 +38,11 @@ def main():
     feeds = {i["name"]: (rng.uniform(-1, 1, i["shape"]) if i["dtype"].kind == "f" else np.zeros(i["shape"])).astype(i["dtype"])
              for i in probe.inputs}
     probe.close()
-    median, times, _ = torch_side.run_mxc(lib, "m", feeds, a.runs, 10)
+    median, times, _, sync = torch_side.run_mxc(lib, "m", feeds, a.runs, 10)
     import timeline
     total, rows, tl = torch_side.profile_mxc(lib, "m", feeds)
-    print("%s%s: %.3f ms per run (median of %d), kernels %.3f ms in %.0f launches, the rest %.1f us" %
-          (os.path.basename(a.model), " --fp16" if a.fp16 else "", median, a.runs, total, sum(r[2] for r in rows),
+    print("%s%s: %.3f ms per run (median of %d, run_async between events; %.3f ms synchronous), kernels %.3f ms in %.0f launches, the rest %.1f us" %
+          (os.path.basename(a.model), " --fp16" if a.fp16 else "", median, a.runs, sync, total, sum(r[2] for r in rows),
            1000 * (median - total)))
     print("timeline: %s; the run time minus the busy time: %.1f us" % (timeline.describe(tl), 1000 * (median - tl["busy_ms"])))
     for name, ms, n in rows:

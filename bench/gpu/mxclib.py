@@ -29,8 +29,9 @@ class MxcError(RuntimeError):
 class Library:
     """One instance of the model in LIB.so (symbols NAME_*). device_pointers: run() takes
     device addresses (hip); stream: a cudaStream_t / hipStream_t as an int to run on, or None
-    for the instance's own stream. run() returns when done (the C API's NAME_run_async would
-    not wait); runs replay a captured HIP graph unless MXC_NO_GRAPH=1 is in the environment."""
+    for the instance's own stream. run() returns when done; run_async(stream) only enqueues the
+    run on that stream (the C API's NAME_run_async); runs replay a captured HIP graph unless
+    MXC_NO_GRAPH=1 is in the environment."""
 
     def __init__(self, path, name, device_pointers=False, stream=None):
         self.dll = ctypes.CDLL(path)
@@ -43,6 +44,8 @@ class Library:
         f("input_info", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(TensorInfo)])
         f("output_info", ctypes.c_int, [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(TensorInfo)])
         f("run", ctypes.c_int, [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)])
+        f("run_async", ctypes.c_int,
+          [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p])
         f("last_error", ctypes.c_char_p, [ctypes.c_void_p])
         f("build_info", ctypes.c_char_p, [])
         self.model = ctypes.c_void_p()
@@ -84,6 +87,11 @@ class Library:
     def run(self):
         if self.c_run(self.model, self._in, self._out) != 0:
             raise MxcError("run failed: " + self.error())
+
+    def run_async(self, stream):
+        """Enqueues a run on `stream` (an int; 0: the instance's own) and returns."""
+        if self.c_run_async(self.model, self._in, self._out, stream or None) != 0:
+            raise MxcError("run_async failed: " + self.error())
 
     def close(self):
         if self.model:

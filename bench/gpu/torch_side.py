@@ -219,9 +219,13 @@ def release():
 
 
 def run_mxc(lib_path, name, feeds, runs, warmup):
-    """(median ms, all ms, outputs) of a hip library built by mxc, in device-pointer mode on
-    the current stream (feeds: input name -> numpy array): inputs copied to the GPU once, so the times exclude host copies; the
-    outputs are poisoned with NaN before the first run (an unwritten element shows)."""
+    """(median ms, all ms, outputs, median ms of synchronous runs) of a hip library built by mxc,
+    in device-pointer mode on the current stream (feeds: input name -> numpy array): inputs
+    copied to the GPU once, so the times exclude host copies; the outputs are poisoned with NaN
+    before the first run (an unwritten element shows). Timed as eager is (time_cuda): the run
+    enqueued with run_async between the two events, as eager's module enqueues its kernels; the
+    synchronous run (run: returns when done) also counts the host's wake-up and the second
+    event's enqueue after it, which eager's times do not have."""
     from mxclib import Library
     lib = Library(lib_path, name, device_pointers=True, stream=torch.cuda.current_stream().cuda_stream)
     try:
@@ -233,8 +237,10 @@ def run_mxc(lib_path, name, feeds, runs, warmup):
         lib.run()
         torch.cuda.synchronize()
         out = [y.float().cpu().numpy() for y in ys]
-        times = time_cuda(lib.run, runs, warmup)
-        return float(np.median(times)), times, out
+        stream = torch.cuda.current_stream().cuda_stream
+        times = time_cuda(lambda: lib.run_async(stream), runs, warmup)
+        sync = float(np.median(time_cuda(lib.run, runs, warmup)))
+        return float(np.median(times)), times, out, sync
     finally:
         torch.cuda.synchronize()
         lib.close()
@@ -280,7 +286,8 @@ def profile_mxc(lib_path, name, feeds, runs=20, timed_runs=0):
         xs = [torch.from_numpy(np.ascontiguousarray(feeds[i["name"]], dtype=i["dtype"])).cuda() for i in lib.inputs]
         ys = [torch.empty(o["shape"], dtype=torch.from_numpy(np.zeros(1, o["dtype"])).dtype, device="cuda") for o in lib.outputs]
         lib.set_pointers([x.data_ptr() for x in xs], [y.data_ptr() for y in ys])
-        timed = float(np.median(time_cuda(lib.run, timed_runs, 10))) if timed_runs else None
+        stream = torch.cuda.current_stream().cuda_stream
+        timed = float(np.median(time_cuda(lambda: lib.run_async(stream), timed_runs, 10))) if timed_runs else None
         return profile_kernels(lib.run, runs) + ((timed,) if timed_runs else ())
     finally:
         torch.cuda.synchronize()
