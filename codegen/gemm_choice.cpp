@@ -223,6 +223,15 @@ bool f32_matrix_units_take(const std::string& arch, const std::string& op) {
     return op == "dot" || (op == "convolution" && env != nullptr && std::strcmp(env, "all") == 0);
 }
 
+namespace {
+// Sets flag `member` of every kernel of l to pred(kernel); returns how many it set.
+template <class P> int mark_kernels(lowered_module& l, bool kernel_call::*member, P pred) {
+    int marked = 0;
+    for (kernel_call& k : l.kernels) marked += (k.*member = pred(k));
+    return marked;
+}
+} // namespace
+
 bool matrix_unit_attention_wanted(const std::string& arch) {
     const char* env = std::getenv("MXC_MMA_ATTENTION");
     return has_f32_matrix_units(arch) && !(env != nullptr && std::strcmp(env, "0") == 0);
@@ -230,13 +239,9 @@ bool matrix_unit_attention_wanted(const std::string& arch) {
 
 int use_matrix_unit_attention(lowered_module& l, const std::string& arch) {
     const bool on = matrix_unit_attention_wanted(arch);
-    int marked = 0;
-    for (kernel_call& k : l.kernels) {
-        k.mma_attention = on && strip_fused(k.kernel) == "attention" &&
-                          (k.type == dtype::half_type || k.type == dtype::float_type);
-        marked += k.mma_attention;
-    }
-    return marked;
+    return mark_kernels(l, &kernel_call::mma_attention, [&](const kernel_call& k) {
+        return on && strip_fused(k.kernel) == "attention" && (k.type == dtype::half_type || k.type == dtype::float_type);
+    });
 }
 
 bool has_large_ring(const std::string& arch) {
@@ -254,21 +259,13 @@ bool large_ring_wanted(const std::string& arch) {
 
 int use_large_ring(lowered_module& l, const std::string& arch) {
     const bool on = large_ring_wanted(arch);
-    int marked = 0;
-    for (kernel_call& k : l.kernels) {
-        k.large_ring = on && k.type == dtype::half_type;
-        marked += k.large_ring;
-    }
-    return marked;
+    return mark_kernels(l, &kernel_call::large_ring, [&](const kernel_call& k) { return on && k.type == dtype::half_type; });
 }
 
 int use_f32_matrix_units(lowered_module& l, const std::string& arch) {
-    int marked = 0;
-    for (kernel_call& k : l.kernels) {
-        k.f32_mma = k.type == dtype::float_type && f32_matrix_units_take(arch, strip_fused(k.kernel));
-        marked += k.f32_mma;
-    }
-    return marked;
+    return mark_kernels(l, &kernel_call::f32_mma, [&](const kernel_call& k) {
+        return k.type == dtype::float_type && f32_matrix_units_take(arch, strip_fused(k.kernel));
+    });
 }
 
 int64_t cpu_scratch_bytes(const kernel_call& k) {

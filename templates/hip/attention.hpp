@@ -57,12 +57,56 @@ template <class C> constexpr int attention_key_tile(int hd) {
                                                             : 0;
 }
 
+// Both kernels' view of batch b: the three operands' bases and the strides their loops step by,
+// read once (indexed by the rank, they would be read from local memory in every iteration).
+template <class T> struct attention_operands {
+    const T *q, *kt, *v;
+    int64_t q_i, q_d, k_d, k_j, v_j, v_c;
+    __device__ __forceinline__ attention_operands(const dev_args& a, const mxc_attention_dims& dims, int64_t b) {
+        const int r = dims.rank;
+        const mxc_desc &qd = a.in_desc[0], &kd = a.in_desc[1], &vd = a.in_desc[2];
+        q = in_ptr<T>(a, 0) + mxc_attention_offset(qd.strides, dims, qd, b);
+        kt = in_ptr<T>(a, 1) + mxc_attention_offset(kd.strides, dims, qd, b);
+        v = in_ptr<T>(a, 2) + mxc_attention_offset(vd.strides, dims, qd, b);
+        q_i = qd.strides[r - 2], q_d = qd.strides[r - 1], k_d = kd.strides[r - 2], k_j = kd.strides[r - 1];
+        v_j = vd.strides[r - 2], v_c = vd.strides[r - 1];
+    }
+};
+
+// The body of the scores (scale, mask, ...: F, or the program in ip after `skip` values) on
+// query row i of batch b: x[0] the product, x[1 + e] extra input 3 + e at the key. A row past
+// the queries (live false) reads no extra input.
+template <class T, class F> struct attention_body {
+    using C = mxc_compute_t<T>;
+    static constexpr int arity = body_arity<F>::value;
+    const T* row[arity > 1 ? arity - 1 : 1] = {}; // this row of each extra input
+    int64_t step[arity > 1 ? arity - 1 : 1] = {};
+    __device__ __forceinline__ attention_body(const dev_args& a, const mxc_attention_dims& dims, int64_t b, int64_t i, bool live) {
+#pragma unroll
+        for (int e = 0; e + 1 < arity; ++e)
+            if (3 + e < a.n_in && live) {
+                const mxc_desc& ed = a.in_desc[3 + e];
+                row[e] = in_ptr<T>(a, 3 + e) + mxc_attention_offset(ed.strides, dims, a.in_desc[0], b) + i * ed.strides[dims.rank - 2];
+                step[e] = ed.strides[dims.rank - 1];
+            }
+    }
+    // the body of product s at key j
+    __device__ __forceinline__ C operator()(const dev_args& a, int64_t skip, const F& f, C s, int64_t j) const {
+        C x[arity > 0 ? arity : 1];
+        x[0] = s;
+#pragma unroll
+        for (int e = 0; e + 1 < arity; ++e)
+            if (3 + e < a.n_in) x[1 + e] = C(row[e][j * step[e]]);
+        if constexpr (std::is_same<F, program_body>::value) return mxc_pw_run(a.ip + skip, a.n_ip - skip, x);
+        else return f(x);
+    }
+};
+
 template <class T, class F, int HD, int BK>
 __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a, mxc_attention_dims dims, int64_t skip, F f) {
     grid_dependency_sync();
     using C = mxc_compute_t<T>;
     constexpr int BQ = attention_rows, G = attention_lanes, KPT = BK / G, CPT = HD / G, NT = attention_threads;
-    constexpr int arity = body_arity<F>::value; // x[0] the product, x[1 + e] extra input 3 + e
     __shared__ C qs[BQ][HD + 1];
     __shared__ C ks[BK][HD + 1];
     __shared__ C vs[BK][HD];
@@ -71,28 +115,13 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
     const int64_t blocks_q = (dims.lq + BQ - 1) / BQ, b = blockIdx.x / blocks_q, i0 = (blockIdx.x % blocks_q) * BQ;
     const int64_t i = i0 + row;
     const bool live = i < dims.lq;
-    const mxc_desc &qd = a.in_desc[0], &kd = a.in_desc[1], &vd = a.in_desc[2];
-    const T* q = in_ptr<T>(a, 0) + mxc_attention_offset(qd.strides, dims, qd, b);
-    const T* kt = in_ptr<T>(a, 1) + mxc_attention_offset(kd.strides, dims, qd, b);
-    const T* v = in_ptr<T>(a, 2) + mxc_attention_offset(vd.strides, dims, qd, b);
+    const attention_operands<T> o(a, dims, b);
     const int64_t d = dims.d, dv = dims.dv, lk = dims.lk;
-    // the strides the loops step by, read once (indexed by the rank, they would be read from
-    // local memory in every iteration)
-    const int64_t q_i = qd.strides[r - 2], q_d = qd.strides[r - 1], k_d = kd.strides[r - 2], k_j = kd.strides[r - 1],
-                  v_j = vd.strides[r - 2], v_c = vd.strides[r - 1];
     for (int idx = tid; idx < BQ * HD; idx += NT) {
         const int ii = idx / HD, dd = idx % HD;
-        qs[ii][dd] = i0 + ii < dims.lq && dd < d ? C(q[(i0 + ii) * q_i + dd * q_d]) : C(0);
+        qs[ii][dd] = i0 + ii < dims.lq && dd < d ? C(o.q[(i0 + ii) * o.q_i + dd * o.q_d]) : C(0);
     }
-    const T* erow[arity > 1 ? arity - 1 : 1] = {}; // this row of each extra input
-    int64_t estep[arity > 1 ? arity - 1 : 1] = {};
-#pragma unroll
-    for (int e = 0; e + 1 < arity; ++e)
-        if (3 + e < a.n_in && live) {
-            const mxc_desc& ed = a.in_desc[3 + e];
-            erow[e] = in_ptr<T>(a, 3 + e) + mxc_attention_offset(ed.strides, dims, qd, b) + i * ed.strides[r - 2];
-            estep[e] = ed.strides[r - 1];
-        }
+    const attention_body<T, F> body(a, dims, b, i, live);
     C m = mxc_lowest<C>(), l = C(0), acc[CPT];
 #pragma unroll
     for (int c = 0; c < CPT; ++c) acc[c] = C(0);
@@ -101,8 +130,8 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
         for (int idx = tid; idx < BK * HD; idx += NT) {
             const int jj = idx / HD, dd = idx % HD;
             const int64_t j = j0 + jj;
-            ks[jj][dd] = j < lk && dd < d ? C(kt[dd * k_d + j * k_j]) : C(0);
-            vs[jj][dd] = j < lk && dd < dv ? C(v[j * v_j + dd * v_c]) : C(0);
+            ks[jj][dd] = j < lk && dd < d ? C(o.kt[dd * o.k_d + j * o.k_j]) : C(0);
+            vs[jj][dd] = j < lk && dd < dv ? C(o.v[j * o.v_j + dd * o.v_c]) : C(0);
         }
         block_sync();
         C s[KPT];
@@ -118,13 +147,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
         for (int u = 0; u < KPT; ++u) {
             const int64_t j = j0 + lane + u * G;
             if (live && j < lk) {
-                C x[arity > 0 ? arity : 1];
-                x[0] = s[u];
-#pragma unroll
-                for (int e = 0; e + 1 < arity; ++e)
-                    if (3 + e < a.n_in) x[1 + e] = C(erow[e][j * estep[e]]);
-                if constexpr (std::is_same<F, program_body>::value) s[u] = mxc_pw_run(a.ip + skip, a.n_ip - skip, x);
-                else s[u] = f(x);
+                s[u] = body(a, skip, f, s[u], j);
             } else {
                 s[u] = mxc_lowest<C>();
             }
@@ -162,7 +185,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
         }
     }
     if (!live) return;
-    T* y = out_ptr<T>(a) + mxc_attention_offset(dims.out_strides, dims, qd, b) + i * dims.out_strides[r - 2];
+    T* y = out_ptr<T>(a) + mxc_attention_offset(dims.out_strides, dims, a.in_desc[0], b) + i * dims.out_strides[r - 2];
     const int64_t y_c = dims.out_strides[r - 1];
     const bool masked = m == mxc_lowest<C>(); // a fully masked row (or no keys): 0, as softmax gives
 #pragma unroll
@@ -225,7 +248,6 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     using C = float; // the accumulators' type
     constexpr int BQ = attention_rows, NW = attention_mma_shared_warps, NT = attention_mma_threads, PAD = attention_mma_pad<T>;
     constexpr int LD = HD + PAD, LDP = BK + PAD, LDS = BK + 4, LDO = HD + 4; // rows of 16-byte multiples: fragments stay 32-byte aligned
-    constexpr int arity = body_arity<F>::value; // x[0] the product, x[1 + e] extra input 3 + e
     static_assert(BK % 16 == 0 && HD % 16 == 0, "attention_mma_kernel: whole fragments");
     alignas(32) __shared__ T qs[BQ][LD];
     alignas(32) __shared__ T ks[NW][BK][LD];
@@ -236,42 +258,28 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     __shared__ C row_scale[NW][BQ], row_m[NW][BQ], row_l[NW][BQ];
     const int tid = static_cast<int>(threadIdx.x), ws = mma_warp_size(), nw = NT / ws, warp = tid / ws, lane = tid % ws;
     const int row = lane % BQ, sub = lane / BQ, G = ws / BQ; // the softmax's lanes: G a row
-    const int r = dims.rank;
     const int64_t blocks_q = (dims.lq + BQ - 1) / BQ, b = blockIdx.x / blocks_q, i0 = (blockIdx.x % blocks_q) * BQ;
     const int64_t i = i0 + row;
     const bool live = i < dims.lq;
-    const mxc_desc &qd = a.in_desc[0], &kd = a.in_desc[1], &vd = a.in_desc[2];
-    const T* q = in_ptr<T>(a, 0) + mxc_attention_offset(qd.strides, dims, qd, b);
-    const T* kt = in_ptr<T>(a, 1) + mxc_attention_offset(kd.strides, dims, qd, b);
-    const T* v = in_ptr<T>(a, 2) + mxc_attention_offset(vd.strides, dims, qd, b);
+    const attention_operands<T> o(a, dims, b);
     const int64_t d = dims.d, dv = dims.dv, lk = dims.lk;
-    const int64_t q_i = qd.strides[r - 2], q_d = qd.strides[r - 1], k_d = kd.strides[r - 2], k_j = kd.strides[r - 1],
-                  v_j = vd.strides[r - 2], v_c = vd.strides[r - 1];
     using chunk = attention_chunk<T>;
     constexpr int V = 16 / sizeof(T), CH = HD / V; // a row's vectors
     if (vec) {
         for (int idx = tid; idx < BQ * CH; idx += NT) {
             const int ii = idx / CH, dd = idx % CH * V;
             chunk x{};
-            if (i0 + ii < dims.lq && dd < d) x = vector_load<chunk>(q + (i0 + ii) * q_i + dd);
+            if (i0 + ii < dims.lq && dd < d) x = vector_load<chunk>(o.q + (i0 + ii) * o.q_i + dd);
             vector_store(&qs[ii][dd], x);
         }
     } else {
         for (int idx = tid; idx < BQ * HD; idx += NT) {
             const int ii = idx / HD, dd = idx % HD;
-            qs[ii][dd] = i0 + ii < dims.lq && dd < d ? q[(i0 + ii) * q_i + dd * q_d] : T(0.0f);
+            qs[ii][dd] = i0 + ii < dims.lq && dd < d ? o.q[(i0 + ii) * o.q_i + dd * o.q_d] : T(0.0f);
         }
     }
     for (int idx = lane; idx < BQ * HD; idx += ws) os[warp][idx / HD][idx % HD] = C(0);
-    const T* erow[arity > 1 ? arity - 1 : 1] = {}; // this lane's row of each extra input
-    int64_t estep[arity > 1 ? arity - 1 : 1] = {};
-#pragma unroll
-    for (int e = 0; e + 1 < arity; ++e)
-        if (3 + e < a.n_in && live) {
-            const mxc_desc& ed = a.in_desc[3 + e];
-            erow[e] = in_ptr<T>(a, 3 + e) + mxc_attention_offset(ed.strides, dims, qd, b) + i * ed.strides[r - 2];
-            estep[e] = ed.strides[r - 1];
-        }
+    const attention_body<T, F> body(a, dims, b, i, live); // this lane's row
     C m = mxc_lowest<C>(), l = C(0); // the row's running maximum and sum (this warp's keys)
     for (int64_t r0 = 0; r0 < lk; r0 += int64_t(nw) * BK) {
         block_sync(); // the previous round's keys and values are read (the first: q and O written)
@@ -280,8 +288,8 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
                 const int w = idx / (BK * CH), jj = idx / CH % BK, dd = idx % CH * V;
                 const int64_t j = r0 + w * BK + jj;
                 chunk kx{}, vx{};
-                if (j < lk && dd < d) kx = vector_load<chunk>(kt + j * k_j + dd);
-                if (j < lk && dd < dv) vx = vector_load<chunk>(v + j * v_j + dd);
+                if (j < lk && dd < d) kx = vector_load<chunk>(o.kt + j * o.k_j + dd);
+                if (j < lk && dd < dv) vx = vector_load<chunk>(o.v + j * o.v_j + dd);
                 vector_store(&ks[w][jj][dd], kx);
                 vector_store(&vs[w][jj][dd], vx);
             }
@@ -289,8 +297,8 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
             for (int idx = tid; idx < nw * BK * HD; idx += NT) {
                 const int w = idx / (BK * HD), jj = idx / HD % BK, dd = idx % HD;
                 const int64_t j = r0 + w * BK + jj;
-                ks[w][jj][dd] = j < lk && dd < d ? kt[dd * k_d + j * k_j] : T(0.0f);
-                vs[w][jj][dd] = j < lk && dd < dv ? v[j * v_j + dd * v_c] : T(0.0f);
+                ks[w][jj][dd] = j < lk && dd < d ? o.kt[dd * o.k_d + j * o.k_j] : T(0.0f);
+                vs[w][jj][dd] = j < lk && dd < dv ? o.v[j * o.v_j + dd * o.v_c] : T(0.0f);
             }
         }
         block_sync();
@@ -313,16 +321,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
         C tile_max = mxc_lowest<C>();
         for (int jj = sub; jj < BK; jj += G) {
             const int64_t j = j0 + jj;
-            C s = mxc_lowest<C>();
-            if (live && j < lk) {
-                C x[arity > 0 ? arity : 1];
-                x[0] = ss[warp][row][jj];
-#pragma unroll
-                for (int e = 0; e + 1 < arity; ++e)
-                    if (3 + e < a.n_in) x[1 + e] = C(erow[e][j * estep[e]]);
-                if constexpr (std::is_same<F, program_body>::value) s = mxc_pw_run(a.ip + skip, a.n_ip - skip, x);
-                else s = f(x);
-            }
+            const C s = live && j < lk ? body(a, skip, f, ss[warp][row][jj], j) : mxc_lowest<C>();
             ss[warp][row][jj] = s;
             tile_max = mxc_op_max_nan{}(tile_max, s);
         }
@@ -366,8 +365,8 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
         row_l[warp][row] = l;
     }
     block_sync(); // every warp's O, m and l are stored
-    T* y = out_ptr<T>(a) + mxc_attention_offset(dims.out_strides, dims, qd, b);
-    const int64_t y_i = dims.out_strides[r - 2], y_c = dims.out_strides[r - 1];
+    T* y = out_ptr<T>(a) + mxc_attention_offset(dims.out_strides, dims, a.in_desc[0], b);
+    const int64_t y_i = dims.out_strides[dims.rank - 2], y_c = dims.out_strides[dims.rank - 1];
     for (int idx = tid; idx < BQ * HD; idx += NT) {
         const int rr = idx / HD, c = idx % HD;
         if (i0 + rr >= dims.lq || c >= dv) continue;
