@@ -4,42 +4,87 @@
 // applies the elementwise body to each value before it is stored: one kernel instead of two,
 // no intermediate buffer. Repeats until the user is not elementwise. Limits: fused_max_inputs
 // inputs and fused_max_program program codes.
+#include "ir/error.hpp"
+#include "ir/op.hpp"
 #include "passes/fusion.hpp"
 #include "passes/pass_manager.hpp"
 
 namespace mxc {
 namespace {
 
-// p's only user when it is a transpose whose result is standard (it moves only axes of length
-// 1: the same elements in the same order, e.g. a [seq, 1, features] product seen as [1, seq,
-// features]) with one user, else null.
-instruction* standard_transpose_user(module& m, instruction* p) {
-    auto users = m.users(p);
-    if (users.size() != 1 || users[0]->op != "transpose" || !p->result.standard()) return nullptr;
-    auto* t = users[0];
-    return t->result.standard() && m.users(t).size() == 1 ? t : nullptr;
+// The views between p and its elementwise user when they keep p's elements in their order: a
+// chain of reshape / transpose / squeeze / unsqueeze with standard results, each the only user
+// of the one before (e.g. a [seq, features] product seen as [seq, 1, features], then as [1, seq,
+// features]: an attention's output projection before the residual add; a transpose with a
+// standard result moves only axes of length 1). Empty when p's user is no such view.
+std::vector<instruction*> standard_view_chain(module& m, instruction* p) {
+    std::vector<instruction*> chain;
+    if (!p->result.standard()) return chain;
+    for (auto* v = p;;) {
+        auto users = m.users(v);
+        if (users.size() != 1) break;
+        auto* w = users[0];
+        bool keeps_order = w->op == "reshape" || w->op == "transpose" || w->op == "squeeze" || w->op == "unsqueeze";
+        if (!keeps_order || !w->result.standard()) break;
+        chain.push_back(w);
+        v = w;
+    }
+    if (!chain.empty() && m.users(chain.back()).size() != 1) chain.clear();
+    return chain;
 }
 
-// Fuses the only user of `p` into it; returns the new instruction or null. Through a
-// standard transpose t of p (standard_transpose_user): the elementwise user's other inputs are
-// read through the inverse transpose (views in p's dims), and the fused result through t's
-// permutation replaces the user, so the values and their order are the same.
+// The view that undoes chain step w, from its result's lens to its input's: the inverse
+// transpose, else a reshape back.
+std::pair<std::string, attributes> undo_view(const instruction& w) {
+    attributes a;
+    if (w.op == "transpose") {
+        const auto& perm = w.attrs.get_ints("permutation");
+        std::vector<int64_t> inverse(perm.size());
+        for (std::size_t i = 0; i < perm.size(); ++i) inverse[static_cast<std::size_t>(perm[i])] = static_cast<int64_t>(i);
+        a.set("permutation", inverse);
+        return {"transpose", a};
+    }
+    a.set("dims", w.inputs[0]->result.lens);
+    return {"reshape", a};
+}
+
+// Fuses the only user of `p` into it; returns the new instruction or null. Through a chain of
+// order-keeping views of p (standard_view_chain): the elementwise user's other inputs are read
+// through the chain undone (views in p's dims; no fusion when one cannot be viewed so), and
+// the fused result through the chain's views replaces the user, so the values and their order
+// are the same.
 instruction* fuse_user(module& m, instruction* p) {
     auto users = m.users(p);
     if (users.size() != 1) return nullptr;
-    auto* t = standard_transpose_user(m, p);
+    const auto chain = standard_view_chain(m, p);
+    auto* t = chain.empty() ? nullptr : chain.back();
     auto* u = t ? m.users(t)[0] : users[0];
     auto f = as_fusable(*u);
     if (!f || u->result.type != p->result.type) return nullptr;
     if (t) {
         if (u->result.lens != t->result.lens) return nullptr;
-        const auto& perm = t->attrs.get_ints("permutation");
-        std::vector<int64_t> inverse(perm.size());
-        for (std::size_t i = 0; i < perm.size(); ++i) inverse[static_cast<std::size_t>(perm[i])] = static_cast<int64_t>(i);
-        attributes back;
-        back.set("permutation", inverse);
-        for (auto*& v : f->inputs)
-            v = v == t ? p : m.insert(m.iter(u), "transpose", {v}, back);
+        for (auto* v : f->inputs) { // every other input must have a view in p's dims
+            if (v == t) continue;
+            shape s = v->result;
+            try {
+                for (auto w = chain.rbegin(); w != chain.rend(); ++w) {
+                    auto [op, a] = undo_view(**w);
+                    s = get_op(op).compute_shape(a, {s});
+                }
+            } catch (const error&) {
+                return nullptr;
+            }
+        }
+        for (auto*& v : f->inputs) {
+            if (v == t) {
+                v = p;
+                continue;
+            }
+            for (auto w = chain.rbegin(); w != chain.rend(); ++w) {
+                auto [op, a] = undo_view(**w);
+                v = m.insert(m.iter(u), op, {v}, a);
+            }
+        }
     }
     // p's own body and extra inputs (a plain conv/dot: body x0, none)
     bool already = p->op.rfind("fused_", 0) == 0;
@@ -65,10 +110,11 @@ instruction* fuse_user(module& m, instruction* p) {
     a.set("body", print_body(body));
     auto* fused = m.insert(m.iter(u), epilogue_fused_op(p->op), inputs, a);
     fused->origin = p->origin;
-    auto* result = t ? m.insert(m.iter(u), "transpose", {fused}, t->attrs) : fused;
+    auto* result = fused;
+    for (auto* w : chain) result = m.insert(m.iter(u), w->op, {result}, w->attrs);
     m.replace_uses(u, result);
     m.remove(u);
-    if (t) m.remove(t);
+    for (auto w = chain.rbegin(); w != chain.rend(); ++w) m.remove(*w);
     m.remove(p);
     return fused;
 }

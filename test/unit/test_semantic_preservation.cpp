@@ -90,7 +90,7 @@ TEST_P(zoo_small, optimised_equals_unoptimised) {
     EXPECT_EQ(msg, "") << name;
 }
 
-INSTANTIATE_TEST_SUITE_P(zoo, zoo_small, ::testing::Values("resnet50", "mobilenetv2", "bert-base", "yolo", "unet"),
+INSTANTIATE_TEST_SUITE_P(zoo, zoo_small, ::testing::Values("resnet50", "mobilenetv2", "bert-base", "yolo", "unet", "vit-b16"),
                          [](const auto& info) {
                              std::string n = info.param;
                              for (auto& c : n)

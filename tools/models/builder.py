@@ -11,7 +11,8 @@ OPSET = 13
 
 
 class Graph:
-    def __init__(self, seed):
+    def __init__(self, seed, opset=OPSET):
+        self.opset = opset
         self.rng = np.random.default_rng(seed)
         self.nodes, self.inits, self.inputs, self.outputs = [], [], [], []
         self.count = 0
@@ -115,6 +116,6 @@ class Graph:
 
     def model(self, name):
         g = helper.make_graph(self.nodes, name, self.inputs, self.outputs, self.inits)
-        m = helper.make_model(g, producer_name="mxc-zoo", opset_imports=[helper.make_opsetid("", OPSET)])
+        m = helper.make_model(g, producer_name="mxc-zoo", opset_imports=[helper.make_opsetid("", self.opset)])
         m.ir_version = 8
         return m

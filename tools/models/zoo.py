@@ -5,7 +5,7 @@ write them, built on demand (not committed).
     /usr/bin/python3 tools/models/zoo.py NAME -o OUT.onnx [--small]
     /usr/bin/python3 tools/models/zoo.py --list
 
-NAME: resnet50, mobilenetv2, bert-base, yolo, unet. --small keeps every layer type and the
+NAME: resnet50, mobilenetv2, bert-base, yolo, unet, vit-b16. --small keeps every layer type and the
 exporter artefacts but shrinks widths, depths and input sizes (for tests on the reference
 evaluator).
 """
@@ -196,7 +196,89 @@ def unet(small):
     return g.model("unet")
 
 
-MODELS = {"resnet50": resnet50, "mobilenetv2": mobilenetv2, "bert-base": bert, "yolo": yolo, "unet": unet}
+
+
+def vit(small):
+    """torchvision's vit_b_16 as torch.onnx.export (TorchScript, opset 17) writes it: the patch
+    Conv, Reshape and Transpose, the class token Expand and Concat, and per encoder block
+    LayerNormalization, nn.MultiheadAttention's slow path (batch_first: the [1, T, E] input
+    transposed to [T, 1, E]; the packed in-projection MatMul + Add, unflattened to [3, E],
+    Unsqueeze, Transpose, Squeeze and Gather for q, k, v; the heads split by Reshape and
+    Transpose; scaled_dot_product_attention as its opset-14 symbolic writes it, the square root
+    of the scale multiplied into q and k^T; the heads merged and the 2-D out-projection a Gemm,
+    transposed back), the residual Add, LayerNormalization, the MLP (MatMul + Add, GELU as Erf,
+    MatMul + Add) and its residual Add; then the last LayerNormalization, the class token's
+    Gather and the head's Gemm. Shapes the model reads at run time go through Shape chains."""
+    g = Graph(16, opset=17)
+    layers, hidden, heads, mlp, size, patch, classes = (2, 64, 4, 128, 32, 8, 10) if small else \
+        (12, 768, 12, 3072, 224, 16, 1000)
+    head, grid = hidden // heads, size // patch
+    tokens = grid * grid + 1
+
+    def shape_of(*parts):
+        """A Concat of 1-element int64 pieces: (tensor, axis) pairs read with Shape, or ints."""
+        pieces = [g.dim(p[0], p[1]) if isinstance(p, tuple) else g.constant([p], np.int64) for p in parts]
+        return g.op("Concat", pieces, axis=0)
+
+    def layer_norm(v):
+        gamma = g.init("ln.gamma", g.rng.uniform(0.8, 1.2, hidden).astype(np.float32))
+        return g.op("LayerNormalization", [v, gamma, g.small("ln.beta", (hidden,))], axis=-1, epsilon=1e-6)
+
+    def linear(v, cin, cout):  # nn.Linear on a 3-D input: MatMul by the transposed weight, Add the bias
+        return g.linear(v, cin, cout)
+
+    x = g.input("image", TensorProto.FLOAT, [1, 3, size, size])
+    w = g.weight("conv_proj.w", (hidden, 3, patch, patch), 3 * patch * patch, 1.0)
+    x = g.op("Conv", [x, w, g.small("conv_proj.b", (hidden,))], kernel_shape=[patch, patch], strides=[patch, patch])
+    x = g.op("Reshape", [x, shape_of((x, 0), hidden, grid * grid)])
+    x = g.op("Transpose", [x], perm=[0, 2, 1])
+    # expand(n, -1, -1): the exporter turns the -1s into 1s (Expand broadcasts both ways)
+    size = shape_of((x, 0), -1, -1)
+    size = g.op("Where", [g.op("Equal", [size, g.constant(-1, np.int64)]), g.constant([1, 1, 1], np.int64), size])
+    cls = g.op("Expand", [g.small("class_token", (1, 1, hidden)), size])
+    x = g.op("Concat", [cls, x], axis=1)
+    x = g.op("Add", [x, g.small("pos_embedding", (1, tokens, hidden))])
+    for _ in range(layers):
+        y = g.op("Transpose", [layer_norm(x)], perm=[1, 0, 2])  # [T, 1, E]
+        proj = linear(y, hidden, 3 * hidden)
+        proj = g.op("Reshape", [proj, shape_of((proj, 0), (proj, 1), 3, hidden)])  # unflatten(-1, (3, E))
+        proj = g.op("Unsqueeze", [proj, g.constant([0], np.int64)])
+        proj = g.op("Transpose", [proj], perm=[3, 1, 2, 0, 4])
+        proj = g.op("Squeeze", [proj, g.constant([3], np.int64)])  # [3, T, 1, E]
+        qkv = []
+        for i in range(3):
+            v = g.op("Gather", [proj, g.constant(i, np.int64)], axis=0)  # [T, 1, E]
+            bh = g.op("Mul", [g.dim(y, 1), g.constant([heads], np.int64)])
+            v = g.op("Reshape", [v, g.op("Concat", [g.dim(y, 0), bh, g.constant([head], np.int64)], axis=0)])
+            v = g.op("Transpose", [v], perm=[1, 0, 2])  # [heads, T, head]
+            v = g.op("Reshape", [v, shape_of((y, 1), heads, (y, 0), head)])  # [1, heads, T, head]
+            qkv.append(v)
+        q, k, v = qkv
+        # scaled_dot_product_attention: scale = 1 / sqrt(head) from q's shape; sqrt(scale) on q and k^T
+        d = g.op("Cast", [g.op("Slice", [g.op("Shape", [q]), g.constant([-1], np.int64),
+                                         g.constant([np.iinfo(np.int64).max], np.int64)])], to=TensorProto.FLOAT)
+        scale = g.op("Cast", [g.op("Div", [g.constant(1.0), g.op("Sqrt", [d])])], to=TensorProto.FLOAT)
+        s = g.op("Sqrt", [scale])
+        kt = g.op("Transpose", [k], perm=[0, 1, 3, 2])
+        p = g.op("Softmax", [g.op("MatMul", [g.op("Mul", [q, s]), g.op("Mul", [kt, s])])], axis=-1)
+        o = g.op("Transpose", [g.op("MatMul", [p, v])], perm=[2, 0, 1, 3])  # [T, 1, heads, head]
+        rows = g.op("Mul", [g.dim(y, 1), g.dim(y, 0)])
+        o = g.op("Reshape", [o, g.op("Concat", [rows, g.constant([hidden], np.int64)], axis=0)])
+        wo = g.weight("out_proj.w", (hidden, hidden), hidden, 1.0)
+        o = g.op("Gemm", [o, wo, g.small("out_proj.b", (hidden,))], transB=1)
+        o = g.op("Reshape", [o, shape_of((y, 0), (y, 1), (o, 1))])
+        x = g.op("Add", [g.op("Transpose", [o], perm=[1, 0, 2]), x])
+        f = linear(g.gelu(linear(layer_norm(x), hidden, mlp)), mlp, hidden)
+        x = g.op("Add", [x, f])
+    x = g.op("Gather", [layer_norm(x), g.constant(0, np.int64)], axis=1)
+    wh = g.weight("heads.w", (classes, hidden), hidden, 1.0)
+    g.op("Gemm", [x, wh, g.small("heads.b", (classes,))], "logits", transB=1)
+    g.nodes[-1].output[0] = "logits"
+    g.output("logits", [1, classes])
+    return g.model("vit-b16")
+
+
+MODELS = {"resnet50": resnet50, "mobilenetv2": mobilenetv2, "bert-base": bert, "yolo": yolo, "unet": unet, "vit-b16": vit}
 
 
 def main():
