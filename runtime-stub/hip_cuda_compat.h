@@ -132,7 +132,9 @@ inline hipError_t hipFuncSetAttribute(const void* kernel, cudaFuncAttribute attr
 // finishes (in a captured graph as well: CUDA 12.3+ keeps the attribute as a programmatic
 // edge). Off by default: on the H200 (2026-11-24, bench/results/gpu-2026-11-24) every batch-1
 // model ran slower with it (ResNet-50 fp32 1.57 against 1.49 ms, MobileNetV2 fp32 0.88 against
-// 0.79, ViT-B/16 fp32 5.40 against 4.58). The device's capability is asked once per device.
+// 0.79, ViT-B/16 fp32 5.40 against 4.58), when each kernel let the next be scheduled before it
+// waited for its own predecessor (templates/hip/common.hpp: now the other way round, not yet
+// timed). The device's capability is asked once per device.
 inline bool mxc_pdl_allowed() {
     static const bool on = [] {
         const char* v = getenv("MXC_PDL");

@@ -80,20 +80,26 @@ __device__ inline void block_sync(const char* file = __builtin_FILE(), int line 
 __device__ inline void block_sync() { __syncthreads(); }
 #endif
 // Programmatic dependent launch (NVIDIA sm_90+; runtime-stub/hip_cuda_compat.h launches every
-// kernel with it where the device has it): the next kernel in the stream may start while this
-// one finishes, so that its launch and block scheduling overlap this kernel's tail instead of
-// leaving a gap between the two. Every kernel calls grid_dependency_sync() first, before it
-// touches global memory: it lets the next kernel be scheduled (griddepcontrol.launch_dependents:
-// its blocks start once every block of this grid has called it, so they only take the slots
-// this grid's last wave leaves free), then waits until the kernel before has completed and its
-// writes are visible (griddepcontrol.wait). Since each kernel waits for the one before, which
-// waited for its own predecessor, a kernel sees the writes of every earlier kernel, as with
-// plain stream order. Without the launch attribute (or on AMD, older GPUs, the emulator) both
-// are no-ops. (PTX ISA: griddepcontrol; CUDA programming guide: programmatic dependent launch.)
+// kernel with it where MXC_PDL=1 and the device has it): the next kernel in the stream may start
+// while this one finishes, so that its launch and block scheduling overlap this kernel's tail
+// instead of leaving a gap between the two. Every kernel calls grid_dependency_sync() first,
+// before it touches global memory: it waits until the kernel before has completed and its
+// writes are visible (griddepcontrol.wait), then lets the next kernel be scheduled
+// (griddepcontrol.launch_dependents: its blocks start once every block of this grid has called
+// it, so they only take the slots this grid's last wave leaves free, and wait there). In that
+// order, at most one kernel waits ahead of the one running. The other order (signal, then
+// wait: how this was written until 2026-11-28) lets the waiting kernel's blocks signal at once,
+// so the kernel after it is scheduled too, and the one after that, as long as their blocks
+// fit: a row of waiting kernels holds registers and shared memory on the SMs while the one
+// ahead of them runs, and a product's blocks find less room (the likely reason why every batch-1
+// model ran 5-18% slower with PDL on the H200, 2026-11-24; this order is not yet timed). Since each kernel waits for the one before, which waited
+// for its own predecessor, a kernel sees the writes of every earlier kernel, as with plain
+// stream order. Without the launch attribute (or on AMD, older GPUs, the emulator) both are
+// no-ops. (PTX ISA: griddepcontrol; CUDA programming guide: programmatic dependent launch.)
 __device__ inline void grid_dependency_sync() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
 
