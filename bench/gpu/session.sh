@@ -9,8 +9,8 @@
 #         latency[:RUNS] (bench/gpu/launch_latency.cu: a graph's run time against its nodes and
 #         their parameter bytes, into latency.md) |
 #         ncu:MODEL[+--fp16] (Nsight Compute, where the device has it: speed of light, warp
-#         stall reasons, occupancy and memory of the first 8 GEMM and attention launches of one
-#         `mxc perf` run, into ncu-MODEL[-fp16].txt)
+#         stall reasons, occupancy and memory of the first 10 GEMM, attention and layer-norm
+#         launches of one `mxc perf` run, into ncu-MODEL[-fp16].txt)
 # ('+' stands for a space, so a regular expression cannot use it: --filter 'a|b' instead)
 # A stage name ending in -pdl (bench-pdl:ARGS, profile-pdl:MODEL) runs with MXC_PDL=1 (kernels
 # launched with programmatic dependent launch, off by default) into files named with -pdl: the
@@ -104,7 +104,7 @@ print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.
       f=$res/ncu-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16)$sfx.txt
       ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
       if [ -z "$ncu" ]; then log "ncu: not installed on the device"; else
-        timeout "$l" "$ncu" --target-processes all -k 'regex:gemm_mma|attention' -c 8 --section SpeedOfLight \
+        timeout "$l" "$ncu" --target-processes all -k 'regex:gemm_mma|attention|norm_row' -c 10 --section SpeedOfLight \
           --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats \
           --section MemoryWorkloadAnalysis "$MXC" perf $args --target hip --offload-arch sm_90 -n 1 --warmup 0 -q \
           > "$f" 2>&1; log "ncu exit $?"; grep -E "^  [a-z_:<]|Duration|Stall|Throughput" "$f" | head -30
