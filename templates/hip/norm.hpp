@@ -15,15 +15,16 @@ template <class T, bool Rms> struct norm_row_fn {
     }
 };
 // x, scale or bias of a row that norm_rows_stepped accepted: element i of the row whose first
-// element has row-major index `first` is p[base + i * step] (step 1: packed along the row, 0:
-// broadcast). The descriptor's dims are walked unrolled over MXC_MAX_RANK, so that the kernel
+// element has row-major index `first` is p[i * step], p at the row's first element (step 1:
+// packed along the row, 0: broadcast; i and step 32-bit, as the cached rows are short: 64-bit
+// offsets held for every element of a lane took 16-32 more registers). The descriptor's dims are walked unrolled over MXC_MAX_RANK, so that the kernel
 // argument's arrays are indexed by constants: indexed by a variable (mxc_norm_reader, dynamic
 // input numbers), nvcc copies the whole dev_args to local memory (ptxas -v, sm_90: a 528-byte
 // stack frame in every norm kernel, 134 registers).
 template <class T> struct norm_stepped_row {
     const T* p;
-    int64_t base, step;
-    __device__ mxc_compute_t<T> operator()(int64_t i) const { return mxc_compute_t<T>(p[base + i * step]); }
+    int step;
+    __device__ mxc_compute_t<T> operator()(int i) const { return mxc_compute_t<T>(p[i * step]); }
 };
 template <class T>
 __device__ __forceinline__ norm_stepped_row<T> make_stepped_row(const void* p, const mxc_desc& d, int64_t axis, int64_t first) {
@@ -39,7 +40,7 @@ __device__ __forceinline__ norm_stepped_row<T> make_stepped_row(const void* p, c
             acc *= d.lens[i];
         }
     }
-    return {static_cast<const T*>(p), base, packed ? 1 : 0};
+    return {static_cast<const T*>(p) + base, packed ? 1 : 0};
 }
 
 // A row of at most N elements a lane, read with a step (norm_rows_stepped), on a warp: the row
@@ -51,25 +52,26 @@ __device__ __forceinline__ norm_stepped_row<T> make_stepped_row(const void* p, c
 template <class T, bool Rms, int N> struct norm_row_cached_fn {
     template <class Team> __device__ void operator()(const dev_args& a, int64_t row, const Team& t) const {
         using C = mxc_compute_t<T>;
-        const int64_t axis = a.ip[0], len = mxc_norm_row_len(a.out_desc, axis), first = row * len;
+        const int64_t axis = a.ip[0], first = row * mxc_norm_row_len(a.out_desc, axis);
+        const int len = int(mxc_norm_row_len(a.out_desc, axis)); // at most N x the team's size
         const bool has_scale = a.n_in > 1, has_bias = a.n_in > 2;
         const norm_stepped_row<T> x = make_stepped_row<T>(a.in[0], a.in_desc[0], axis, first);
         C v[N];
 #pragma unroll
         for (int j = 0; j < N; ++j) {
-            const int64_t i = t.rank + int64_t(j) * t.size;
+            const int i = t.rank + j * t.size;
             v[j] = i < len ? x(i) : C(0);
         }
         C mean = C(0), m2 = C(0);
         if (!Rms) {
 #pragma unroll
             for (int j = 0; j < N; ++j)
-                if (t.rank + int64_t(j) * t.size < len) mean += v[j];
+                if (t.rank + j * t.size < len) mean += v[j];
             mean = C(t.reduce(mean, mxc_op_sum{}) / C(len));
         }
 #pragma unroll
         for (int j = 0; j < N; ++j) {
-            if (t.rank + int64_t(j) * t.size >= len) continue;
+            if (t.rank + j * t.size >= len) continue;
             const C d = C(v[j] - mean);
             m2 += d * d;
         }
@@ -77,15 +79,32 @@ template <class T, bool Rms, int N> struct norm_row_cached_fn {
         const C inv = mxc_norm_inv(m2, len, a.fp[0]);
         const norm_stepped_row<T> g = has_scale ? make_stepped_row<T>(a.in[1], a.in_desc[1], axis, first) : x;
         const norm_stepped_row<T> b = has_bias ? make_stepped_row<T>(a.in[2], a.in_desc[2], axis, first) : x;
-        T* y = out_ptr<T>(a);
+        T* y = out_ptr<T>(a) + first;
+        // The scale and bias of G outputs are loaded before the first of them is stored: a load
+        // may not move above a store to memory that could be the same (y, g and b are plain
+        // pointers), so loaded one output at a time each store waited for its own loads, 24
+        // memory latencies one after another for a lane of a 768-element row (ViT's and
+        // BERT's layer norms: 6-16 us a launch on the H200, eager's 3.4). G at a time: N / G.
+        constexpr int G = N < 8 ? N : 8;
+        static_assert(N % G == 0, "norm_row_cached_fn: whole groups of outputs");
 #pragma unroll
-        for (int j = 0; j < N; ++j) {
-            const int64_t i = t.rank + int64_t(j) * t.size;
-            if (i >= len) continue;
-            C r = (v[j] - mean) * inv;
-            if (has_scale) r *= g(i);
-            if (has_bias) r += b(i);
-            y[first + i] = T(r);
+        for (int j0 = 0; j0 < N; j0 += G) {
+            C gs[G], bs[G];
+#pragma unroll
+            for (int j = 0; j < G; ++j) {
+                const int i = t.rank + (j0 + j) * t.size;
+                gs[j] = has_scale && i < len ? g(i) : C(1);
+                bs[j] = has_bias && i < len ? b(i) : C(0);
+            }
+#pragma unroll
+            for (int j = 0; j < G; ++j) {
+                const int i = t.rank + (j0 + j) * t.size;
+                if (i >= len) continue;
+                C r = (v[j0 + j] - mean) * inv;
+                if (has_scale) r *= gs[j];
+                if (has_bias) r += bs[j];
+                y[i] = T(r);
+            }
         }
     }
 };
