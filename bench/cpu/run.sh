@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 MXC=${MXC:-build/mxc}
 RUNS=${RUNS:-30}
 THREADS=${THREADS:-2}
-MODELS=${MODELS:-resnet50 mobilenetv2 bert-base yolo unet}
+MODELS=${MODELS:-resnet50 mobilenetv2 bert-base vit-b16 yolo unet}
 out=${1:-bench/results/cpu-$(date +%F).md}
 work=build/bench-cpu
 mkdir -p "$work" build/zoo "$(dirname "$out")"
