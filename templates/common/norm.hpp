@@ -10,6 +10,8 @@
 #include "templates/common/math.hpp"
 #include "templates/common/team.hpp"
 
+#include <type_traits>
+
 // Elements of one row (the product of lens[axis..]).
 MXC_HD inline int64_t mxc_norm_row_len(const mxc_desc& d, int64_t axis) {
     int64_t n = 1;
@@ -57,12 +59,45 @@ template <class C> MXC_HD inline C mxc_norm_inv(C m2, int64_t len, double eps) {
     return C(1) / mxc_sqrt(C(m2 / C(len) + C(eps)));
 }
 
+// One thread's row whose x is packed along the row and whose scale and bias are packed or
+// broadcast (steps gs, bs of 1 or 0): the sums in mxc_fold's order (16 lanes), the loops over
+// plain pointers, so that the compiler vectorises them (the cpu kernels, the reference
+// evaluator; 25 layer norms of ViT-B/16 on the cpu target took 11 of its 203 ms, a chain of
+// dependent adds and a per-element test of the reader's layout).
+template <class T, bool Rms>
+MXC_HD inline void mxc_norm_row_packed(const T* x, const T* g, int64_t gs, const T* b, int64_t bs, T* y, int64_t len,
+                                       double eps) {
+    using C = mxc_compute_t<T>;
+    C mean = C(0);
+    if (!Rms) mean = C(mxc_fold(len, C(0), mxc_op_sum{}, [&](int64_t i) { return C(x[i]); }) / C(len));
+    const C m2 = mxc_fold(len, C(0), mxc_op_sum{}, [&](int64_t i) {
+        const C v = C(C(x[i]) - mean);
+        return C(v * v);
+    });
+    const C inv = mxc_norm_inv(m2, len, eps);
+    for (int64_t i = 0; i < len; ++i) {
+        C v = (C(x[i]) - mean) * inv;
+        if (g) v *= C(g[i * gs]);
+        if (b) v += C(b[i * bs]);
+        y[i] = T(v);
+    }
+}
+
 template <class T, bool Rms, class Team = mxc_serial_team>
 MXC_HD inline void mxc_norm_row(const T* const* in, const mxc_desc* in_desc, int n_in, T* y, const mxc_desc& od,
                                 int64_t axis, double eps, int64_t row, const Team& t = Team{}) {
     using C = mxc_compute_t<T>;
     const int64_t len = mxc_norm_row_len(od, axis), first = row * len;
     mxc_norm_reader<T> x(in[0], in_desc[0], axis, first);
+    const bool has_scale = n_in > 1, has_bias = n_in > 2;
+    mxc_norm_reader<T> g(in[has_scale ? 1 : 0], in_desc[has_scale ? 1 : 0], axis, first);
+    mxc_norm_reader<T> b(in[has_bias ? 2 : 0], in_desc[has_bias ? 2 : 0], axis, first);
+    if constexpr (std::is_same<Team, mxc_serial_team>::value)
+        if (x.fast && x.step == 1 && g.fast && b.fast) {
+            mxc_norm_row_packed<T, Rms>(x.p + x.base, has_scale ? g.p + g.base : nullptr, g.step,
+                                        has_bias ? b.p + b.base : nullptr, b.step, y + first, len, eps);
+            return;
+        }
     C mean = C(0), m2 = C(0);
     if (!Rms) {
         for (int64_t i = t.rank; i < len; i += t.size) mean += x(first, i);
@@ -74,9 +109,6 @@ MXC_HD inline void mxc_norm_row(const T* const* in, const mxc_desc* in_desc, int
     }
     m2 = t.reduce(m2, mxc_op_sum{});
     const C inv = mxc_norm_inv(m2, len, eps);
-    const bool has_scale = n_in > 1, has_bias = n_in > 2;
-    mxc_norm_reader<T> g(in[has_scale ? 1 : 0], in_desc[has_scale ? 1 : 0], axis, first);
-    mxc_norm_reader<T> b(in[has_bias ? 2 : 0], in_desc[has_bias ? 2 : 0], axis, first);
     for (int64_t i = t.rank; i < len; i += t.size) {
         C v = (x(first, i) - mean) * inv;
         if (has_scale) v *= g(first, i);

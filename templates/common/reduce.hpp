@@ -46,33 +46,10 @@ template <int Kind> struct mxc_reduce_op {
 };
 
 // One thread's reduction of count contiguous elements (the cpu kernels, the reference evaluator,
-// constant folding). From 2 * mxc_reduce_lanes elements on: that many partial values, lane j
-// taking elements j, j + lanes, ..., then combined in halves (lane j with lane j + 8, then + 4,
-// + 2, + 1), as a team of that many lanes would: loops the compiler vectorises, where one
-// chain of dependent adds takes four cycles an element. A mean divides by count.
-constexpr int mxc_reduce_lanes = 16;
+// constant folding), in the order of mxc_fold (templates/common/team.hpp). A mean divides by count.
 template <class T, int Kind> MXC_HD inline mxc_compute_t<T> mxc_reduce_run(const T* x, int64_t count) {
     using C = mxc_compute_t<T>;
-    constexpr int L = mxc_reduce_lanes;
-    static_assert(L == 16, "mxc_reduce_run: the combining steps below are written for 16 lanes");
-    const mxc_reduce_op<Kind> op;
-    C acc = mxc_reduce_init<Kind, C>();
-    if (count >= 2 * L) {
-        C part[L];
-        for (int j = 0; j < L; ++j) part[j] = acc;
-        int64_t r = 0;
-        for (; r + L <= count; r += L)
-            for (int j = 0; j < L; ++j) part[j] = op(part[j], C(x[r + j]));
-        for (int j = 0; r + j < count; ++j) part[j] = op(part[j], C(x[r + j]));
-        // (each step a loop of fixed length: the compiler keeps the lanes in registers, where a
-        // loop over the widths went through the stack and stalled on every step)
-        for (int j = 0; j < 8; ++j) part[j] = op(part[j], part[j + 8]);
-        for (int j = 0; j < 4; ++j) part[j] = op(part[j], part[j + 4]);
-        for (int j = 0; j < 2; ++j) part[j] = op(part[j], part[j + 2]);
-        acc = op(part[0], part[1]);
-    } else {
-        for (int64_t r = 0; r < count; ++r) acc = op(acc, C(x[r]));
-    }
+    const C acc = mxc_fold(count, mxc_reduce_init<Kind, C>(), mxc_reduce_op<Kind>{}, [&](int64_t i) { return C(x[i]); });
     if constexpr (Kind == mxc_reduce_mean) return count > 0 ? C(acc / C(count)) : C(0);
     return acc;
 }
