@@ -91,11 +91,12 @@ __device__ inline void block_sync() { __syncthreads(); }
 // wait: how this was written until 2026-11-28) lets the waiting kernel's blocks signal at once,
 // so the kernel after it is scheduled too, and the one after that, as long as their blocks
 // fit: a row of waiting kernels holds registers and shared memory on the SMs while the one
-// ahead of them runs, and a product's blocks find less room (the likely reason why every batch-1
-// model ran 5-18% slower with PDL on the H200, 2026-11-24; this order is not yet timed). Since each kernel waits for the one before, which waited
-// for its own predecessor, a kernel sees the writes of every earlier kernel, as with plain
-// stream order. Without the launch attribute (or on AMD, older GPUs, the emulator) both are
-// no-ops. (PTX ISA: griddepcontrol; CUDA programming guide: programmatic dependent launch.)
+// ahead of them runs, and a product's blocks find less room (the likely reason why every
+// batch-1 model ran 5-18% slower with PDL on the H200, 2026-11-24; this order is not yet
+// timed). Since each kernel waits for the one before, which waited for its own predecessor, a
+// kernel sees the writes of every earlier kernel, as with plain stream order. Without the
+// launch attribute (or on AMD, older GPUs, the emulator) both are no-ops. (PTX ISA:
+// griddepcontrol; CUDA programming guide: programmatic dependent launch.)
 __device__ inline void grid_dependency_sync() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");

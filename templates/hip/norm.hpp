@@ -17,10 +17,11 @@ template <class T, bool Rms> struct norm_row_fn {
 // x, scale or bias of a row that norm_rows_stepped accepted: element i of the row whose first
 // element has row-major index `first` is p[i * step], p at the row's first element (step 1:
 // packed along the row, 0: broadcast; i and step 32-bit, as the cached rows are short: 64-bit
-// offsets held for every element of a lane took 16-32 more registers). The descriptor's dims are walked unrolled over MXC_MAX_RANK, so that the kernel
-// argument's arrays are indexed by constants: indexed by a variable (mxc_norm_reader, dynamic
-// input numbers), nvcc copies the whole dev_args to local memory (ptxas -v, sm_90: a 528-byte
-// stack frame in every norm kernel, 134 registers).
+// offsets held for every element of a lane took 16-32 more registers). The descriptor's dims
+// are walked unrolled over MXC_MAX_RANK, so that the kernel argument's arrays are indexed by
+// constants: indexed by a variable (mxc_norm_reader, dynamic input numbers), nvcc copies the
+// whole dev_args to local memory (ptxas -v, sm_90: a 528-byte stack frame in every norm
+// kernel, 134 registers).
 template <class T> struct norm_stepped_row {
     const T* p;
     int step;
@@ -52,8 +53,8 @@ __device__ __forceinline__ norm_stepped_row<T> make_stepped_row(const void* p, c
 template <class T, bool Rms, int N> struct norm_row_cached_fn {
     template <class Team> __device__ void operator()(const dev_args& a, int64_t row, const Team& t) const {
         using C = mxc_compute_t<T>;
-        const int64_t axis = a.ip[0], first = row * mxc_norm_row_len(a.out_desc, axis);
-        const int len = int(mxc_norm_row_len(a.out_desc, axis)); // at most N x the team's size
+        const int64_t axis = a.ip[0], row_len = mxc_norm_row_len(a.out_desc, axis), first = row * row_len;
+        const int len = int(row_len); // at most N x the team's size
         const bool has_scale = a.n_in > 1, has_bias = a.n_in > 2;
         const norm_stepped_row<T> x = make_stepped_row<T>(a.in[0], a.in_desc[0], axis, first);
         C v[N];
