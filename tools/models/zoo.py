@@ -224,9 +224,6 @@ def vit(small):
         gamma = g.init("ln.gamma", g.rng.uniform(0.8, 1.2, hidden).astype(np.float32))
         return g.op("LayerNormalization", [v, gamma, g.small("ln.beta", (hidden,))], axis=-1, epsilon=1e-6)
 
-    def linear(v, cin, cout):  # nn.Linear on a 3-D input: MatMul by the transposed weight, Add the bias
-        return g.linear(v, cin, cout)
-
     x = g.input("image", TensorProto.FLOAT, [1, 3, size, size])
     w = g.weight("conv_proj.w", (hidden, 3, patch, patch), 3 * patch * patch, 1.0)
     x = g.op("Conv", [x, w, g.small("conv_proj.b", (hidden,))], kernel_shape=[patch, patch], strides=[patch, patch])
@@ -240,7 +237,7 @@ def vit(small):
     x = g.op("Add", [x, g.small("pos_embedding", (1, tokens, hidden))])
     for _ in range(layers):
         y = g.op("Transpose", [layer_norm(x)], perm=[1, 0, 2])  # [T, 1, E]
-        proj = linear(y, hidden, 3 * hidden)
+        proj = g.linear(y, hidden, 3 * hidden)  # nn.Linear on 3-D: MatMul + Add
         proj = g.op("Reshape", [proj, shape_of((proj, 0), (proj, 1), 3, hidden)])  # unflatten(-1, (3, E))
         proj = g.op("Unsqueeze", [proj, g.constant([0], np.int64)])
         proj = g.op("Transpose", [proj], perm=[3, 1, 2, 0, 4])
@@ -268,7 +265,7 @@ def vit(small):
         o = g.op("Gemm", [o, wo, g.small("out_proj.b", (hidden,))], transB=1)
         o = g.op("Reshape", [o, shape_of((y, 0), (y, 1), (o, 1))])
         x = g.op("Add", [g.op("Transpose", [o], perm=[1, 0, 2]), x])
-        f = linear(g.gelu(linear(layer_norm(x), hidden, mlp)), mlp, hidden)
+        f = g.linear(g.gelu(g.linear(layer_norm(x), hidden, mlp)), mlp, hidden)
         x = g.op("Add", [x, f])
     x = g.op("Gather", [layer_norm(x), g.constant(0, np.int64)], axis=1)
     wh = g.weight("heads.w", (classes, hidden), hidden, 1.0)
