@@ -135,13 +135,47 @@ template <> struct mma_tile<float> {
     using frag_bt = split<nvcuda::wmma::matrix_b, nvcuda::wmma::col_major>;
     using frag_acc = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 8, float>;
 
+    // The fragment at p. On the device, a pointer into shared memory (every caller's: the GEMM
+    // stages, attention's tiles) is loaded by the shared-state form of the same wmma.load
+    // instruction (the same fragment layout): wmma::load_matrix_sync takes a generic address,
+    // which nvcc 13 passes as one (cvta.shared, then a generic load) even where the pointer is
+    // a shared array's. The __isShared test folds away where the pointer's origin is known.
+    template <class Frag> __device__ static void load_tf32(Frag& f, const float* p, int ld) {
+#if defined(__CUDA_ARCH__)
+        if (__isShared(p)) {
+            unsigned r[4];
+            const size_t s = __cvta_generic_to_shared(p);
+            if constexpr (std::is_same<Frag, nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 8, nvcuda::wmma::precision::tf32,
+                                                                   nvcuda::wmma::row_major>>::value)
+                asm volatile("wmma.load.a.sync.aligned.row.m16n16k8.shared.tf32 {%0, %1, %2, %3}, [%4], %5;"
+                             : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(s), "r"(ld) : "memory");
+            else if constexpr (std::is_same<Frag, nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 8, nvcuda::wmma::precision::tf32,
+                                                                        nvcuda::wmma::row_major>>::value)
+                asm volatile("wmma.load.b.sync.aligned.row.m16n16k8.shared.tf32 {%0, %1, %2, %3}, [%4], %5;"
+                             : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(s), "r"(ld) : "memory");
+            else
+                asm volatile("wmma.load.b.sync.aligned.col.m16n16k8.shared.tf32 {%0, %1, %2, %3}, [%4], %5;"
+                             : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(s), "r"(ld) : "memory");
+            static_assert(Frag::num_elements == 4, "mma_tile<float>: 4 tf32 elements per lane (m16n16k8)");
+#pragma unroll
+            for (int i = 0; i < 4; ++i) f.x[i] = __uint_as_float(r[i]);
+            return;
+        }
+#endif
+        nvcuda::wmma::load_matrix_sync(f, p, static_cast<unsigned>(ld));
+    }
+    // Every element's conversions run unconditionally and the result is selected: the
+    // conversion is an asm block, which nvcc 13 would not if-convert, so a conditional one
+    // cost a branch per element (12 per 8-deep step of a 2x1-fragment warp), splitting the
+    // step into basic blocks the scheduler could not interleave mma across.
     template <class F> __device__ static void load_split(F& f, const float* p, int ld) {
-        nvcuda::wmma::load_matrix_sync(f.big, p, static_cast<unsigned>(ld));
+        load_tf32(f.big, p, ld);
 #pragma unroll
         for (int i = 0; i < f.big.num_elements; ++i) {
             const float x = f.big.x[i], big = nvcuda::wmma::__float_to_tf32(x);
+            const float small = nvcuda::wmma::__float_to_tf32(x - big);
             f.big.x[i] = big;
-            f.small.x[i] = isfinite(x) ? nvcuda::wmma::__float_to_tf32(x - big) : 0.0f;
+            f.small.x[i] = fabsf(x) < INFINITY ? small : 0.0f; // (not finite: 0, see the top of the file)
         }
     }
     __device__ static void load_a(frag_a& a, const float* p, int ld) { load_split(a, p, ld); }
