@@ -37,21 +37,21 @@ double storage_eps(dtype t) {
 }
 double compute_eps(dtype t) { return t == dtype::double_type ? 0x1p-52 : 0x1p-23; }
 
-gemm_tile mma_tile(int bm, int bn, int bk, int fm, int stages) {
+gemm_tile mma_tile(int bm, int bn, int bk, int fm, int stages, int threads = 256) {
     gemm_tile t;
-    t.bm = bm, t.bn = bn, t.bk = bk, t.mma = true, t.fm = fm, t.stages = stages;
+    t.bm = bm, t.bn = bn, t.bk = bk, t.mma = true, t.fm = fm, t.stages = stages, t.threads = threads;
     return t;
 }
 // preset p's block (mxc_gemm_preset_tile, which templates/hip/gemm.hpp checks against its
-// configurations) with fm fragment rows per warp and `stages` stages
-gemm_tile preset_mma_tile(mxc_gemm_preset p, int fm, int stages) {
+// configurations) with fm fragment rows per warp, `stages` stages and `threads` threads
+gemm_tile preset_mma_tile(mxc_gemm_preset p, int fm, int stages, int threads = 256) {
     const mxc_gemm_tile_dims d = mxc_gemm_preset_tile(p);
-    return mma_tile(d.bm, d.bn, d.bk, fm, stages);
+    return mma_tile(d.bm, d.bn, d.bk, fm, stages, threads);
 }
 } // namespace
 
 gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring) {
-    if (p.type != dtype::half_type) return preset_mma_tile(MXC_GEMM_MMA_F32, 2, 4); // gemm_mma_f32
+    if (p.type != dtype::half_type) return preset_mma_tile(MXC_GEMM_MMA_F32, 2, 4, 128); // gemm_mma_f32
     if (mxc_gemm_mma_large(p.m, p.n, p.z)) return preset_mma_tile(MXC_GEMM_MMA, 4, large_ring ? 4 : 2); // gemm_mma_large(_ring)
     return preset_mma_tile(MXC_GEMM_MMA_SMALL, 2, 4); // gemm_mma_small
 }
@@ -59,8 +59,11 @@ gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring) {
 std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring) {
     std::vector<gemm_tile> all;
     if (p.type == dtype::float_type)
-        all = {mma_tile(64, 64, 16, 2, 4), mma_tile(64, 64, 16, 1, 4),  mma_tile(64, 64, 32, 2, 4), mma_tile(64, 64, 16, 2, 8),
-               mma_tile(32, 64, 32, 1, 4), mma_tile(64, 128, 16, 2, 4), mma_tile(128, 64, 16, 4, 4)};
+        // 8 warps (gemm_mma_f32 before 2026-11-28: 32 x 16 a warp), then 4 (32 x 32, 16 x 32,
+        // 64 x 32, 32 x 64 a warp; 32 deep: 72 KiB of stages, NVIDIA only)
+        all = {mma_tile(64, 64, 16, 2, 4),       mma_tile(64, 64, 32, 2, 4),      mma_tile(64, 128, 16, 2, 4),
+               mma_tile(64, 64, 32, 2, 4, 128),  mma_tile(32, 64, 16, 1, 4, 128), mma_tile(128, 64, 16, 4, 4, 128),
+               mma_tile(64, 128, 16, 2, 4, 128), mma_tile(64, 64, 16, 2, 8, 128)};
     else if (p.type == dtype::half_type)
         all = {mma_tile(64, 64, 32, 2, 4),  mma_tile(64, 64, 32, 1, 4), mma_tile(64, 64, 64, 2, 4), mma_tile(32, 64, 64, 1, 4),
                mma_tile(64, 128, 32, 2, 4), mma_tile(128, 64, 32, 4, 4), mma_tile(128, 128, 32, 4, 4)};

@@ -10,7 +10,7 @@
 
 namespace mxc {
 
-// At most this many SIMT tiles per problem (tuning_candidates; mma_candidates add up to 6).
+// At most this many SIMT tiles per problem (tuning_candidates; mma_candidates add up to 8).
 constexpr std::size_t max_tuning_candidates = 30;
 
 // The tiles timed for `p`: the launcher's four presets (gemm_large, gemm_medium, gemm_small_m,

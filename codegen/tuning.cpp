@@ -57,15 +57,16 @@ std::string gemm_problem::text() const {
 
 std::string gemm_tile::text() const {
     const std::string block = std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/";
-    if (mma) return "mma:" + block + std::to_string(fm) + "x" + std::to_string(stages);
+    if (mma) return "mma:" + block + std::to_string(fm) + "x" + std::to_string(stages) + (threads == 256 ? "" : "x" + std::to_string(threads));
     return block + std::to_string(tm) + "x" + std::to_string(tn);
 }
 
 std::string gemm_tile::cpp_type(dtype type) const {
     if (mma)
         return "mxc::hip::gemm_mma_config<" + std::to_string(bm) + ", " + std::to_string(bn) + ", " + std::to_string(fm) +
-               ", 1, " + std::to_string(bk) + ", " + std::to_string(stages) + ", " +
-               (type == dtype::half_type ? "mxc_half" : "float") + ">";
+               ", " + std::to_string(threads > 0 && threads < 256 ? 256 / threads : 1) + ", " + std::to_string(bk) + ", " +
+               std::to_string(stages) + ", " + (type == dtype::half_type ? "mxc_half" : "float") +
+               (threads == 256 ? "" : ", " + std::to_string(threads)) + ">";
     return "mxc::hip::gemm_config<" + std::to_string(bm) + ", " + std::to_string(bn) + ", " + std::to_string(bk) + ", " +
            std::to_string(tm) + ", " + std::to_string(tn) + ">";
 }
@@ -74,12 +75,14 @@ namespace {
 // gemm_tile::invalid of a matrix-unit tile (gemm_mma_config's rules, templates/hip/gemm.hpp)
 std::string invalid_mma(const gemm_tile& t, dtype type) {
     if (type != dtype::half_type && type != dtype::float_type) return "the matrix-unit kernel takes half_type and float_type";
-    const int64_t elem = type == dtype::half_type ? 2 : 4, vec = 16 / elem, threads = 256;
+    const int64_t elem = type == dtype::half_type ? 2 : 4, vec = 16 / elem, threads = t.threads;
+    if (threads != 64 && threads != 128 && threads != 256) return "T = " + std::to_string(threads) + " threads, expected 64, 128 or 256";
     if (t.bm % 16 != 0 || t.bn % 16 != 0 || t.bk % 16 != 0) return "BM, BN and BK must be multiples of 16";
     if (t.fm < 1 || t.bm % (16 * t.fm) != 0) return "BM must be a multiple of 16 x FM";
     const int64_t warps_m = t.bm / (16 * t.fm);
-    if (4 % warps_m != 0) return "BM / (16 FM) = " + std::to_string(warps_m) + " warps along M, expected 1, 2 or 4";
-    // 8 warps of 32 lanes (NVIDIA), 4 of 64 (AMD): the rest of them along N, whole fragments each
+    if ((threads / 64) % warps_m != 0)
+        return "BM / (16 FM) = " + std::to_string(warps_m) + " warps along M, expected a divisor of " + std::to_string(threads / 64);
+    // T / 32 warps of 32 lanes (NVIDIA), T / 64 of 64 (AMD): the rest of them along N, whole fragments each
     if ((t.bn / 16) % (threads / 32 / warps_m) != 0)
         return "BN / 16 must be a multiple of the " + std::to_string(threads / 32 / warps_m) + " warps along N";
     if (t.stages < 2 || (t.stages & (t.stages - 1)) != 0) return "S must be 2, 4, 8 ... stages";
@@ -121,14 +124,15 @@ bool parse_gemm_tile(const std::string& s, gemm_tile& t) {
     const std::string body = mma ? s.substr(4) : s;
     auto slash = body.find('/');
     std::vector<int64_t> block, thread;
-    if (slash == std::string::npos || !dims(body.substr(0, slash), 3, block) || !dims(body.substr(slash + 1), 2, thread))
+    if (slash == std::string::npos || !dims(body.substr(0, slash), 3, block) ||
+        !(dims(body.substr(slash + 1), 2, thread) || (mma && dims(body.substr(slash + 1), 3, thread))))
         return false;
-    for (int64_t v : {block[0], block[1], block[2], thread[0], thread[1]})
+    for (int64_t v : {block[0], block[1], block[2], thread[0], thread[1], thread.size() > 2 ? thread[2] : 1})
         if (v > 4096) return false;
     t = gemm_tile{};
     t.bm = int(block[0]), t.bn = int(block[1]), t.bk = int(block[2]);
     t.mma = mma;
-    if (mma) t.fm = int(thread[0]), t.stages = int(thread[1]);
+    if (mma) t.fm = int(thread[0]), t.stages = int(thread[1]), t.threads = thread.size() > 2 ? int(thread[2]) : 256;
     else t.tm = int(thread[0]), t.tn = int(thread[1]);
     return true;
 }
@@ -177,7 +181,7 @@ tuning_db tuning_db::load(const std::string& path) {
         e.problem.m = d[0], e.problem.n = d[1], e.problem.k = d[2], e.problem.z = d[3];
         if (!parse_gemm_tile(cols[4], e.tile))
             throw error(at + "config '" + cols[4] +
-                        "': expected BMxBNxBK/TMxTN or mma:BMxBNxBK/FMxS, five positive integers up to 4096");
+                        "': expected BMxBNxBK/TMxTN or mma:BMxBNxBK/FMxS[xT], positive integers up to 4096");
         std::string why = e.tile.invalid(*t);
         if (!why.empty()) throw error(at + "config " + cols[4] + ": " + why);
         if (cols.size() == 6) {

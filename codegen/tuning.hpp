@@ -16,10 +16,11 @@
 //     per group, N = batch x output positions, K = input channels per group x kernel
 //     elements, Z = groups.
 // config: BMxBNxBK/TMxTN, a block of BM x BN outputs, K steps of BK, TM x TN per thread (the
-//     SIMT engine, gemm_config); or mma:BMxBNxBK/FMxS, the matrix-unit kernel (half and float
-//     only; gemm_mma_config<BM, BN, FM, 1, BK, S>): a block of BM x BN outputs on 8 warps, K
-//     steps of BK, FM 16-row fragments per warp along M, S shared-memory stages (S > 2: the
-//     ring of asynchronous copies where the target has them).
+//     SIMT engine, gemm_config); or mma:BMxBNxBK/FMxS[xT], the matrix-unit kernel (half and
+//     float only; gemm_mma_config<BM, BN, FM, 256 / T, BK, S, type, T>): a block of BM x BN
+//     outputs on T threads (64, 128 or 256; 256 when not given), K steps of BK, FM 16-row
+//     fragments per warp along M, S shared-memory stages (S > 2: the ring of asynchronous
+//     copies where the target has them).
 // us: the measured time in microseconds (informative; optional).
 // Every malformed line is an error naming FILE:LINE; a key given twice is an error.
 #pragma once
@@ -44,22 +45,25 @@ struct gemm_problem {
 
 struct gemm_tile {
     int bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
-    // the matrix-unit kernel (tm, tn unused): fm fragments of 16 rows per warp, `stages` stages
+    // the matrix-unit kernel (tm, tn unused): fm fragments of 16 rows per warp, `stages`
+    // stages, `threads` threads a block
     bool mma = false;
-    int fm = 0, stages = 0;
-    std::string text() const; // "64x64x8/4x4", "mma:64x64x16/2x4"
-    // "mxc::hip::gemm_config<64, 64, 8, 4, 4>", "mxc::hip::gemm_mma_config<64, 64, 2, 1, 16, 4, float>"
-    // (the mma kernel's element type is the product's, `type`)
+    int fm = 0, stages = 0, threads = 256;
+    std::string text() const; // "64x64x8/4x4", "mma:64x64x16/2x4", "mma:64x64x16/2x4x128"
+    // "mxc::hip::gemm_config<64, 64, 8, 4, 4>", "mxc::hip::gemm_mma_config<64, 64, 2, 1, 16, 4, float>",
+    // "mxc::hip::gemm_mma_config<64, 64, 2, 2, 16, 4, float, 128>" (the mma kernel's element type is
+    // the product's, `type`; its minimum blocks per SM 256 / threads, which leaves the register
+    // limit at 255)
     std::string cpp_type(dtype type) const;
     // Why the engine cannot run this tile for elements of `type` (empty: it can). gemm_config:
     // tiles split evenly over the threads, whole 16-byte vectors per tile side, 32..1024
     // threads, shared memory (BK x (BM + 1) + BK x (BN + 1) compute elements) <= 48 KiB.
     // gemm_mma_config (templates/hip/gemm.hpp, its static_asserts and gemm_fetch's): half or
-    // float; 8 warps tiling the block for warps of 32 and of 64 lanes; whole 16-byte vectors
+    // float; 64, 128 or 256 threads whose warps tile the block for warps of 32 and of 64 lanes; whole 16-byte vectors
     // per thread in the register-staged loop; the stages and the float tile in 96 KiB.
     std::string invalid(dtype type) const;
 };
-// "BMxBNxBK/TMxTN" or "mma:BMxBNxBK/FMxS" -> tile (not checked against invalid), or false.
+// "BMxBNxBK/TMxTN" or "mma:BMxBNxBK/FMxS[xT]" -> tile (not checked against invalid), or false.
 bool parse_gemm_tile(const std::string& s, gemm_tile& t);
 
 struct tuning_entry {

@@ -605,7 +605,8 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 // The fp16 path on the matrix units (templates/hip/mma.hpp: wmma on NVIDIA sm_80+, MFMA on
 // AMD CDNA, a per-lane FMA loop elsewhere): the same sources and epilogue contract, the
 // multiply-accumulate done by warps on 16x16x16 fragments. The recipe of tensor-core GEMMs:
-//  - a BM x BN block tile, K stepped by BK = 32; 256 threads = 256 / warpSize warps;
+//  - a BM x BN block tile, K stepped by BK = 32; 256 threads = 256 / warpSize warps (the
+//    configuration's `threads`: 64, 128 or 256);
 //  - each warp owns a rectangular warp tile of FM x FN fragments: per 16-deep step it loads
 //    its FN B fragments once, then each of its FM A fragments once, and issues FM * FN mma;
 //    the warps split the block tile warps_m (rows) x warps_n (cols), warps_m = BM / (16 FM)
@@ -671,19 +672,25 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     three of them (a reading of the profiles, not yet a measurement). sm_90, no spills:
 //     ResNet-50 fp16's convolutions 86-96 registers; BERT-base's fused products took 110-130
 //     with both loops in one kernel (130: one block per SM), their ring kernels take 94-112.
-//   gemm_mma_f32 64x64x16 with 4 stages, fp32 operands (mma_tile<float>: 3xTF32 wmma 16x16x8 on
-//     NVIDIA sm_80+, fp32 MFMA 16x16x4 on AMD; templates/hip/mma.hpp): the small tile's layout
-//     with rows padded by 4 floats; 16 deep so that 4 x (64x20 + 64x20) floats = 40 KiB fit the
-//     48 KiB (32 deep would need 72 KiB). The compiler's choice for float dot products where
-//     the target has such units (mxc_gemm_f32_mma); never gemm_auto's. sm_90 (ptxas -v, nvcc 13,
-//     BERT-base's fp32 products, no spills): the staged kernels 123-182 registers, one block of
-//     8 warps per SM; the ring kernels (what their vector operands run) 110-128, two blocks
-//     (gemm_mma_min_blocks). With both loops in one kernel all took 124-182.
+//   gemm_mma_f32 64x64x16 with 4 stages on 128 threads, fp32 operands (mma_tile<float>: 3xTF32
+//     wmma 16x16x8 on NVIDIA sm_80+, fp32 MFMA 16x16x4 on AMD; templates/hip/mma.hpp): the small
+//     tile's layout with rows padded by 4 floats; 16 deep so that 4 x (64x20 + 64x20) floats =
+//     40 KiB fit the 48 KiB (32 deep would need 72 KiB, more than gfx90a's 64). The compiler's
+//     choice for float dot products where the target has such units (mxc_gemm_f32_mma); never
+//     gemm_auto's. 4 warps of 32 x 32 (2 x 2 fragments; wavefronts of 64: 2 of 32 x 64): per
+//     8-deep step a warp loads and splits 4 fragments for 4 products of three TF32 mma each,
+//     where the 8 warps of 32 x 16 it had until 2026-11-28 split 3 for 2 (the split, two
+//     conversions and a select per element, was most of a step's instructions: a block's step
+//     now issues about 30% fewer). sm_90 (ptxas -v, nvcc 13, ViT-B/16's products): the ring
+//     kernels 127-136 registers, no spills (three blocks per SM); the staged ones 185-255,
+//     one spilling 36 bytes (it runs only views that are not vectors). Its 8-warp form is the
+//     tuning candidate mma:64x64x16/2x4. Not yet timed on a device.
 // gemm_mma_pick_large chooses between the half ones by the number of large tiles;
 // gemm_mma_launch<G> runs one (G = gemm_auto: the choice at run time, half).
-template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 2, class E = mxc_half> struct gemm_mma_config {
+template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 2, class E = mxc_half, int Threads_ = 256>
+struct gemm_mma_config {
     using elem = E; // the operands' type: mxc_half, or float (mma_tile<float>)
-    static constexpr int BM = BM_, BN = BN_, BK = BK_, threads = 256, FM = FM_, min_blocks = MinBlocks;
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, threads = Threads_, FM = FM_, min_blocks = MinBlocks;
     static constexpr int stages = Stages_; // of the pipelined loop (MXC_ASYNC_COPY); the register-staged one uses 2
     static constexpr int pad = int(16 / sizeof(E)); // rows padded by 16 bytes
     static constexpr int lda = BK + pad, ldb = BN + pad, ldc = BN + 4;
@@ -702,6 +709,7 @@ template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 
     static constexpr int smem_bytes = ab_bytes;
     // past the 48 KiB of static shared memory: dynamic (gemm_mma_launch_slices asks for it)
     static constexpr bool dynamic_smem = smem_bytes > 48 * 1024;
+    static_assert(threads == 64 || threads == 128 || threads == 256, "gemm_mma_config: 64, 128 or 256 threads (1-4 wavefronts of 64)");
     static_assert(stages >= 2 && (stages & (stages - 1)) == 0, "gemm_mma_config: 2, 4, 8 ... stages");
     static_assert(BM % (16 * FM) == 0 && threads / 64 % warps_m == 0, "gemm_mma_config: warps must tile the rows");
     static_assert(FM % passes == 0 && c_rows * ldc * 4 <= ab_bytes, "gemm_mma_config: the float tile must fit");
@@ -713,7 +721,7 @@ template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 
 using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registers, 2 blocks per SM
 using gemm_mma_large_ring = gemm_mma_config<128, 128, 4, 2, 32, 4>; // 80 KiB, dynamic: NVIDIA sm_80 / sm_90
 using gemm_mma_small = gemm_mma_config<64, 64, 2, 1, 32, 4>;
-using gemm_mma_f32 = gemm_mma_config<64, 64, 2, 1, 16, 4, float>;
+using gemm_mma_f32 = gemm_mma_config<64, 64, 2, 2, 16, 4, float, 128>; // 4 warps of 32 x 32
 static_assert(mxc_gemm_preset_tile(MXC_GEMM_MMA).bm == gemm_mma_large::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA).bn == gemm_mma_large::BN &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA).bk == gemm_mma_large::BK && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bm == gemm_mma_small::BM &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bn == gemm_mma_small::BN && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bk == gemm_mma_small::BK &&
@@ -1135,8 +1143,8 @@ struct gemm_auto;
 
 // Whether Cfg is a matrix-unit configuration (gemm_run then launches gemm_mma_kernel with it).
 template <class Cfg> struct gemm_is_mma : std::false_type {};
-template <int BM, int BN, int FM, int MinBlocks, int BK, int Stages, class E>
-struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks, BK, Stages, E>> : std::true_type {};
+template <int BM, int BN, int FM, int MinBlocks, int BK, int Stages, class E, int Threads>
+struct gemm_is_mma<gemm_mma_config<BM, BN, FM, MinBlocks, BK, Stages, E, Threads>> : std::true_type {};
 
 // Launches configuration G (gemm_mma_large, gemm_mma_large_ring, gemm_mma_small, gemm_mma_f32),
 // or the one gemm_mma_pick_large chooses (G = gemm_auto); grids beyond the y / z limits (65535)

@@ -106,13 +106,25 @@ TEST(Tuning, MmaTiles) {
     // half: 16 is not a whole vector per thread of 8 halves (16 x 64 / 256 = 4 elements)
     EXPECT_NE(t.invalid(dtype::half_type), "");
     EXPECT_NE(t.invalid(dtype::double_type), "");
+    // T threads (64, 128 or 256; 256 when not given): the C++ type's minimum blocks 256 / T
+    ASSERT_TRUE(parse_gemm_tile("mma:64x64x16/2x4x128", t));
+    EXPECT_EQ(t.threads, 128);
+    EXPECT_EQ(t.text(), "mma:64x64x16/2x4x128");
+    EXPECT_EQ(t.cpp_type(dtype::float_type), "mxc::hip::gemm_mma_config<64, 64, 2, 2, 16, 4, float, 128>");
+    EXPECT_EQ(t.invalid(dtype::float_type), "");
+    ASSERT_TRUE(parse_gemm_tile("mma:64x64x16/1x4x128", t)); // 4 warps along M, 2 wavefronts of 64
+    EXPECT_NE(t.invalid(dtype::float_type), "");
+    ASSERT_TRUE(parse_gemm_tile("mma:64x64x16/2x4x96", t));
+    EXPECT_NE(t.invalid(dtype::float_type), "");
+    EXPECT_FALSE(parse_gemm_tile("64x64x16/4x4x128", t)); // (SIMT tiles: TMxTN only)
+    EXPECT_FALSE(parse_gemm_tile("mma:64x64x16/2x4x128x2", t));
     EXPECT_FALSE(parse_gemm_tile("mma:64x64x16", t));
     EXPECT_FALSE(parse_gemm_tile("mma64x64x16/2x4", t));
     ASSERT_TRUE(parse_gemm_tile("64x64x16/4x4", t));
     EXPECT_FALSE(t.mma);
     // the templates' presets are valid tiles, with the rule's own choice for each type
     const gemm_problem vit{"dot", dtype::float_type, 197, 3072, 768, 1}, hv{"dot", dtype::half_type, 197, 3072, 768, 1};
-    EXPECT_EQ(rule_mma_tile(vit, true).text(), "mma:64x64x16/2x4");                                         // gemm_mma_f32
+    EXPECT_EQ(rule_mma_tile(vit, true).text(), "mma:64x64x16/2x4x128");                                     // gemm_mma_f32
     EXPECT_EQ(rule_mma_tile(hv, false).text(), "mma:64x64x32/2x4");                                       // gemm_mma_small
     EXPECT_EQ(rule_mma_tile({"dot", dtype::half_type, 4096, 4096, 64, 1}, true).text(), "mma:128x128x32/4x4"); // large ring
     EXPECT_EQ(rule_mma_tile({"dot", dtype::half_type, 4096, 4096, 64, 1}, false).text(), "mma:128x128x32/4x2"); // large
