@@ -43,9 +43,9 @@
 //    operand x is split into big = tf32(x) and small = tf32(x - big) (x - big is exact in fp32),
 //    and acc += a_small b_big + a_big b_small + a_big b_big. The dropped a_small b_small is
 //    below 2^-21 of |a b|, so a product's error is of the order of an fp32 FMA's, where one TF32
-//    product alone is off by up to 2^-11. Non-finite elements keep small = 0 (inf - inf would
-//    make every product NaN); still, inf x y gives NaN where y is exactly a TF32 number (its
-//    small part is 0), where fp32 gives an infinity. TF32 products are exact in fp32 (11 x 11
+//    product alone is off by up to 2^-11. Infinities keep small = 0 (inf - inf would make
+//    every product NaN), NaNs a NaN; still, inf x y gives NaN where y is exactly a TF32 number
+//    (its small part is 0), where fp32 gives an infinity. TF32 products are exact in fp32 (11 x 11
 //    significant bits).
 //  - AMD CDNA: __builtin_amdgcn_mfma_f32_16x16x4f32, native fp32 (K = 4). Lane layout (the AMD
 //    matrix instruction calculator): lane l holds A[l % 16][l / 16], B[l / 16][l % 16], and
@@ -164,18 +164,24 @@ template <> struct mma_tile<float> {
 #endif
         nvcuda::wmma::load_matrix_sync(f, p, static_cast<unsigned>(ld));
     }
-    // Every element's conversions run unconditionally and the result is selected: the
-    // conversion is an asm block, which nvcc 13 would not if-convert, so a conditional one
-    // cost a branch per element (12 per 8-deep step of a 2x1-fragment warp), splitting the
-    // step into basic blocks the scheduler could not interleave mma across.
+    // x rounded to TF32 (10 mantissa bits), to nearest with ties away from zero: what
+    // cvt.rna.tf32.f32 (wmma::__float_to_tf32) gives a finite x, in two integer operations
+    // where the conversion takes three (sm_90: 280 against 152 instructions for 64 of them in
+    // a row). An infinity stays itself; a NaN may become an infinity (load_split keeps its
+    // small part NaN).
+    __device__ static float tf32_round(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
+    // Each element's split runs unconditionally, no asm in it: a conditional conversion (an
+    // asm block nvcc 13 does not if-convert) cost a branch per element, splitting a K step into
+    // basic blocks the scheduler could not interleave products across. small = 0 where
+    // big == x: the element is a TF32 number already, or an infinity (inf - inf would make
+    // every product NaN); a NaN's small part is a NaN, so its products stay NaN.
     template <class F> __device__ static void load_split(F& f, const float* p, int ld) {
         load_tf32(f.big, p, ld);
 #pragma unroll
         for (int i = 0; i < f.big.num_elements; ++i) {
-            const float x = f.big.x[i], big = nvcuda::wmma::__float_to_tf32(x);
-            const float small = nvcuda::wmma::__float_to_tf32(x - big);
+            const float x = f.big.x[i], big = tf32_round(x);
             f.big.x[i] = big;
-            f.small.x[i] = fabsf(x) < INFINITY ? small : 0.0f; // (not finite: 0, see the top of the file)
+            f.small.x[i] = big == x ? 0.0f : tf32_round(x - big);
         }
     }
     __device__ static void load_a(frag_a& a, const float* p, int ld) { load_split(a, p, ld); }
