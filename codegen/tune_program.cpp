@@ -66,7 +66,8 @@ std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring) {
                mma_tile(64, 128, 16, 2, 4, 128), mma_tile(64, 64, 16, 2, 8, 128)};
     else if (p.type == dtype::half_type)
         all = {mma_tile(64, 64, 32, 2, 4),  mma_tile(64, 64, 32, 1, 4), mma_tile(64, 64, 64, 2, 4), mma_tile(32, 64, 64, 1, 4),
-               mma_tile(64, 128, 32, 2, 4), mma_tile(128, 64, 32, 4, 4), mma_tile(128, 128, 32, 4, 4)};
+               mma_tile(64, 128, 32, 2, 4), mma_tile(128, 64, 32, 4, 4), mma_tile(128, 128, 32, 4, 4),
+               mma_tile(64, 64, 32, 2, 4, 128)}; // (4 warps of 32 x 32, as gemm_mma_f32's)
     const gemm_tile rule = rule_mma_tile(p, large_ring);
     std::vector<gemm_tile> r;
     for (const gemm_tile& t : all)
