@@ -27,21 +27,40 @@ template <class T> struct norm_stepped_row {
     int step;
     __device__ mxc_compute_t<T> operator()(int i) const { return mxc_compute_t<T>(p[i * step]); }
 };
+// base: the offset of the row's first element (norm_row_offsets).
 template <class T>
-__device__ __forceinline__ norm_stepped_row<T> make_stepped_row(const void* p, const mxc_desc& d, int64_t axis, int64_t first) {
-    int64_t base = 0, e = first, acc = 1;
+__device__ __forceinline__ norm_stepped_row<T> make_stepped_row(const void* p, const mxc_desc& d, int64_t axis, int64_t base) {
+    int64_t acc = 1;
     bool packed = true;
 #pragma unroll
     for (int i = MXC_MAX_RANK - 1; i >= 0; --i) {
-        if (i >= d.rank) continue;
-        base += (e % d.lens[i]) * d.strides[i];
-        e /= d.lens[i];
-        if (i >= axis) {
-            if (d.lens[i] != 1 && d.strides[i] != acc) packed = false;
-            acc *= d.lens[i];
-        }
+        if (i >= d.rank || i < axis) continue;
+        if (d.lens[i] != 1 && d.strides[i] != acc) packed = false;
+        acc *= d.lens[i];
     }
     return {static_cast<const T*>(p) + base, packed ? 1 : 0};
+}
+// The offsets of row `row`'s first element in inputs 0-2 (x, scale, bias: descriptors of the
+// output's rank and lens, a broadcast dim of stride 0): its coordinates are 0 in the dims from
+// axis on, and `row` split over the dims before it, innermost first, once for the three;
+// dims of length 1 take no division, nor does a remainder smaller than the dim (ViT's and
+// BERT's [1, T, E] rows: none). Splitting each input's first element over every dim took 6
+// divisions an input, a chain of them before the row's first load (nvcc 13, sm_90: 24 64-bit
+// and 26 32-bit div / rem in each cached kernel).
+__device__ __forceinline__ void norm_row_offsets(const dev_args& a, int64_t axis, int64_t row, int64_t (&off)[3]) {
+    off[0] = off[1] = off[2] = 0;
+    int64_t e = row;
+#pragma unroll
+    for (int i = MXC_MAX_RANK - 1; i >= 0; --i) {
+        if (i >= a.out_desc.rank || i >= axis || e == 0) continue;
+        const int64_t len = a.out_desc.lens[i];
+        if (len == 1) continue;
+        int64_t c = e;
+        if (e >= len) c = e % len, e /= len;
+        else e = 0;
+#pragma unroll
+        for (int j = 0; j < 3; ++j) off[j] += c * a.in_desc[j].strides[i];
+    }
 }
 
 // A row of at most N elements a lane, read with a step (norm_rows_stepped), on a warp: the row
@@ -56,7 +75,9 @@ template <class T, bool Rms, int N> struct norm_row_cached_fn {
         const int64_t axis = a.ip[0], row_len = mxc_norm_row_len(a.out_desc, axis), first = row * row_len;
         const int len = int(row_len); // at most N x the team's size
         const bool has_scale = a.n_in > 1, has_bias = a.n_in > 2;
-        const norm_stepped_row<T> x = make_stepped_row<T>(a.in[0], a.in_desc[0], axis, first);
+        int64_t off[3];
+        norm_row_offsets(a, axis, row, off);
+        const norm_stepped_row<T> x = make_stepped_row<T>(a.in[0], a.in_desc[0], axis, off[0]);
         C v[N];
 #pragma unroll
         for (int j = 0; j < N; ++j) {
@@ -78,8 +99,8 @@ template <class T, bool Rms, int N> struct norm_row_cached_fn {
         }
         m2 = t.reduce(m2, mxc_op_sum{});
         const C inv = mxc_norm_inv(m2, len, a.fp[0]);
-        const norm_stepped_row<T> g = has_scale ? make_stepped_row<T>(a.in[1], a.in_desc[1], axis, first) : x;
-        const norm_stepped_row<T> b = has_bias ? make_stepped_row<T>(a.in[2], a.in_desc[2], axis, first) : x;
+        const norm_stepped_row<T> g = has_scale ? make_stepped_row<T>(a.in[1], a.in_desc[1], axis, off[1]) : x;
+        const norm_stepped_row<T> b = has_bias ? make_stepped_row<T>(a.in[2], a.in_desc[2], axis, off[2]) : x;
         T* y = out_ptr<T>(a) + first;
         // The scale and bias of G outputs are loaded before the first of them is stored: a load
         // may not move above a store to memory that could be the same (y, g and b are plain
