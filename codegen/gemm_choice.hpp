@@ -80,7 +80,9 @@ bool has_large_ring(const std::string& arch);
 bool large_ring_wanted(const std::string& arch);
 
 // Marks the half kernels of a hip module built for `arch` whose large matrix-unit tile is
-// gemm_mma_large_ring (kernel_call::large_ring) where large_ring_wanted. Returns how many.
+// gemm_mma_large_ring, and the float ones whose matrix-unit tile is gemm_mma_f32_deep (32 deep,
+// 72 KiB: three blocks an SM in that memory), (kernel_call::large_ring) where
+// large_ring_wanted. Returns how many.
 int use_large_ring(lowered_module& l, const std::string& arch);
 
 // The arena scratch kernel k of a cpu module wants: a convolution's zero-bordered input copy

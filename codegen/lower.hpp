@@ -40,7 +40,8 @@ struct kernel_call {
     // hip: a float GEMM kernel (dot; with MXC_FP32_MMA=all also convolution) whose product may
     // run on the target's matrix units (use_f32_matrix_units, codegen/gemm_choice.hpp).
     bool f32_mma = false;
-    // hip, half: the rule's large matrix-unit tile is gemm_mma_large_ring (use_large_ring).
+    // hip: the rule's large half matrix-unit tile is gemm_mma_large_ring, its float one
+    // gemm_mma_f32_deep (use_large_ring).
     bool large_ring = false;
     // hip: an attention kernel that runs on the matrix units where its heads allow
     // (attention_mma_kernel; use_matrix_unit_attention).

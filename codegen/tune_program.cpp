@@ -51,7 +51,7 @@ gemm_tile preset_mma_tile(mxc_gemm_preset p, int fm, int stages, int threads = 2
 } // namespace
 
 gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring) {
-    if (p.type != dtype::half_type) return preset_mma_tile(MXC_GEMM_MMA_F32, 2, 4, 128); // gemm_mma_f32
+    if (p.type != dtype::half_type) return preset_mma_tile(large_ring ? MXC_GEMM_MMA_F32_DEEP : MXC_GEMM_MMA_F32, 2, 4, 128); // gemm_mma_f32(_deep)
     if (mxc_gemm_mma_large(p.m, p.n, p.z)) return preset_mma_tile(MXC_GEMM_MMA, 4, large_ring ? 4 : 2); // gemm_mma_large(_ring)
     return preset_mma_tile(MXC_GEMM_MMA_SMALL, 2, 4); // gemm_mma_small
 }
@@ -60,10 +60,11 @@ std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring) {
     std::vector<gemm_tile> all;
     if (p.type == dtype::float_type)
         // 8 warps (gemm_mma_f32 before 2026-11-28: 32 x 16 a warp), then 4 (32 x 32, 16 x 32,
-        // 64 x 32, 32 x 64 a warp; 32 deep: 72 KiB of stages, NVIDIA only)
+        // 64 x 32, 32 x 64 a warp): gemm_mma_f32 and gemm_mma_f32_deep (72 KiB of stages,
+        // NVIDIA only), the one the rule does not take
         all = {mma_tile(64, 64, 16, 2, 4),       mma_tile(64, 64, 32, 2, 4),      mma_tile(64, 128, 16, 2, 4),
-               mma_tile(64, 64, 32, 2, 4, 128),  mma_tile(32, 64, 16, 1, 4, 128), mma_tile(128, 64, 16, 4, 4, 128),
-               mma_tile(64, 128, 16, 2, 4, 128), mma_tile(64, 64, 16, 2, 8, 128)};
+               mma_tile(64, 64, 16, 2, 4, 128),  mma_tile(64, 64, 32, 2, 4, 128), mma_tile(32, 64, 16, 1, 4, 128),
+               mma_tile(128, 64, 16, 4, 4, 128), mma_tile(64, 128, 16, 2, 4, 128), mma_tile(64, 64, 16, 2, 8, 128)};
     else if (p.type == dtype::half_type)
         all = {mma_tile(64, 64, 32, 2, 4),  mma_tile(64, 64, 32, 1, 4), mma_tile(64, 64, 64, 2, 4), mma_tile(32, 64, 64, 1, 4),
                mma_tile(64, 128, 32, 2, 4), mma_tile(128, 64, 32, 4, 4), mma_tile(128, 128, 32, 4, 4),
@@ -176,7 +177,7 @@ __global__ void reference_gemm(int64_t m, int64_t n, int64_t k, int64_t z, const
 }
 
 // The matrix-unit kernel (gemm_mma_launch; gemm_mma_f32 for float) in place of a tile; Ring:
-// gemm_mma_large_ring where gemm_mma_launch would run gemm_mma_large.
+// gemm_mma_large_ring where gemm_mma_launch would run gemm_mma_large, gemm_mma_f32_deep for float.
 template <bool Ring> struct mma_engine {};
 template <class Cfg> struct is_mma_engine : std::false_type {};
 template <bool Ring> struct is_mma_engine<mma_engine<Ring>> : std::true_type {};
@@ -245,7 +246,10 @@ template <class T> struct problem {
         const dot_source<T> sa{a, matrix_desc(z, m, k)}, sb{b, matrix_desc(z, k, n)};
         const dot_out<plain_store<T>> out{plain_store<T>{c}, m, n};
         if constexpr (is_mma_engine<Cfg>::value) {
-            if constexpr (std::is_same<T, float>::value) gemm_mma_launch<gemm_mma_f32>(m, n, k, z, sa, sb, out, stream);
+            if constexpr (std::is_same<T, float>::value) {
+                if (ring_of(Cfg{})) gemm_mma_launch<gemm_mma_f32_deep>(m, n, k, z, sa, sb, out, stream);
+                else gemm_mma_launch<gemm_mma_f32>(m, n, k, z, sa, sb, out, stream);
+            }
             else if (ring_of(Cfg{}) && gemm_mma_pick_large(m, n, z)) gemm_mma_launch<gemm_mma_large_ring>(m, n, k, z, sa, sb, out, stream);
             else gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
         } else if constexpr (gemm_is_mma<Cfg>::value) {

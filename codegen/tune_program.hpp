@@ -21,8 +21,9 @@ constexpr std::size_t max_tuning_candidates = 30;
 // of every block, ..., up to max_tuning_candidates in all. No duplicates.
 std::vector<gemm_tile> tuning_candidates(const gemm_problem& p);
 
-// The matrix-unit tile the rule takes for `p` without an entry (gemm_mma_f32 for float;
-// gemm_mma_large, gemm_mma_large_ring with large_ring, or gemm_mma_small for half).
+// The matrix-unit tile the rule takes for `p` without an entry (half: gemm_mma_large,
+// gemm_mma_large_ring with large_ring, or gemm_mma_small; float: gemm_mma_f32, or
+// gemm_mma_f32_deep with large_ring).
 gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring);
 
 // The other matrix-unit tiles timed for a job with `mma` (half and float): a fixed list of
@@ -48,7 +49,8 @@ struct tuning_job {
     // allow, the only float jobs given mma) with its split-K. The other matrix-unit tiles
     // (mma_candidates) are among `tiles`, and a database entry names the one that wins.
     bool mma = false;
-    // with mma, half: the large tile is gemm_mma_large_ring, as in the build (large_ring_wanted)
+    // with mma, half: the large tile is gemm_mma_large_ring, float: gemm_mma_f32_deep, as in
+    // the build (large_ring_wanted)
     bool large_ring = false;
 };
 

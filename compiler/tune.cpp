@@ -53,7 +53,7 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
         const bool mma = p->type == dtype::half_type ||
                          (p->type == dtype::float_type && f32_matrix_units_take(opts.offload_arch, p->op) &&
                           mxc_gemm_f32_mma(p->m, p->n, p->k, p->z));
-        const bool ring = mma && p->type == dtype::half_type && large_ring_wanted(opts.offload_arch);
+        const bool ring = mma && large_ring_wanted(opts.offload_arch);
         std::vector<gemm_tile> tiles_of = tuning_candidates(*p);
         if (mma)
             for (const gemm_tile& t : mma_candidates(*p, ring)) tiles_of.push_back(t);

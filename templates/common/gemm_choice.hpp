@@ -14,7 +14,8 @@ enum mxc_gemm_elem { MXC_GEMM_F32, MXC_GEMM_F64, MXC_GEMM_F16, MXC_GEMM_BF16 };
 // The presets of the engine (gemm_large, gemm_medium, gemm_small_m, gemm_small_n: tile sizes
 // and their occupancy estimates in templates/hip/gemm.hpp), the two configurations of the
 // fp16 matrix-unit kernel (gemm_mma_large, gemm_mma_small; half only) and its fp32 one
-// (gemm_mma_f32; float only, 3xTF32 on NVIDIA: templates/hip/mma.hpp).
+// (gemm_mma_f32; float only, 3xTF32 on NVIDIA: templates/hip/mma.hpp), and that one 32 deep
+// where the target has the shared memory (gemm_mma_f32_deep).
 enum mxc_gemm_preset {
     MXC_GEMM_LARGE,
     MXC_GEMM_MEDIUM,
@@ -22,7 +23,8 @@ enum mxc_gemm_preset {
     MXC_GEMM_SMALL_N,
     MXC_GEMM_MMA,
     MXC_GEMM_MMA_SMALL,
-    MXC_GEMM_MMA_F32
+    MXC_GEMM_MMA_F32,
+    MXC_GEMM_MMA_F32_DEEP
 };
 
 // The matrix-unit kernel's 128x128 tiles (gemm_mma_large) when there are enough of them to fill
@@ -76,6 +78,7 @@ MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
            : p == MXC_GEMM_SMALL_N ? mxc_gemm_tile_dims{128, 16, 16}
            : p == MXC_GEMM_MMA     ? mxc_gemm_tile_dims{128, 128, 32}
            : p == MXC_GEMM_MMA_F32 ? mxc_gemm_tile_dims{64, 64, 16}
+           : p == MXC_GEMM_MMA_F32_DEEP ? mxc_gemm_tile_dims{64, 64, 32}
                                    : mxc_gemm_tile_dims{64, 64, 32};
 }
 

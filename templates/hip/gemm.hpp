@@ -685,6 +685,14 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     kernels 127-136 registers, no spills (three blocks per SM); the staged ones 185-255,
 //     one spilling 36 bytes (it runs only views that are not vectors). Its 8-warp form is the
 //     tuning candidate mma:64x64x16/2x4. Not yet timed on a device.
+//   gemm_mma_f32_deep: the same 32 deep, 4 x (64x36 + 64x36) floats = 72 KiB of dynamic shared
+//     memory: the compiler's fp32 tile where the target has that memory for three blocks an SM
+//     (has_large_ring: NVIDIA sm_80 / sm_90, 164 / 228 KiB; gfx90a has 64). Why: at batch 1 a
+//     K step of the ring costs at least a memory latency shared by the stages in flight (ViT's
+//     fp16 products, 64 bytes a row a stage like the fp32 tile 16 deep, took 0.57 us a step on
+//     the H200, 2026-11-26), so twice the depth halves the steps; their products are the same.
+//     sm_90 (ViT-B/16): ring kernels 154-168 registers (three blocks an SM), no spills; the
+//     staged ones 255, up to 20 bytes of spills. Not yet timed; MXC_LARGE_RING=0 keeps 16 deep.
 // gemm_mma_pick_large chooses between the half ones by the number of large tiles;
 // gemm_mma_launch<G> runs one (G = gemm_auto: the choice at run time, half).
 template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 2, class E = mxc_half, int Threads_ = 256>
@@ -722,11 +730,15 @@ using gemm_mma_large = gemm_mma_config<128, 128, 4, 2>; // sm_90: <= 128 registe
 using gemm_mma_large_ring = gemm_mma_config<128, 128, 4, 2, 32, 4>; // 80 KiB, dynamic: NVIDIA sm_80 / sm_90
 using gemm_mma_small = gemm_mma_config<64, 64, 2, 1, 32, 4>;
 using gemm_mma_f32 = gemm_mma_config<64, 64, 2, 2, 16, 4, float, 128>; // 4 warps of 32 x 32
+using gemm_mma_f32_deep = gemm_mma_config<64, 64, 2, 2, 32, 4, float, 128>; // 72 KiB, dynamic: NVIDIA sm_80 / sm_90
 static_assert(mxc_gemm_preset_tile(MXC_GEMM_MMA).bm == gemm_mma_large::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA).bn == gemm_mma_large::BN &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA).bk == gemm_mma_large::BK && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bm == gemm_mma_small::BM &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bn == gemm_mma_small::BN && mxc_gemm_preset_tile(MXC_GEMM_MMA_SMALL).bk == gemm_mma_small::BK &&
                   mxc_gemm_preset_tile(MXC_GEMM_MMA_F32).bm == gemm_mma_f32::BM && mxc_gemm_preset_tile(MXC_GEMM_MMA_F32).bn == gemm_mma_f32::BN &&
-                  mxc_gemm_preset_tile(MXC_GEMM_MMA_F32).bk == gemm_mma_f32::BK,
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA_F32).bk == gemm_mma_f32::BK &&
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA_F32_DEEP).bm == gemm_mma_f32_deep::BM &&
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA_F32_DEEP).bn == gemm_mma_f32_deep::BN &&
+                  mxc_gemm_preset_tile(MXC_GEMM_MMA_F32_DEEP).bk == gemm_mma_f32_deep::BK,
               "mxc_gemm_preset_tile must list the matrix-unit tiles");
 
 // The choice between them: mxc_gemm_mma_large (templates/common/gemm_choice.hpp, the rule the
@@ -1248,7 +1260,8 @@ inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, c
         case MXC_GEMM_MMA_SMALL:
             if constexpr (std::is_same<T, mxc_half>::value) gemm_mma_launch<gemm_mma_small>(m, n, k, z, sa, sb, out, stream);
             break;
-        case MXC_GEMM_MMA_F32: break; // (mxc_gemm_pick never names it: the compiler's choice only)
+        case MXC_GEMM_MMA_F32:
+        case MXC_GEMM_MMA_F32_DEEP: break; // (mxc_gemm_pick never names them: the compiler's choice only)
         case MXC_GEMM_LARGE: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
         case MXC_GEMM_MEDIUM: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
         case MXC_GEMM_SMALL_M: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;

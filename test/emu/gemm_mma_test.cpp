@@ -183,6 +183,12 @@ int main() {
     bad += check<gemm_mma_f32>("f32", 17, 20, 6, 1, false, false, 0);
     // fp32 on 8 warps (the tuning candidate mma:64x64x16/2x4; gemm_mma_f32 took 8 warps of 32 x 16
     // until 2026-11-28) and 4 warps of 64 x 32 (mma:128x64x16/4x4x128)
+    // and 32 deep (gemm_mma_f32_deep: 72 KiB of dynamic shared memory)
+    using mxc::hip::gemm_mma_f32_deep;
+    bad += check<gemm_mma_f32_deep>("f32-deep", 96, 136, 1000, 1, false, true, 0);
+    bad += check<gemm_mma_f32_deep>("f32-deep", 33, 130, 203, 3, false, false, 0, true);
+    bad += check<gemm_mma_f32_deep>("f32-deep", 70, 33, 45, 3, true, false, 1);
+    bad += check<gemm_mma_f32_deep, mxc::hip::gemm_loop_ring>("f32-deep", 70, 33, 45, 3, true, false, 1);
     using f32_8_warps = mxc::hip::gemm_mma_config<64, 64, 2, 1, 16, 4, float>;
     using f32_wide = mxc::hip::gemm_mma_config<128, 64, 4, 2, 16, 4, float, 128>;
     bad += check<f32_8_warps>("f32-8-warps", 130, 72, 45, 2, false, false, 0, true);

@@ -294,6 +294,21 @@ TEST(GemmChoice, Fp32MatrixUnits) {
     EXPECT_EQ(c.splits, mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MMA_F32), 197, 768, 3072, 1));
     EXPECT_EQ(c.splits, 6);
     EXPECT_EQ(c.args, ", mxc::hip::gemm_split<mxc::hip::gemm_mma_f32, 6>");
+    // 32 deep where the target has the shared memory (use_large_ring): the split counts its steps
+    kernel_call deep = l.kernels[0];
+    deep.large_ring = true;
+    c = hip_launch_choice_of(deep);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_f32_deep");
+    EXPECT_EQ(c.comment, "gemm 197x3072x768x1: mxc::hip::gemm_mma_f32_deep (rule: mxc_gemm_f32_mma; 32 deep where the target "
+                         "has the shared memory: has_large_ring)");
+    proj.large_ring = true;
+    c = hip_launch_choice_of(proj);
+    EXPECT_EQ(c.splits, mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MMA_F32_DEEP), 197, 768, 3072, 1));
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_split<mxc::hip::gemm_mma_f32_deep, 6>");
+    kernel_call out_proj = call("dot", f32, {sh(f32, {197, 768}), sh(f32, {768, 768})}, {197, 768});
+    out_proj.f32_mma = out_proj.large_ring = true;
+    out_proj.scratch_bytes = INT64_MAX;
+    EXPECT_EQ(hip_launch_choice_of(out_proj).args, ", mxc::hip::gemm_split<mxc::hip::gemm_mma_f32_deep, 3>"); // 8 steps of 32 a slice
     // a tuned tile wins
     kernel_call tuned = l.kernels[0];
     tuned.tuning = {"64x64x8/4x4", "mxc::hip::gemm_config<64, 64, 8, 4, 4>", "db:2"};
@@ -314,7 +329,8 @@ TEST(GemmChoice, Fp32MatrixUnits) {
 // gemm_mma_large_ring: the large matrix-unit tile with the ring of stages (80 KiB of dynamic
 // shared memory) on NVIDIA GPUs with 160 KiB or more per SM and the emulator; the rule's large
 // tile becomes it for half kernels (channels-last convolutions included, which would otherwise
-// take gemm_mma_small for its ring); MXC_LARGE_RING=0 is the A/B.
+// take gemm_mma_small for its ring), and float ones on the matrix units take gemm_mma_f32_deep;
+// MXC_LARGE_RING=0 is the A/B.
 TEST(GemmChoice, LargeRing) {
     ::unsetenv("MXC_LARGE_RING");
     for (const char* a : {"sm_80", "sm_87", "sm_90", "sm_100", "sm_103", "emu"}) EXPECT_TRUE(has_large_ring(a)) << a;
@@ -332,8 +348,11 @@ TEST(GemmChoice, LargeRing) {
     l.kernels.push_back(call("dot", f32, {sh(f32, {4096, 768}), sh(f32, {768, 768})}, {4096, 768}));
     EXPECT_EQ(use_large_ring(l, "sm_86"), 0);
     EXPECT_EQ(hip_launch_choice_of(l.kernels[0]).args, ", mxc::hip::gemm_mma_large, MXC_CONV_GEMM_1X1");
-    EXPECT_EQ(use_large_ring(l, "sm_90"), 4); // the half ones
-    EXPECT_FALSE(l.kernels[4].large_ring);
+    EXPECT_EQ(use_large_ring(l, "sm_90"), 5); // the half ones and the float one
+    EXPECT_TRUE(l.kernels[4].large_ring);
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[4]).args, ", mxc::hip::gemm_large"); // (the SIMT engine: not marked f32_mma)
+    l.kernels[4].f32_mma = true;
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[4]).args, ", mxc::hip::gemm_mma_f32_deep");
     auto c = hip_launch_choice_of(l.kernels[0]);
     EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_large_ring, MXC_CONV_GEMM_1X1");
     EXPECT_EQ(c.comment, "gemm 128x100352x256x1: mxc::hip::gemm_mma_large_ring (rule: mxc_gemm_pick; its large tile with "
@@ -349,5 +368,6 @@ TEST(GemmChoice, LargeRing) {
     EXPECT_EQ(use_large_ring(l, "sm_90"), 0);
     ::unsetenv("MXC_LARGE_RING");
     EXPECT_EQ(hip_launch_choice_of(l.kernels[1]).args, ", mxc::hip::gemm_mma_small, MXC_CONV_GEMM_NHWC");
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[4]).args, ", mxc::hip::gemm_mma_f32");
     EXPECT_TRUE(large_ring_wanted("emu"));
 }

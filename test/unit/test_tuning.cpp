@@ -124,7 +124,8 @@ TEST(Tuning, MmaTiles) {
     EXPECT_FALSE(t.mma);
     // the templates' presets are valid tiles, with the rule's own choice for each type
     const gemm_problem vit{"dot", dtype::float_type, 197, 3072, 768, 1}, hv{"dot", dtype::half_type, 197, 3072, 768, 1};
-    EXPECT_EQ(rule_mma_tile(vit, true).text(), "mma:64x64x16/2x4x128");                                     // gemm_mma_f32
+    EXPECT_EQ(rule_mma_tile(vit, false).text(), "mma:64x64x16/2x4x128");                                    // gemm_mma_f32
+    EXPECT_EQ(rule_mma_tile(vit, true).text(), "mma:64x64x32/2x4x128");                                     // gemm_mma_f32_deep
     EXPECT_EQ(rule_mma_tile(hv, false).text(), "mma:64x64x32/2x4");                                       // gemm_mma_small
     EXPECT_EQ(rule_mma_tile({"dot", dtype::half_type, 4096, 4096, 64, 1}, true).text(), "mma:128x128x32/4x4"); // large ring
     EXPECT_EQ(rule_mma_tile({"dot", dtype::half_type, 4096, 4096, 64, 1}, false).text(), "mma:128x128x32/4x2"); // large
