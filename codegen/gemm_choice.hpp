@@ -81,7 +81,7 @@ bool large_ring_wanted(const std::string& arch);
 
 // Marks the half kernels of a hip module built for `arch` whose large matrix-unit tile is
 // gemm_mma_large_ring, and the float ones whose matrix-unit tile is gemm_mma_f32_deep (32 deep,
-// 72 KiB: three blocks an SM in that memory), (kernel_call::large_ring) where
+// 72 KiB: two blocks an SM on sm_80, three on sm_90), (kernel_call::large_ring) where
 // large_ring_wanted. Returns how many.
 int use_large_ring(lowered_module& l, const std::string& arch);
 

@@ -686,8 +686,8 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     one spilling 36 bytes (it runs only views that are not vectors). Its 8-warp form is the
 //     tuning candidate mma:64x64x16/2x4. Not yet timed on a device.
 //   gemm_mma_f32_deep: the same 32 deep, 4 x (64x36 + 64x36) floats = 72 KiB of dynamic shared
-//     memory: the compiler's fp32 tile where the target has that memory for three blocks an SM
-//     (has_large_ring: NVIDIA sm_80 / sm_90, 164 / 228 KiB; gfx90a has 64). Why: at batch 1 a
+//     memory: the compiler's fp32 tile where the target has that memory (two blocks an SM on
+//     sm_80, three on sm_90: has_large_ring, 164 / 228 KiB; gfx90a has 64). Why: at batch 1 a
 //     K step of the ring costs at least a memory latency shared by the stages in flight (ViT's
 //     fp16 products, 64 bytes a row a stage like the fp32 tile 16 deep, took 0.57 us a step on
 //     the H200, 2026-11-26), so twice the depth halves the steps; their products are the same.
