@@ -75,7 +75,24 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
                         bool can_split, bool ring = false) {
     if (!k.tuning.config.empty()) {
         c.comment = "tuned: " + k.tuning.cpp;
-        return k.tuning.cpp;
+        const int s = k.tuning.splits;
+        if (s < 2) return k.tuning.cpp;
+        // the entry's split-K (/kS), as it was timed: where the launcher can split, K makes two
+        // slices or more, and the output tiles have their counters
+        const int64_t slices = mxc_gemm_slices(p.k, s, k.tuning.bk);
+        const int64_t tiles = p.z * ((p.m + k.tuning.bm - 1) / k.tuning.bm) * ((p.n + k.tuning.bn - 1) / k.tuning.bn);
+        if (!can_split || slices < 2 || tiles > mxc_gemm_split_tiles || k.tuning.bm <= 0 || k.tuning.bn <= 0) {
+            c.comment += " (unsplit: " +
+                         std::string(!can_split ? "this launcher does not split K" : slices < 2 ? "K makes one slice" : "too many output tiles") +
+                         ")";
+            return k.tuning.cpp;
+        }
+        c.splits = s;
+        c.scratch_bytes = mxc_gemm_split_scratch_bytes(p.m, p.n, p.k, p.z, s, k.tuning.bk, e == MXC_GEMM_F64 ? 8 : 4);
+        if (k.scratch_bytes < c.scratch_bytes) return k.tuning.cpp;
+        c.comment += ", split-K: " + std::to_string(slices) + " slices of " +
+                     std::to_string(mxc_gemm_slice_depth(p.k, s, k.tuning.bk)) + " (" + k.tuning.from + ")";
+        return "mxc::hip::gemm_split<" + k.tuning.cpp + ", " + std::to_string(s) + ">";
     }
     mxc_gemm_preset preset = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
     if (e == MXC_GEMM_F32 && k.f32_mma && mxc_gemm_f32_mma(p.m, p.n, p.k, p.z))

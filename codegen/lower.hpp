@@ -33,9 +33,11 @@ struct kernel_call {
     kernel_params params;
     std::string note;              // why this kernel is not ins's own (a copy into a concat slice)
     // A tuning-database choice for the kernel's GEMM (codegen/tuning.hpp; empty: none): the
-    // tile as BMxBNxBK/TMxTN, its C++ type, and the FILE:LINE of the entry.
+    // tile as BMxBNxBK/TMxTN[/kS], its C++ type (unsplit), the FILE:LINE of the entry, its
+    // block (bm x bn, K steps of bk) and the slices K is cut into (1: unsplit).
     struct tuning_t {
         std::string config, cpp, from;
+        int bm = 0, bn = 0, bk = 0, splits = 1;
     } tuning;
     // hip: a float GEMM kernel (dot; with MXC_FP32_MMA=all also convolution) whose product may
     // run on the target's matrix units (use_f32_matrix_units, codegen/gemm_choice.hpp).

@@ -48,7 +48,49 @@ gemm_tile preset_mma_tile(mxc_gemm_preset p, int fm, int stages, int threads = 2
     const mxc_gemm_tile_dims d = mxc_gemm_preset_tile(p);
     return mma_tile(d.bm, d.bn, d.bk, fm, stages, threads);
 }
+gemm_tile with_splits(gemm_tile t, int splits) {
+    t.splits = splits;
+    return t;
+}
+
+// The block of tile t, ignoring its split.
+bool same_block(const gemm_tile& a, const gemm_tile& b) { return with_splits(a, 1).text() == with_splits(b, 1).text(); }
+
+// The scratch a job's split tiles need (the largest; the counters and every slice's partials).
+int64_t split_scratch_bytes(const tuning_job& j) {
+    const gemm_problem& p = j.problem;
+    const int64_t elem = p.type == dtype::double_type ? 8 : 4; // (the compute type's)
+    int64_t bytes = 0;
+    for (const gemm_tile& t : j.tiles)
+        if (t.splits > 1) bytes = std::max(bytes, mxc_gemm_split_scratch_bytes(p.m, p.n, p.k, p.z, t.splits, t.bk, elem));
+    if (j.mma && j.mma_splits > 1) {
+        const gemm_tile r = rule_mma_tile(p, j.large_ring);
+        bytes = std::max(bytes, mxc_gemm_split_scratch_bytes(p.m, p.n, p.k, p.z, j.mma_splits, r.bk, elem));
+    }
+    return bytes;
+}
 } // namespace
+
+int launcher_splits(const gemm_tile& t, const gemm_problem& p, int splits) {
+    if (splits < 2 || t.bm <= 0 || t.bn <= 0 || t.bk <= 0) return 1;
+    const int64_t tiles = p.z * ((p.m + t.bm - 1) / t.bm) * ((p.n + t.bn - 1) / t.bn);
+    return tiles > mxc_gemm_split_tiles || mxc_gemm_slices(p.k, splits, t.bk) < 2 ? 1 : splits;
+}
+
+int rule_splits(const gemm_tile& t, const gemm_problem& p) {
+    return launcher_splits(t, p, mxc_gemm_splits(mxc_gemm_tile_dims{t.bm, t.bn, t.bk}, p.m, p.n, p.k, p.z));
+}
+
+std::vector<gemm_tile> split_variants(const gemm_tile& t, const gemm_problem& p) {
+    std::vector<gemm_tile> r;
+    const int own = rule_splits(t, p);
+    std::set<int64_t> slices = {own > 1 ? mxc_gemm_slices(p.k, own, t.bk) : 1};
+    for (int s : {1, 2, 3, 4, 6, 8, 12, 16}) {
+        if (launcher_splits(t, p, s) != s || (s > 1 && mxc_gemm_slice_depth(p.k, s, t.bk) < 2 * t.bk)) continue;
+        if (slices.insert(s > 1 ? mxc_gemm_slices(p.k, s, t.bk) : 1).second) r.push_back(with_splits(t, s));
+    }
+    return r;
+}
 
 gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring) {
     if (p.type != dtype::half_type) return preset_mma_tile(large_ring ? MXC_GEMM_MMA_F32_DEEP : MXC_GEMM_MMA_F32, 2, 4, 128); // gemm_mma_f32(_deep)
@@ -72,24 +114,26 @@ std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring) {
     const gemm_tile rule = rule_mma_tile(p, large_ring);
     std::vector<gemm_tile> r;
     for (const gemm_tile& t : all)
-        if (!same(t, rule) && t.invalid(p.type).empty() && t.bm <= std::max<int64_t>(64, block_bound(p.m)) &&
+        if (!same_block(t, rule) && t.invalid(p.type).empty() && t.bm <= std::max<int64_t>(64, block_bound(p.m)) &&
             t.bn <= std::max<int64_t>(64, block_bound(p.n)))
-            r.push_back(t);
+            r.push_back(with_splits(t, rule_splits(t, p)));
+    for (const gemm_tile& t : split_variants(rule, p)) r.push_back(t);
     return r;
 }
 
 std::vector<gemm_tile> tuning_candidates(const gemm_problem& p) {
     std::vector<gemm_tile> r;
-    auto add = [&](const gemm_tile& t) {
-        if (r.size() >= max_tuning_candidates || !t.invalid(p.type).empty()) return;
+    auto add = [&](const gemm_tile& tile) {
+        if (r.size() >= max_tuning_candidates || !tile.invalid(p.type).empty()) return;
+        const gemm_tile t = with_splits(tile, rule_splits(tile, p)); // as the rule would split it
         for (auto& u : r)
             if (same(u, t)) return;
         r.push_back(t);
     };
     // the presets of templates/hip/gemm.hpp: the launcher's own choices
-    for (const gemm_tile& t : {gemm_tile{128, 128, 8, 8, 8}, gemm_tile{64, 64, 16, 4, 4}, gemm_tile{16, 128, 16, 2, 4},
-                               gemm_tile{128, 16, 16, 4, 2}})
-        add(t);
+    const gemm_tile presets[] = {gemm_tile{128, 128, 8, 8, 8}, gemm_tile{64, 64, 16, 4, 4}, gemm_tile{16, 128, 16, 2, 4},
+                                 gemm_tile{128, 16, 16, 4, 2}};
+    for (const gemm_tile& t : presets) add(t);
     // the grid, each block's thread tiles best first: 256 threads, then square
     const int64_t max_bm = block_bound(p.m), max_bn = block_bound(p.n);
     std::vector<std::vector<gemm_tile>> blocks;
@@ -117,6 +161,16 @@ std::vector<gemm_tile> tuning_candidates(const gemm_problem& p) {
             }
         if (!any || r.size() >= max_tuning_candidates) break;
     }
+    // then the launcher's own preset (mxc_gemm_pick; a SIMT one) at its other splits
+    const mxc_gemm_elem e = p.type == dtype::double_type ? MXC_GEMM_F64
+                            : p.type == dtype::half_type ? MXC_GEMM_F16
+                            : p.type == dtype::bf16_type ? MXC_GEMM_BF16
+                                                         : MXC_GEMM_F32;
+    const mxc_gemm_preset own = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
+    for (const gemm_tile& t : presets)
+        if (mxc_gemm_preset_tile(own).bm == t.bm && mxc_gemm_preset_tile(own).bn == t.bn && mxc_gemm_preset_tile(own).bk == t.bk &&
+            t.invalid(p.type).empty())
+            for (const gemm_tile& v : split_variants(t, p)) r.push_back(v);
     return r;
 }
 
@@ -176,12 +230,16 @@ __global__ void reference_gemm(int64_t m, int64_t n, int64_t k, int64_t z, const
     }
 }
 
-// The matrix-unit kernel (gemm_mma_launch; gemm_mma_f32 for float) in place of a tile; Ring:
-// gemm_mma_large_ring where gemm_mma_launch would run gemm_mma_large, gemm_mma_f32_deep for float.
-template <bool Ring> struct mma_engine {};
+// The matrix-unit kernel the rule takes (gemm_mma_launch; gemm_mma_f32 for float) in place of
+// a tile, K in Splits slices (1: unsplit); Ring: gemm_mma_large_ring where gemm_mma_launch would
+// run gemm_mma_large, gemm_mma_f32_deep for float.
+template <bool Ring, int Splits> struct mma_engine {};
 template <class Cfg> struct is_mma_engine : std::false_type {};
-template <bool Ring> struct is_mma_engine<mma_engine<Ring>> : std::true_type {};
-template <bool Ring> constexpr bool ring_of(mma_engine<Ring>) { return Ring; }
+template <bool Ring, int Splits> struct is_mma_engine<mma_engine<Ring, Splits>> : std::true_type {};
+template <bool Ring, int Splits> constexpr bool ring_of(mma_engine<Ring, Splits>) { return Ring; }
+template <bool Ring, int Splits> constexpr int splits_of(mma_engine<Ring, Splits>) { return Splits; }
+template <class G, int Splits> struct split_as { using type = mxc::hip::gemm_split<G, Splits>; };
+template <class G> struct split_as<G, 1> { using type = G; };
 
 mxc_desc matrix_desc(int64_t z, int64_t rows, int64_t cols) {
     mxc_desc d{};
@@ -204,9 +262,16 @@ template <class T> struct problem {
     T *a = nullptr, *b = nullptr, *c = nullptr;
     std::vector<double> expected, magnitude;
 
-    problem(const char* label_, int64_t m_, int64_t n_, int64_t k_, int64_t z_, double eps_compute, double eps_storage)
+    void* scratch = nullptr; // split-K's (its counters zero; each split launch leaves them so)
+
+    problem(const char* label_, int64_t m_, int64_t n_, int64_t k_, int64_t z_, double eps_compute, double eps_storage,
+            int64_t scratch_bytes)
         : label(label_), m(m_), n(n_), k(k_), z(z_), tol_abs(8.0 * double(k_) * eps_compute),
           tol_sum(2.0 * std::sqrt(double(k_)) * eps_compute), tol_rel(2.0 * eps_storage) {
+        if (scratch_bytes > 0) {
+            MXC_TUNE_CHECK(hipMalloc(&scratch, size_t(scratch_bytes)));
+            MXC_TUNE_CHECK(hipMemset(scratch, 0, size_t(scratch_bytes)));
+        }
         std::vector<T> ha(size_t(z * m * k)), hb(size_t(z * k * n));
         unsigned s = 12345u;
         auto next = [&s] {
@@ -239,23 +304,27 @@ template <class T> struct problem {
         (void)hipFree(a);
         (void)hipFree(b);
         (void)hipFree(c);
+        if (scratch) (void)hipFree(scratch);
     }
 
+    // Cfg: a tile's configuration (gemm_split<G, S> when split), or mma_engine
     template <class Cfg> void launch() {
         using namespace mxc::hip;
         const dot_source<T> sa{a, matrix_desc(z, m, k)}, sb{b, matrix_desc(z, k, n)};
         const dot_out<plain_store<T>> out{plain_store<T>{c}, m, n};
         if constexpr (is_mma_engine<Cfg>::value) {
+            constexpr int S = splits_of(Cfg{});
             if constexpr (std::is_same<T, float>::value) {
-                if (ring_of(Cfg{})) gemm_mma_launch<gemm_mma_f32_deep>(m, n, k, z, sa, sb, out, stream);
-                else gemm_mma_launch<gemm_mma_f32>(m, n, k, z, sa, sb, out, stream);
+                if (ring_of(Cfg{})) gemm_run<T, typename split_as<gemm_mma_f32_deep, S>::type>(m, n, k, z, sa, sb, out, stream, scratch);
+                else gemm_run<T, typename split_as<gemm_mma_f32, S>::type>(m, n, k, z, sa, sb, out, stream, scratch);
+            } else if (gemm_mma_pick_large(m, n, z)) {
+                if (ring_of(Cfg{})) gemm_run<T, typename split_as<gemm_mma_large_ring, S>::type>(m, n, k, z, sa, sb, out, stream, scratch);
+                else gemm_run<T, typename split_as<gemm_mma_large, S>::type>(m, n, k, z, sa, sb, out, stream, scratch);
+            } else {
+                gemm_run<T, typename split_as<gemm_mma_small, S>::type>(m, n, k, z, sa, sb, out, stream, scratch);
             }
-            else if (ring_of(Cfg{}) && gemm_mma_pick_large(m, n, z)) gemm_mma_launch<gemm_mma_large_ring>(m, n, k, z, sa, sb, out, stream);
-            else gemm_mma_launch(m, n, k, z, sa, sb, out, stream);
-        } else if constexpr (gemm_is_mma<Cfg>::value) {
-            gemm_mma_launch<Cfg>(m, n, k, z, sa, sb, out, stream); // a matrix-unit tile (mma_candidates)
         } else {
-            gemm_launch<Cfg, T>(m, n, k, z, sa, sb, out, stream);
+            gemm_run<T, Cfg>(m, n, k, z, sa, sb, out, stream, scratch); // a SIMT or matrix-unit tile, split or not
         }
     }
 
@@ -311,10 +380,11 @@ template <class T> struct problem {
         char eps[96];
         std::snprintf(eps, sizeof eps, "%a, %a", compute_eps(p.type), storage_eps(p.type));
         o << "\nvoid job_" << j << "() {\n    problem<" << dtype_c_name(p.type) << "> p(\"" << tuning_label(p) << "\", "
-          << p.m << ", " << p.n << ", " << p.k << ", " << p.z << ", " << eps << ");\n";
-        for (auto& t : jobs[j].tiles) o << "    p.time<" << t.cpp_type(p.type) << ">(\"" << t.text() << "\");\n";
+          << p.m << ", " << p.n << ", " << p.k << ", " << p.z << ", " << eps << ", " << split_scratch_bytes(jobs[j]) << ");\n";
+        for (auto& t : jobs[j].tiles) o << "    p.time<" << t.launch_type(p.type) << ">(\"" << t.text() << "\");\n";
         if (jobs[j].mma)
-            o << "    p.time<mma_engine<" << (jobs[j].large_ring ? "true" : "false") << ">>(\"" << mma_name << "\");\n";
+            o << "    p.time<mma_engine<" << (jobs[j].large_ring ? "true" : "false") << ", " << std::max(1, jobs[j].mma_splits)
+              << ">>(\"" << mma_name << "\");\n";
         o << "}\n";
     }
     o << R"(} // namespace

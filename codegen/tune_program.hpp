@@ -18,8 +18,19 @@ constexpr std::size_t max_tuning_candidates = 30;
 // that the engine can run (gemm_tile::invalid) and whose block is not wider than the problem
 // needs (BM <= max(32, M rounded up to a power of two), the same for BN and N). Of each block
 // (BM, BN, BK) the thread tile closest to 256 threads and square comes first, then the next
-// of every block, ..., up to max_tuning_candidates in all. No duplicates.
+// of every block, ..., up to max_tuning_candidates in all. No duplicates. Each is split as the
+// rule would split it (rule_splits), and the launcher's own preset for p (mxc_gemm_pick, when a
+// SIMT one) follows at its other splits (split_variants), past that limit.
 std::vector<gemm_tile> tuning_candidates(const gemm_problem& p);
+
+// The slices gemm_run cuts K into for tile t asked for `splits`: splits, or 1 where that makes
+// one slice or the output tiles outnumber split-K's counters (mxc_gemm_split_tiles).
+int launcher_splits(const gemm_tile& t, const gemm_problem& p, int splits);
+// The split the compiler's rule gives tile t's block for p (mxc_gemm_splits), as the launcher runs it.
+int rule_splits(const gemm_tile& t, const gemm_problem& p);
+// Tile t at the splits 1, 2, 3, 4, 6, 8, 12, 16 other than its rule's: those the launcher runs
+// as asked, with slices at least two K steps deep, one per distinct number of slices.
+std::vector<gemm_tile> split_variants(const gemm_tile& t, const gemm_problem& p);
 
 // The matrix-unit tile the rule takes for `p` without an entry (half: gemm_mma_large,
 // gemm_mma_large_ring with large_ring, or gemm_mma_small; float: gemm_mma_f32, or
@@ -30,7 +41,8 @@ gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring);
 // shapes around the rule's (fewer rows or columns per block, one fragment row per warp, deeper K
 // steps, more stages, wider blocks), those valid for the type (gemm_tile::invalid) and not wider
 // than the problem needs (BM <= max(64, M rounded up as in tuning_candidates), the same for BN),
-// less the rule's own tile, which the job times as "mma".
+// less the rule's own tile, which the job times as "mma" (at the rule's split); each split as
+// the rule would split it; then the rule's own tile at its other splits (split_variants).
 std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring);
 
 // The timing program's watchdog: a reference or a tile (all its launches) running longer than
@@ -52,11 +64,15 @@ struct tuning_job {
     // with mma, half: the large tile is gemm_mma_large_ring, float: gemm_mma_f32_deep, as in
     // the build (large_ring_wanted)
     bool large_ring = false;
+    // with mma: the slices "mma" cuts K into, as the build would (rule_splits of rule_mma_tile)
+    int mma_splits = 1;
 };
 
 // The C++/HIP source of the timing program. Run as `program WARMUPS REPS`, for every job it
 // fills row-major A (Z x M x K) and B (Z x K x N) with random values in [-1, 1], computes a
-// reference product (one thread per output, double sums), and for every tile: one launch on
+// reference product (one thread per output, double sums), and for every tile (launched as the
+// build would: gemm_run with the tile's launch_type, a split one on the job's split-K scratch,
+// allocated once and zeroed): one launch on
 // a NaN-filled output checked against the reference (a mismatch or a failed launch drops the
 // tile), WARMUPS launches, then REPS launches timed one by one with hipEvents; it prints
 //   LABEL TILE MICROSECONDS           (the median)

@@ -57,8 +57,15 @@ std::string gemm_problem::text() const {
 
 std::string gemm_tile::text() const {
     const std::string block = std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/";
-    if (mma) return "mma:" + block + std::to_string(fm) + "x" + std::to_string(stages) + (threads == 256 ? "" : "x" + std::to_string(threads));
-    return block + std::to_string(tm) + "x" + std::to_string(tn);
+    const std::string slices = splits > 1 ? "/k" + std::to_string(splits) : "";
+    if (mma)
+        return "mma:" + block + std::to_string(fm) + "x" + std::to_string(stages) +
+               (threads == 256 ? "" : "x" + std::to_string(threads)) + slices;
+    return block + std::to_string(tm) + "x" + std::to_string(tn) + slices;
+}
+
+std::string gemm_tile::launch_type(dtype type) const {
+    return splits > 1 ? "mxc::hip::gemm_split<" + cpp_type(type) + ", " + std::to_string(splits) + ">" : cpp_type(type);
 }
 
 std::string gemm_tile::cpp_type(dtype type) const {
@@ -101,6 +108,8 @@ std::string invalid_mma(const gemm_tile& t, dtype type) {
 } // namespace
 
 std::string gemm_tile::invalid(dtype type) const {
+    if (splits < 1 || splits > max_gemm_tile_splits)
+        return "K cut into " + std::to_string(splits) + " slices, expected 1 to " + std::to_string(max_gemm_tile_splits);
     if (mma) return invalid_mma(*this, type);
     if (bm % tm != 0 || bn % tn != 0) return "BM must be a multiple of TM and BN of TN";
     if (bm % 8 != 0 || bn % 8 != 0 || bk % 8 != 0) return "BM, BN and BK must be multiples of 8";
@@ -121,7 +130,13 @@ std::string gemm_tile::invalid(dtype type) const {
 
 bool parse_gemm_tile(const std::string& s, gemm_tile& t) {
     const bool mma = s.rfind("mma:", 0) == 0;
-    const std::string body = mma ? s.substr(4) : s;
+    std::string body = mma ? s.substr(4) : s;
+    // an optional "/kS" last: K cut into S slices
+    int64_t splits = 1;
+    if (auto k = body.rfind("/k"); k != std::string::npos && body.find('/') < k) {
+        if (!positive(body.substr(k + 2), splits) || splits > 4096) return false;
+        body.resize(k);
+    }
     auto slash = body.find('/');
     std::vector<int64_t> block, thread;
     if (slash == std::string::npos || !dims(body.substr(0, slash), 3, block) ||
@@ -134,6 +149,7 @@ bool parse_gemm_tile(const std::string& s, gemm_tile& t) {
     t.mma = mma;
     if (mma) t.fm = int(thread[0]), t.stages = int(thread[1]), t.threads = thread.size() > 2 ? int(thread[2]) : 256;
     else t.tm = int(thread[0]), t.tn = int(thread[1]);
+    t.splits = int(splits);
     return true;
 }
 
@@ -181,7 +197,7 @@ tuning_db tuning_db::load(const std::string& path) {
         e.problem.m = d[0], e.problem.n = d[1], e.problem.k = d[2], e.problem.z = d[3];
         if (!parse_gemm_tile(cols[4], e.tile))
             throw error(at + "config '" + cols[4] +
-                        "': expected BMxBNxBK/TMxTN or mma:BMxBNxBK/FMxS[xT], positive integers up to 4096");
+                        "': expected BMxBNxBK/TMxTN[/kS] or mma:BMxBNxBK/FMxS[xT][/kS], positive integers up to 4096");
         std::string why = e.tile.invalid(*t);
         if (!why.empty()) throw error(at + "config " + cols[4] + ": " + why);
         if (cols.size() == 6) {
@@ -262,7 +278,7 @@ int apply_tuning(lowered_module& l, const tuning_db& db, const std::string& arch
         auto p = gemm_problem_of(k);
         if (!p) continue;
         if (const tuning_entry* e = db.find(*p, arch)) {
-            k.tuning = {e->tile.text(), e->tile.cpp_type(p->type), e->from};
+            k.tuning = {e->tile.text(), e->tile.cpp_type(p->type), e->from, e->tile.bm, e->tile.bn, e->tile.bk, e->tile.splits};
             ++n;
         }
     }

@@ -20,7 +20,10 @@
 //     float only; gemm_mma_config<BM, BN, FM, 256 / T, BK, S, type, T>): a block of BM x BN
 //     outputs on T threads (64, 128 or 256; 256 when not given), K steps of BK, FM 16-row
 //     fragments per warp along M, S shared-memory stages (S > 2: the ring of asynchronous
-//     copies where the target has them).
+//     copies where the target has them). Either may end in /kS: K cut into S slices (split-K,
+//     templates/hip/gemm.hpp gemm_split: the slices' partial sums added by the last block of
+//     each output tile), as the tile was timed; without it the product runs unsplit. (Files
+//     of before 2026-11-28 have none: --tune then timed and built every tile unsplit.)
 // us: the measured time in microseconds (informative; optional).
 // Every malformed line is an error naming FILE:LINE; a key given twice is an error.
 #pragma once
@@ -49,21 +52,27 @@ struct gemm_tile {
     // stages, `threads` threads a block
     bool mma = false;
     int fm = 0, stages = 0, threads = 256;
-    std::string text() const; // "64x64x8/4x4", "mma:64x64x16/2x4", "mma:64x64x16/2x4x128"
+    int splits = 1; // K in this many slices (split-K); 1: unsplit
+    std::string text() const; // "64x64x8/4x4", "mma:64x64x16/2x4", "mma:64x64x16/2x4x128", "mma:64x64x32/2x4x128/k3"
     // "mxc::hip::gemm_config<64, 64, 8, 4, 4>", "mxc::hip::gemm_mma_config<64, 64, 2, 1, 16, 4, float>",
     // "mxc::hip::gemm_mma_config<64, 64, 2, 2, 16, 4, float, 128>" (the mma kernel's element type is
     // the product's, `type`; its minimum blocks per SM 256 / threads, which leaves the register
     // limit at 255)
     std::string cpp_type(dtype type) const;
+    // The launchers' configuration argument: cpp_type, in "mxc::hip::gemm_split<CFG, S>" when
+    // split (which needs the split's scratch, gemm_split_scratch_bytes).
+    std::string launch_type(dtype type) const;
     // Why the engine cannot run this tile for elements of `type` (empty: it can). gemm_config:
     // tiles split evenly over the threads, whole 16-byte vectors per tile side, 32..1024
     // threads, shared memory (BK x (BM + 1) + BK x (BN + 1) compute elements) <= 48 KiB.
     // gemm_mma_config (templates/hip/gemm.hpp, its static_asserts and gemm_fetch's): half or
     // float; 64, 128 or 256 threads whose warps tile the block for warps of 32 and of 64 lanes; whole 16-byte vectors
-    // per thread in the register-staged loop; the stages and the float tile in 96 KiB.
+    // per thread in the register-staged loop; the stages and the float tile in 96 KiB. Both:
+    // 1 to max_gemm_tile_splits slices.
     std::string invalid(dtype type) const;
 };
-// "BMxBNxBK/TMxTN" or "mma:BMxBNxBK/FMxS[xT]" -> tile (not checked against invalid), or false.
+constexpr int max_gemm_tile_splits = 32; // (mxc_gemm_splits' own limit)
+// "BMxBNxBK/TMxTN[/kS]" or "mma:BMxBNxBK/FMxS[xT][/kS]" -> tile (not checked against invalid), or false.
 bool parse_gemm_tile(const std::string& s, gemm_tile& t);
 
 struct tuning_entry {

@@ -57,7 +57,7 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
         std::vector<gemm_tile> tiles_of = tuning_candidates(*p);
         if (mma)
             for (const gemm_tile& t : mma_candidates(*p, ring)) tiles_of.push_back(t);
-        jobs.push_back({*p, std::move(tiles_of), mma, ring});
+        jobs.push_back({*p, std::move(tiles_of), mma, ring, mma ? rule_splits(rule_mma_tile(*p, ring), *p) : 1});
         tiles += jobs.back().tiles.size() + jobs.back().mma;
     }
     problems = static_cast<int64_t>(jobs.size());

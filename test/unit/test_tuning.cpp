@@ -23,6 +23,11 @@ kernel_call call(const std::string& kernel, dtype t, std::vector<std::vector<int
     k.params.ip = ip;
     return k;
 }
+// A tile's text without its split.
+std::string with_block_text(gemm_tile t) {
+    t.splits = 1;
+    return t.text();
+}
 } // namespace
 
 TEST(Tuning, WrittenDatabaseReadsBack) {
@@ -68,9 +73,9 @@ TEST(Tuning, GemmProblems) {
 // --tune's candidates (codegen/tune_program.hpp): the presets first, every tile one the engine
 // runs, no duplicates, at most max_tuning_candidates, and no block wider than a small problem needs.
 TEST(Tuning, Candidates) {
-    gemm_problem big{"dot", dtype::float_type, 1024, 1024, 1024, 1};
+    gemm_problem big{"dot", dtype::float_type, 4096, 2048, 1024, 1};
     auto c = tuning_candidates(big);
-    ASSERT_EQ(c.size(), max_tuning_candidates);
+    ASSERT_EQ(c.size(), max_tuning_candidates); // (more output tiles than split-K has counters: none splits)
     EXPECT_EQ(c[0].text(), "128x128x8/8x8");
     EXPECT_EQ(c[1].text(), "64x64x16/4x4");
     EXPECT_EQ(c[2].text(), "16x128x16/2x4");
@@ -80,9 +85,26 @@ TEST(Tuning, Candidates) {
     for (auto& t : c) {
         EXPECT_EQ(t.invalid(big.type), "") << t.text();
         EXPECT_TRUE(seen.insert(t.text()).second) << "twice: " << t.text();
+        EXPECT_EQ(t.splits, 1) << t.text();
         blocks.insert({t.bm, t.bn});
     }
     EXPECT_EQ(blocks.size(), 11u); // the presets' four and the grid's nine, two of them shared
+    // 1024 x 1024: the candidates are split as the rule would split each (mxc_gemm_splits: the
+    // large preset's 64 tiles into 5 slices, the medium one's 256 not), and the rule's own
+    // preset for it (mxc_gemm_pick: medium) follows at its other splits
+    gemm_problem mid{"dot", dtype::float_type, 1024, 1024, 1024, 1};
+    auto m = tuning_candidates(mid);
+    ASSERT_GT(m.size(), max_tuning_candidates);
+    EXPECT_EQ(m[0].text(), "128x128x8/8x8/k5");
+    EXPECT_EQ(m[1].text(), "64x64x16/4x4");
+    std::set<std::string> extra;
+    for (std::size_t i = max_tuning_candidates; i < m.size(); ++i) {
+        EXPECT_EQ(with_block_text(m[i]), "64x64x16/4x4");
+        EXPECT_GT(m[i].splits, 1);
+        EXPECT_TRUE(extra.insert(m[i].text()).second) << m[i].text();
+    }
+    EXPECT_TRUE(extra.count("64x64x16/4x4/k2"));
+    EXPECT_TRUE(extra.count("64x64x16/4x4/k16")); // 64 deep, 4 steps
     // 8 x 16 outputs: the presets, and of the grid only 32 x 32 blocks (3 BK x 8 thread tiles)
     auto s = tuning_candidates({"convolution", dtype::float_type, 8, 16, 32, 1});
     EXPECT_EQ(s.size(), 4u + 24u);
@@ -164,10 +186,82 @@ TEST(Tuning, TimingProgram) {
     EXPECT_EQ(src.find("p.time<mma_engine"), std::string::npos); // only jobs with mma
     jobs[0].mma = true;
     EXPECT_NE(timing_program(jobs).find("p.time<mxc::hip::gemm_config<32, 32, 16, 2, 2>>(\"32x32x16/2x2\");\n"
-                                        "    p.time<mma_engine<false>>(\"mma\");"),
+                                        "    p.time<mma_engine<false, 1>>(\"mma\");"),
               std::string::npos);
     jobs[0].large_ring = true; // the build's large tile (large_ring_wanted) timed as such
-    EXPECT_NE(timing_program(jobs).find("    p.time<mma_engine<true>>(\"mma\");"), std::string::npos);
+    EXPECT_NE(timing_program(jobs).find("    p.time<mma_engine<true, 1>>(\"mma\");"), std::string::npos);
+    // split tiles: launched as gemm_split on the job's scratch, sized for the largest split
+    // (the counters, then 2 slices of 16 x 8 floats and 2 batches: 4 slices of K = 32 would be
+    // 8 deep, and a slice is whole 16-deep steps), "mma" at the rule's split
+    jobs[0].tiles[1].splits = 4;
+    jobs[0].mma_splits = 3;
+    src = timing_program(jobs);
+    EXPECT_NE(src.find("p.time<mxc::hip::gemm_split<mxc::hip::gemm_config<32, 32, 16, 2, 2>, 4>>(\"32x32x16/2x2/k4\");"),
+              std::string::npos);
+    EXPECT_NE(src.find("p.time<mma_engine<true, 3>>(\"mma\");"), std::string::npos);
+    EXPECT_NE(src.find("problem<mxc_half> p(\"dot:half_type:16x8x32x2\", 16, 8, 32, 2, 0x1p-23, 0x1p-10, " +
+                       std::to_string(1024 + 2 * 2 * 16 * 8 * 4) + ");"),
+              std::string::npos)
+        << src.substr(src.find("problem<mxc_half> p("), 120);
+}
+
+// Split-K in the database and the tuner: "/kS" after the tile, a launch type of gemm_split,
+// and the splits the launcher runs (gemm_run: none where K makes one slice or the output
+// tiles outnumber the counters).
+TEST(Tuning, Splits) {
+    gemm_tile t;
+    ASSERT_TRUE(parse_gemm_tile("mma:64x64x32/2x4x128/k3", t));
+    EXPECT_EQ(t.splits, 3);
+    EXPECT_EQ(t.threads, 128);
+    EXPECT_EQ(t.text(), "mma:64x64x32/2x4x128/k3");
+    EXPECT_EQ(t.cpp_type(dtype::float_type), "mxc::hip::gemm_mma_config<64, 64, 2, 2, 32, 4, float, 128>");
+    EXPECT_EQ(t.launch_type(dtype::float_type), "mxc::hip::gemm_split<mxc::hip::gemm_mma_config<64, 64, 2, 2, 32, 4, float, 128>, 3>");
+    EXPECT_EQ(t.invalid(dtype::float_type), "");
+    ASSERT_TRUE(parse_gemm_tile("32x32x32/2x4/k6", t));
+    EXPECT_FALSE(t.mma);
+    EXPECT_EQ(t.splits, 6);
+    EXPECT_EQ(t.text(), "32x32x32/2x4/k6");
+    ASSERT_TRUE(parse_gemm_tile("32x32x32/2x4/k64", t));
+    EXPECT_NE(t.invalid(dtype::float_type), ""); // over max_gemm_tile_splits
+    ASSERT_TRUE(parse_gemm_tile("32x32x32/2x4", t));
+    EXPECT_EQ(t.splits, 1);
+    EXPECT_EQ(t.launch_type(dtype::float_type), t.cpp_type(dtype::float_type));
+    for (const char* bad : {"32x32x32/2x4/k", "32x32x32/2x4/k0", "32x32x32/2x4/kx", "32x32x32/k2", "mma:64x64x32/k2", "32x32x32/2x4/k2/k2"})
+        EXPECT_FALSE(parse_gemm_tile(bad, t)) << bad;
+    // the launcher's splits: ViT-B/16's fc2 (197 x 768 x 3072) on the deep fp32 tile, 48 tiles
+    const gemm_problem fc2{"dot", dtype::float_type, 197, 768, 3072, 1};
+    const gemm_tile deep = rule_mma_tile(fc2, true);
+    EXPECT_EQ(rule_splits(deep, fc2), 6);
+    EXPECT_EQ(launcher_splits(deep, fc2, 4), 4);
+    EXPECT_EQ(launcher_splits(deep, {"dot", dtype::float_type, 197, 768, 16, 1}, 4), 1); // one K step: one slice
+    EXPECT_EQ(launcher_splits(deep, {"dot", dtype::float_type, 2048, 2048, 3072, 1}, 4), 1); // 1024 tiles
+    // its other splits: 1, 2, 3, 4, 8, 12, 16 (6 is the rule's), none deeper than the steps allow
+    std::vector<std::string> v;
+    for (auto& u : split_variants(deep, fc2)) v.push_back(u.text());
+    EXPECT_EQ(v, (std::vector<std::string>{"mma:64x64x32/2x4x128", "mma:64x64x32/2x4x128/k2", "mma:64x64x32/2x4x128/k3",
+                                           "mma:64x64x32/2x4x128/k4", "mma:64x64x32/2x4x128/k8", "mma:64x64x32/2x4x128/k12",
+                                           "mma:64x64x32/2x4x128/k16"}));
+    // the matrix-unit candidates end with them; the others are split as the rule would
+    auto c = mma_candidates(fc2, true);
+    ASSERT_GE(c.size(), v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(c[c.size() - v.size() + i].text(), v[i]);
+    for (std::size_t i = 0; i + v.size() < c.size(); ++i) EXPECT_EQ(c[i].splits, rule_splits(c[i], fc2)) << c[i].text();
+    // QKV (197 x 2304 x 768): 144 tiles, which the rule does not split; the variants do
+    const gemm_problem qkv{"dot", dtype::float_type, 197, 2304, 768, 1};
+    EXPECT_EQ(rule_splits(deep, qkv), 1);
+    v.clear();
+    for (auto& u : split_variants(deep, qkv)) v.push_back(u.text());
+    EXPECT_EQ(v, (std::vector<std::string>{"mma:64x64x32/2x4x128/k2", "mma:64x64x32/2x4x128/k3", "mma:64x64x32/2x4x128/k4",
+                                           "mma:64x64x32/2x4x128/k6", "mma:64x64x32/2x4x128/k8", "mma:64x64x32/2x4x128/k12"}));
+    // a database entry with a split reads back with it
+    const std::string path = ::testing::TempDir() + "split-db.tsv";
+    tuning_db db;
+    db.put({fc2, "sm_90", split_variants(deep, fc2)[2], 40.25, ""});
+    std::ofstream(path) << db.text();
+    const tuning_db back = tuning_db::load(path);
+    ASSERT_NE(back.find(fc2, "sm_90"), nullptr);
+    EXPECT_EQ(back.find(fc2, "sm_90")->tile.splits, 3);
+    EXPECT_EQ(back.find(fc2, "sm_90")->tile.text(), "mma:64x64x32/2x4x128/k3");
 }
 
 // A half job also times the matrix-unit kernel: when it wins, no entry (the rule's choice).
