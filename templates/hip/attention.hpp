@@ -18,7 +18,8 @@
 // one tile of BK keys and values per warp (all threads load, as 16 rows of q once at the
 // start; by 16-byte vectors where the heads are contiguous and aligned), then each warp, on
 // its own tile:
-//  - S = q kt on the matrix units (16 x BK, fp32 accumulators) into shared memory;
+//  - S = q kt on the matrix units (16 x BK, fp32 accumulators; the head's K steps in up to four
+//    partial sums, added at the end) into shared memory;
 //  - the body on each score, the tile's maximum per row, P = exp(S - m) in T and the row
 //    sums: warpSize / 16 lanes a row, agreeing by shuffles; a row's running maximum m and sum
 //    l stay in its lanes' registers;
@@ -248,6 +249,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     using C = float; // the accumulators' type
     constexpr int BQ = attention_rows, NW = attention_mma_shared_warps, NT = attention_mma_threads, PAD = attention_mma_pad<T>;
     constexpr int LD = HD + PAD, LDP = BK + PAD, LDS = BK + 4, LDO = HD + 4; // rows of 16-byte multiples: fragments stay 32-byte aligned
+    constexpr int PS = HD / mt::K >= 8 ? 4 : HD / mt::K >= 4 ? 2 : 1; // partial sums of a score fragment
     static_assert(BK % 16 == 0 && HD % 16 == 0, "attention_mma_kernel: whole fragments");
     alignas(32) __shared__ T qs[BQ][LD];
     alignas(32) __shared__ T ks[NW][BK][LD];
@@ -305,17 +307,22 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
         const int64_t j0 = r0 + int64_t(warp) * BK; // this warp's keys
 #pragma unroll
         for (int n0 = 0; n0 < BK; n0 += 16) { // S = q kt, 16 keys a fragment
-            typename mt::frag_acc acc;
-            mt::zero(acc);
+            // the head's K steps in PS partial sums, added at the end: one accumulator took
+            // them as one chain of dependent products (float heads of 64: 24, three a step)
+            typename mt::frag_acc acc[PS];
+#pragma unroll
+            for (int p = 0; p < PS; ++p) mt::zero(acc[p]);
 #pragma unroll
             for (int k0 = 0; k0 < HD; k0 += mt::K) {
                 typename mt::frag_a fa;
                 typename mt::frag_bt fb;
                 mt::load_a(fa, &qs[0][k0], LD);
                 mt::load_bt(fb, &ks[warp][n0][k0], LD);
-                mt::mma(acc, fa, fb);
+                mt::mma(acc[k0 / mt::K % PS], fa, fb);
             }
-            mt::store(&ss[warp][0][n0], LDS, acc);
+#pragma unroll
+            for (int p = 1; p < PS; ++p) mt::add(acc[0], acc[p]);
+            mt::store(&ss[warp][0][n0], LDS, acc[0]);
         }
         block_sync(); // the scores are stored (by other lanes)
         C tile_max = mxc_lowest<C>();

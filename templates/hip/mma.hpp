@@ -8,6 +8,7 @@
 //   for (k0 ...) { mt::load_a(a, As + k0, lda); mt::load_b(b, Bs + k0 * ldb, ldb); mt::mma(acc, a, b); }
 //   mt::store(Cs, ldc, acc);                        // fp32, row-major: epilogues do not see the layout
 //   mt::load_acc(acc, Cs, ldc);                     // and back: an accumulator kept in memory
+//   mt::add(acc, other);                            // acc += other, element-wise (partial sums)
 //
 // A is row-major (A[m][k] = pa[m * lda + k]), B is row-major (B[k][n] = pb[k * ldb + n]), the
 // stored tile is row-major (D[m][n] = pd[m * ldd + n]); shared or global memory. B may also be
@@ -119,6 +120,10 @@ template <> struct mma_tile<mxc_half> {
     }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_bt& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
+    __device__ static void add(frag_acc& c, const frag_acc& d) {
+#pragma unroll
+        for (int i = 0; i < c.num_elements; ++i) c.x[i] += d.x[i];
+    }
     __device__ static void store(float* p, int ld, const frag_acc& c) {
         nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
     }
@@ -196,6 +201,10 @@ template <> struct mma_tile<float> {
         nvcuda::wmma::mma_sync(c, a.big, b.small, c);
         nvcuda::wmma::mma_sync(c, a.big, b.big, c);
     }
+    __device__ static void add(frag_acc& c, const frag_acc& d) {
+#pragma unroll
+        for (int i = 0; i < c.num_elements; ++i) c.x[i] += d.x[i];
+    }
     __device__ static void store(float* p, int ld, const frag_acc& c) {
         nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
     }
@@ -220,6 +229,7 @@ struct mfma_acc {
         const int l = mma_lane();
         for (int i = 0; i < 4; ++i) c.v[i] = p[(4 * (l / 16) + i) * ld + l % 16];
     }
+    __device__ static void add(frag_acc& c, const frag_acc& d) { c.v += d.v; }
 };
 
 template <> struct mma_tile<mxc_half> : mfma_acc {
@@ -312,6 +322,9 @@ template <class T, int K_> struct mma_tile_generic {
     __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
         const int col = mma_lane() % 16;
         for (int j = 0; j < rows(); ++j) c.v[j] = p[row(j) * ld + col];
+    }
+    __device__ static void add(frag_acc& c, const frag_acc& d) {
+        for (int j = 0; j < max_rows; ++j) c.v[j] += d.v[j];
     }
 };
 template <> struct mma_tile<mxc_half> : mma_tile_generic<mxc_half, 16> {};
