@@ -13,7 +13,7 @@
 // both head sizes (64, 128 or 256; 0: chosen at run time); the generated code names it.
 //
 // attention_mma_kernel, on the matrix units (templates/hip/mma.hpp; half and float, the heads
-// within 64 or 128): a block of 64 threads (two warps of 32, or one wavefront of 64) per
+// within 64 or 128): a block of 128 threads (four warps of 32, or two wavefronts of 64) per
 // (batch, 16 query rows). The block's warps split the keys: in each round the block stages
 // one tile of BK keys and values per warp (all threads load, as 16 rows of q once at the
 // start; by 16-byte vectors where the heads are contiguous and aligned), then each warp, on
@@ -29,8 +29,9 @@
 // At the end the warps' (m, l, O) are merged per row (m = the largest, each O and l weighted
 // by exp(m_w - m)) and divided out. The products accumulate in fp32; P is rounded to T for the
 // second product (half: 11 significant bits) while l sums the fp32 exponentials. Shared memory
-// is sized for two warps (for one where the code is built for wavefronts of 64); BK is the largest of 32 and 16 that
-// fits 46 KiB, none for float heads of 128 or heads of 256, which then run attention_kernel.
+// is dynamic (attention_mma_layout_of), sized for the warps of the platform; BK is the larger
+// of 32 and 16 that fits attention_mma_max_bytes, none for float heads of 128 (on NVIDIA) or
+// heads of 256, which then run attention_kernel.
 #pragma once
 #include "templates/common/attention.hpp"
 #include "templates/common/pointwise_program.hpp"
@@ -196,31 +197,59 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_threads) attention_kernel(dev_args a
     }
 }
 
-// The matrix-unit kernel's configuration (see the top of the file): the shared bytes of T's
-// heads of HD with key tiles of BK, and that tile (0: none fits, or T has no matrix-unit tile).
-constexpr int attention_mma_threads = 64, attention_mma_warps = 2; // warps of 32: two; wavefronts of 64: one
-// The warps the kernel's shared arrays are sized for: attention_mma_warps, but one where the
-// device code is built for wavefronts of 64 (AMD CDNA), so that a block does not hold LDS that
-// no wavefront uses (gfx90a: 36 KiB of its 64 a block, one wavefront a CU; one warp's: 19 KiB).
-// The key tile, chosen on the host, is the two warps' (it fits one warp's all the more).
-#if defined(__AMDGCN_WAVEFRONT_SIZE) && __AMDGCN_WAVEFRONT_SIZE == 64
-constexpr int attention_mma_shared_warps = 1;
+// The matrix-unit kernel's configuration (see the top of the file). A block of 128 threads:
+// four warps of 32, or two wavefronts of 64 (AMD CDNA), each on its own key tile of a round.
+// (Until 2026-11-28 two warps, 64 threads: a round took two tiles, and at batch 1 (ViT-B/16:
+// 156 blocks on the H200's 132 SMs) half of an SM's four schedulers had none of its warps.)
+constexpr int attention_mma_threads = 128;
+// The warps the shared memory is sized for, as the host sees the platform: AMD's matrix units
+// are on CDNA, wavefronts of 64 (the kernel checks that where it is built for AMD).
+#if defined(__HIP_PLATFORM_AMD__)
+constexpr int attention_mma_warps = attention_mma_threads / 64;
 #else
-constexpr int attention_mma_shared_warps = attention_mma_warps;
+constexpr int attention_mma_warps = attention_mma_threads / 32;
 #endif
 template <class T> constexpr int attention_mma_pad = int(16 / sizeof(T)); // rows padded by 16 bytes
-template <class T> constexpr int attention_mma_shared_bytes(int hd, int bk) {
-    const int ld = hd + attention_mma_pad<T>, ldp = bk + attention_mma_pad<T>;
-    return int(sizeof(T)) * attention_rows * ld                                     // q
-           + attention_mma_warps * (int(sizeof(T)) * (2 * bk * ld + attention_rows * ldp) // keys, values, P
-                                    + 4 * attention_rows * (bk + 4 + hd + 4 + 3));          // S, O, rows' scale, m, l
+// The kernel's dynamic shared memory for T's heads of HD with key tiles of BK, array by array
+// (each 32-byte aligned: fragments start on 32 bytes), in this order: q [16][LD], then per warp
+// keys and values [BK][LD], P [16][LDP], in T; S [16][LDS], O [16][LDO] in float; the rows'
+// scale, maximum and sum [16] each.
+struct attention_mma_layout {
+    int q, k, v, p, s, o, scale, m, l, bytes;
+};
+MXC_HD constexpr int attention_mma_align(int x) { return (x + 31) / 32 * 32; }
+template <class T> MXC_HD constexpr attention_mma_layout attention_mma_layout_of(int hd, int bk) {
+    const int e = int(sizeof(T)), w = attention_mma_warps, ld = hd + attention_mma_pad<T>, ldp = bk + attention_mma_pad<T>;
+    const int rows = attention_rows;
+    attention_mma_layout l{};
+    l.q = 0;
+    l.k = l.q + attention_mma_align(e * rows * ld);
+    l.v = l.k + attention_mma_align(e * w * bk * ld);
+    l.p = l.v + attention_mma_align(e * w * bk * ld);
+    l.s = l.p + attention_mma_align(e * w * rows * ldp);
+    l.o = l.s + attention_mma_align(4 * w * rows * (bk + 4));
+    l.scale = l.o + attention_mma_align(4 * w * rows * (hd + 4));
+    l.m = l.scale + attention_mma_align(4 * w * rows);
+    l.l = l.m + attention_mma_align(4 * w * rows);
+    l.bytes = l.l + attention_mma_align(4 * w * rows);
+    return l;
 }
+// The most shared memory a block of it takes: AMD, 48 KiB (gfx90a has 64 for a workgroup);
+// NVIDIA's matrix units (sm_80 on) allow 99 KiB or more (dynamic, past 48 KiB).
+#if defined(__HIP_PLATFORM_AMD__)
+constexpr int attention_mma_max_bytes = 48 * 1024;
+#else
+constexpr int attention_mma_max_bytes = 96 * 1024;
+#endif
+// The key tile of T's heads of HD: the larger of 32 and 16 that fits (0: none does, or T has no
+// matrix-unit tile). sm_90: half heads of 64 take 32 (71 KiB), of 128 16 (82 KiB); float heads
+// of 64 16 (68 KiB), of 128 none.
 template <class T> constexpr int attention_mma_key_tile(int hd) {
     if constexpr (!std::is_same<T, mxc_half>::value && !std::is_same<T, float>::value) return 0;
-    return hd > 128 || hd % 16 != 0                              ? 0
-           : attention_mma_shared_bytes<T>(hd, 32) <= 46 * 1024 ? 32
-           : attention_mma_shared_bytes<T>(hd, 16) <= 46 * 1024 ? 16
-                                                                  : 0;
+    return hd > 128 || hd % 16 != 0                                               ? 0
+           : attention_mma_layout_of<T>(hd, 32).bytes <= attention_mma_max_bytes ? 32
+           : attention_mma_layout_of<T>(hd, 16).bytes <= attention_mma_max_bytes ? 16
+                                                                                   : 0;
 }
 
 // 16 bytes of T: the vector the matrix-unit kernel stages q, the keys and the values by.
@@ -247,17 +276,24 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     grid_dependency_sync();
     using mt = mma_tile<T>;
     using C = float; // the accumulators' type
-    constexpr int BQ = attention_rows, NW = attention_mma_shared_warps, NT = attention_mma_threads, PAD = attention_mma_pad<T>;
+    constexpr int BQ = attention_rows, NT = attention_mma_threads, PAD = attention_mma_pad<T>;
     constexpr int LD = HD + PAD, LDP = BK + PAD, LDS = BK + 4, LDO = HD + 4; // rows of 16-byte multiples: fragments stay 32-byte aligned
     constexpr int PS = HD / mt::K >= 8 ? 4 : HD / mt::K >= 4 ? 2 : 1; // partial sums of a score fragment
     static_assert(BK % 16 == 0 && HD % 16 == 0, "attention_mma_kernel: whole fragments");
-    alignas(32) __shared__ T qs[BQ][LD];
-    alignas(32) __shared__ T ks[NW][BK][LD];
-    alignas(32) __shared__ T vs[NW][BK][LD];
-    alignas(32) __shared__ T ps[NW][BQ][LDP];
-    alignas(32) __shared__ C ss[NW][BQ][LDS];
-    alignas(32) __shared__ C os[NW][BQ][LDO];
-    __shared__ C row_scale[NW][BQ], row_m[NW][BQ], row_l[NW][BQ];
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+    static_assert(NT / __AMDGCN_WAVEFRONT_SIZE <= attention_mma_warps, "attention_mma_kernel: the shared memory is sized for wavefronts of 64");
+#endif
+    constexpr attention_mma_layout L = attention_mma_layout_of<T>(HD, BK);
+    unsigned char* const sm = dynamic_shared<unsigned char>();
+    T(*const qs)[LD] = reinterpret_cast<T(*)[LD]>(sm + L.q);
+    T(*const ks)[BK][LD] = reinterpret_cast<T(*)[BK][LD]>(sm + L.k);
+    T(*const vs)[BK][LD] = reinterpret_cast<T(*)[BK][LD]>(sm + L.v);
+    T(*const ps)[BQ][LDP] = reinterpret_cast<T(*)[BQ][LDP]>(sm + L.p);
+    C(*const ss)[BQ][LDS] = reinterpret_cast<C(*)[BQ][LDS]>(sm + L.s);
+    C(*const os)[BQ][LDO] = reinterpret_cast<C(*)[BQ][LDO]>(sm + L.o);
+    C(*const row_scale)[BQ] = reinterpret_cast<C(*)[BQ]>(sm + L.scale);
+    C(*const row_m)[BQ] = reinterpret_cast<C(*)[BQ]>(sm + L.m);
+    C(*const row_l)[BQ] = reinterpret_cast<C(*)[BQ]>(sm + L.l);
     const int tid = static_cast<int>(threadIdx.x), ws = mma_warp_size(), nw = NT / ws, warp = tid / ws, lane = tid % ws;
     const int row = lane % BQ, sub = lane / BQ, G = ws / BQ; // the softmax's lanes: G a row
     const int64_t blocks_q = (dims.lq + BQ - 1) / BQ, b = blockIdx.x / blocks_q, i0 = (blockIdx.x % blocks_q) * BQ;
@@ -402,7 +438,9 @@ void attention_launch(const mxc_kargs& k, const mxc_attention_dims& dims, hipStr
     constexpr int BK_MMA = attention_mma_key_tile<T>(HD);
     constexpr int BK = attention_key_tile<C>(HD);
     if constexpr (MMA && BK_MMA > 0) {
-        hipLaunchKernelGGL((attention_mma_kernel<T, F, HD, BK_MMA>), dim3(static_cast<unsigned>(grid)), dim3(attention_mma_threads), 0,
+        constexpr int bytes = attention_mma_layout_of<T>(HD, BK_MMA).bytes;
+        allow_dynamic_shared<attention_mma_kernel<T, F, HD, BK_MMA>>(bytes);
+        hipLaunchKernelGGL((attention_mma_kernel<T, F, HD, BK_MMA>), dim3(static_cast<unsigned>(grid)), dim3(attention_mma_threads), bytes,
                            s, pack(k), dims, int64_t(1 + k.ip[0]), attention_vectors<T>(k, dims), f);
     } else if constexpr (BK > 0) {
         hipLaunchKernelGGL((attention_kernel<T, F, HD, BK>), dim3(static_cast<unsigned>(grid)), dim3(attention_threads), 0, s,

@@ -117,7 +117,8 @@ TEST(HipAttention, MatchesSoftmaxOfScoresTimesValues) {
 }
 
 // attention_mma_kernel (the generic path of mma.hpp here): key tiles of 32 (half, heads of 64)
-// and 16 (half 128, float 64), rounds of two warps' tiles that the keys do not fill, a warp
+// and 16 (half 128, float 64), rounds of four warps' tiles (several, the last one not filled
+// by the keys: 200 half keys are two rounds of 128, 150 float keys three of 64), a warp
 // whose keys are all masked or past the end, heads staged by 16-byte vectors and (heads not a
 // whole number of them: half 100, float 30) element by element, float heads of 128 and 256
 // (the SIMT kernel).
@@ -130,6 +131,7 @@ TEST(HipAttention, MatrixUnitKernelMatchesToo) {
     expect_attention<float, 64, false, true>(2, 3, 37, 45, 64, 64, true);
     expect_attention<float, 64, true, true>(1, 2, 16, 32, 40, 24, false);
     expect_attention<float, 64, true, true>(1, 2, 9, 40, 30, 18, false);
+    expect_attention<float, 64, false, true>(1, 3, 20, 150, 64, 64, true);
     expect_attention<float, 0, false, true>(1, 2, 21, 70, 100, 72, true);
     expect_attention<float, 256, true, true>(1, 1, 20, 17, 256, 200, false);
 }
