@@ -64,7 +64,8 @@ __device__ __forceinline__ void norm_row_offsets(const dev_args& a, int64_t axis
 }
 
 // A row of at most N elements a lane, read with a step (norm_rows_stepped), on a warp: the row
-// is loaded once into registers, every load of a lane issued before the first is used, then
+// and its scale and bias are loaded once into registers, every load of a lane issued before
+// the first is used, then
 // the statistics by shuffles and the output from the registers. mxc_norm_row reads the row
 // three times, one load after another per lane (a warp's 24 loads of a 768-element row: 24
 // memory latencies a pass) or, with a block per row, with two block barriers per reduction.
@@ -78,11 +79,25 @@ template <class T, bool Rms, int N> struct norm_row_cached_fn {
         int64_t off[3];
         norm_row_offsets(a, axis, row, off);
         const norm_stepped_row<T> x = make_stepped_row<T>(a.in[0], a.in_desc[0], axis, off[0]);
-        C v[N];
+        const norm_stepped_row<T> g = has_scale ? make_stepped_row<T>(a.in[1], a.in_desc[1], axis, off[1]) : x;
+        const norm_stepped_row<T> b = has_bias ? make_stepped_row<T>(a.in[2], a.in_desc[2], axis, off[2]) : x;
+        // Every load of the lane is issued before the first is used: the row, then its scale
+        // and bias (which the statistics do not change). Loaded after the statistics, in
+        // groups of 8 outputs before their stores (a load may not move above a store to memory
+        // that could be the same: y, g and b are plain pointers), they were three more memory
+        // latencies one after another for a 768-element row on a warp, after the row's own
+        // (ViT-B/16's and BERT's layer norms: 6-16 us a launch on the H200, eager's 3.4).
+        C v[N], gs[N], bs[N];
 #pragma unroll
         for (int j = 0; j < N; ++j) {
             const int i = t.rank + j * t.size;
             v[j] = i < len ? x(i) : C(0);
+        }
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            const int i = t.rank + j * t.size;
+            gs[j] = has_scale && i < len ? g(i) : C(1);
+            bs[j] = has_bias && i < len ? b(i) : C(0);
         }
         C mean = C(0), m2 = C(0);
         if (!Rms) {
@@ -99,34 +114,15 @@ template <class T, bool Rms, int N> struct norm_row_cached_fn {
         }
         m2 = t.reduce(m2, mxc_op_sum{});
         const C inv = mxc_norm_inv(m2, len, a.fp[0]);
-        const norm_stepped_row<T> g = has_scale ? make_stepped_row<T>(a.in[1], a.in_desc[1], axis, off[1]) : x;
-        const norm_stepped_row<T> b = has_bias ? make_stepped_row<T>(a.in[2], a.in_desc[2], axis, off[2]) : x;
         T* y = out_ptr<T>(a) + first;
-        // The scale and bias of G outputs are loaded before the first of them is stored: a load
-        // may not move above a store to memory that could be the same (y, g and b are plain
-        // pointers), so loaded one output at a time each store waited for its own loads, 24
-        // memory latencies one after another for a lane of a 768-element row (ViT's and
-        // BERT's layer norms: 6-16 us a launch on the H200, eager's 3.4). G at a time: N / G.
-        constexpr int G = N < 8 ? N : 8;
-        static_assert(N % G == 0, "norm_row_cached_fn: whole groups of outputs");
 #pragma unroll
-        for (int j0 = 0; j0 < N; j0 += G) {
-            C gs[G], bs[G];
-#pragma unroll
-            for (int j = 0; j < G; ++j) {
-                const int i = t.rank + (j0 + j) * t.size;
-                gs[j] = has_scale && i < len ? g(i) : C(1);
-                bs[j] = has_bias && i < len ? b(i) : C(0);
-            }
-#pragma unroll
-            for (int j = 0; j < G; ++j) {
-                const int i = t.rank + (j0 + j) * t.size;
-                if (i >= len) continue;
-                C r = (v[j0 + j] - mean) * inv;
-                if (has_scale) r *= gs[j];
-                if (has_bias) r += bs[j];
-                y[i] = T(r);
-            }
+        for (int j = 0; j < N; ++j) {
+            const int i = t.rank + j * t.size;
+            if (i >= len) continue;
+            C r = (v[j] - mean) * inv;
+            if (has_scale) r *= gs[j];
+            if (has_bias) r += bs[j];
+            y[i] = T(r);
         }
     }
 };
