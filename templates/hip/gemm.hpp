@@ -509,11 +509,21 @@ __device__ __forceinline__ void gemm_tile_done(const gemm_fixup_out<C, Out>& f, 
         const C* p = f.part + (z * f.m + r) * f.n + c;
         C acc[RW] = {};
         gemm_read_run<RW>(p, acc, count);
-        for (int64_t s = 1; s < f.slices; ++s) {
-            C x[RW] = {};
-            gemm_read_run<RW>(p + s * total, x, count);
+        // the other slices U at a time, every load of a group issued before the first add:
+        // one memory latency a group (it was one a slice, the loop's next load waiting for the
+        // add before it: 6 slices of 4 runs a thread, ViT-B/16's fc2 on gemm_mma_f32_deep, were
+        // 24 latencies in a row at the end of the kernel); added in slice order as before
+        constexpr int U = 8;
+        for (int64_t s0 = 1; s0 < f.slices; s0 += U) {
+            C x[U][RW] = {};
 #pragma unroll
-            for (int i = 0; i < RW; ++i) acc[i] += x[i];
+            for (int u = 0; u < U; ++u)
+                if (s0 + u < f.slices) gemm_read_run<RW>(p + (s0 + u) * total, x[u], count);
+#pragma unroll
+            for (int u = 0; u < U; ++u)
+                if (s0 + u < f.slices)
+#pragma unroll
+                    for (int i = 0; i < RW; ++i) acc[i] += x[u][i];
         }
         gemm_store_run(f.out, z, r, c, acc, count);
     }

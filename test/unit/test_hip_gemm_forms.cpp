@@ -103,6 +103,17 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
         expect_near_all(run_kernel(mxc::hip::dot<float, small_m5>, a, b, ins, od, {}, bytes5), want);
         expect_near_all(run_kernel(mxc::hip::dot<float, medium3>, a, b, ins, od, {}), want); // no scratch: unsplit
     }
+    { // 13 slices: the fix-up adds them 8 at a time (slice 0, then 1-8, then 9-12)
+        using medium16 = mxc::hip::gemm_split<mxc::hip::gemm_medium, 16>;
+        const int64_t kd = 600;
+        ASSERT_EQ(mxc_gemm_slices(kd, 16, mxc::hip::gemm_medium::BK), 13);
+        const mxc_desc ins[2] = {packed({2, 20, kd}), packed({2, kd, 9})}, od = packed({2, 20, 9});
+        const auto a = ramp(size_t(2 * 20 * kd), 0.25f), b = ramp(size_t(2 * kd * 9), 0.5f);
+        std::vector<float> want(2 * 20 * 9);
+        for (size_t i = 0; i < want.size(); ++i) want[i] = mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, int64_t(i));
+        const int64_t bytes = mxc::hip::gemm_split_scratch_bytes<float>(20, 9, kd, 2, 16, mxc::hip::gemm_medium::BK);
+        expect_near_all(run_kernel(mxc::hip::dot<float, medium16>, a, b, ins, od, {}, bytes), want);
+    }
     // the slices: whole K steps, none empty, covering K
     EXPECT_EQ(mxc_gemm_slice_depth(70, 3, 8), 24);
     EXPECT_EQ(mxc_gemm_slices(70, 3, 8), 3);
