@@ -322,14 +322,25 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     for (int64_t r0 = 0; r0 < lk; r0 += int64_t(nw) * BK) {
         block_sync(); // the previous round's keys and values are read (the first: q and O written)
         if (vec) {
-            for (int idx = tid; idx < nw * BK * CH; idx += NT) {
-                const int w = idx / (BK * CH), jj = idx / CH % BK, dd = idx % CH * V;
+            // a thread's chunks of the round, every load issued before the first store (a
+            // load stored at once to shared memory waits for its data: one memory latency a
+            // chunk in a row)
+            constexpr int KV = (attention_mma_warps * BK * CH + NT - 1) / NT;
+            chunk kx[KV], vx[KV];
+#pragma unroll
+            for (int u = 0; u < KV; ++u) {
+                const int idx = tid + u * NT, w = idx / (BK * CH), jj = idx / CH % BK, dd = idx % CH * V;
                 const int64_t j = r0 + w * BK + jj;
-                chunk kx{}, vx{};
-                if (j < lk && dd < d) kx = vector_load<chunk>(o.kt + j * o.k_j + dd);
-                if (j < lk && dd < dv) vx = vector_load<chunk>(o.v + j * o.v_j + dd);
-                vector_store(&ks[w][jj][dd], kx);
-                vector_store(&vs[w][jj][dd], vx);
+                kx[u] = chunk{}, vx[u] = chunk{};
+                if (idx < nw * BK * CH && j < lk && dd < d) kx[u] = vector_load<chunk>(o.kt + j * o.k_j + dd);
+                if (idx < nw * BK * CH && j < lk && dd < dv) vx[u] = vector_load<chunk>(o.v + j * o.v_j + dd);
+            }
+#pragma unroll
+            for (int u = 0; u < KV; ++u) {
+                const int idx = tid + u * NT, w = idx / (BK * CH), jj = idx / CH % BK, dd = idx % CH * V;
+                if (idx >= nw * BK * CH) continue;
+                vector_store(&ks[w][jj][dd], kx[u]);
+                vector_store(&vs[w][jj][dd], vx[u]);
             }
         } else {
             for (int idx = tid; idx < nw * BK * HD; idx += NT) {
@@ -361,12 +372,18 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
             mt::store(&ss[warp][0][n0], LDS, acc[0]);
         }
         block_sync(); // the scores are stored (by other lanes)
+        // this lane's scores of its row (keys sub, sub + G, ...: G = 2 lanes a row on warps of
+        // 32, 4 on wavefronts of 64) in registers, the loop unrolled so that the body's reads of
+        // extra inputs (a mask, a scale) are in flight together
+        constexpr int SL = BK / 2;
+        C sv[SL];
         C tile_max = mxc_lowest<C>();
-        for (int jj = sub; jj < BK; jj += G) {
+#pragma unroll
+        for (int u = 0; u < SL; ++u) {
+            const int jj = sub + u * G;
             const int64_t j = j0 + jj;
-            const C s = live && j < lk ? body(a, skip, f, ss[warp][row][jj], j) : mxc_lowest<C>();
-            ss[warp][row][jj] = s;
-            tile_max = mxc_op_max_nan{}(tile_max, s);
+            sv[u] = jj < BK && live && j < lk ? body(a, skip, f, ss[warp][row][jj], j) : mxc_lowest<C>();
+            tile_max = mxc_op_max_nan{}(tile_max, sv[u]);
         }
         for (int o = BQ; o < ws; o <<= 1) tile_max = mxc_op_max_nan{}(tile_max, shfl_xor(tile_max, o));
         const C m_new = mxc_op_max_nan{}(m, tile_max);
@@ -375,8 +392,11 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
             for (int jj = sub; jj < BK; jj += G) ps[warp][row][jj] = T(0.0f);
         } else {
             scale = mxc_exp(C(m - m_new)); // m = -inf: 0 (O and l are 0 then)
-            for (int jj = sub; jj < BK; jj += G) {
-                const C p = mxc_exp(C(ss[warp][row][jj] - m_new));
+#pragma unroll
+            for (int u = 0; u < SL; ++u) {
+                const int jj = sub + u * G;
+                if (jj >= BK) continue;
+                const C p = mxc_exp(C(sv[u] - m_new));
                 tile_sum += p;
                 ps[warp][row][jj] = T(p);
             }
