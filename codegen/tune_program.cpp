@@ -85,7 +85,7 @@ std::vector<gemm_tile> split_variants(const gemm_tile& t, const gemm_problem& p)
     std::vector<gemm_tile> r;
     const int own = rule_splits(t, p);
     std::set<int64_t> slices = {own > 1 ? mxc_gemm_slices(p.k, own, t.bk) : 1};
-    for (int s : {1, 2, 3, 4, 6, 8, 12, 16}) {
+    for (int s : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32}) {
         if (launcher_splits(t, p, s) != s || (s > 1 && mxc_gemm_slice_depth(p.k, s, t.bk) < 2 * t.bk)) continue;
         if (slices.insert(s > 1 ? mxc_gemm_slices(p.k, s, t.bk) : 1).second) r.push_back(with_splits(t, s));
     }

@@ -28,7 +28,7 @@ std::vector<gemm_tile> tuning_candidates(const gemm_problem& p);
 int launcher_splits(const gemm_tile& t, const gemm_problem& p, int splits);
 // The split the compiler's rule gives tile t's block for p (mxc_gemm_splits), as the launcher runs it.
 int rule_splits(const gemm_tile& t, const gemm_problem& p);
-// Tile t at the splits 1, 2, 3, 4, 6, 8, 12, 16 other than its rule's: those the launcher runs
+// Tile t at the splits 1, 2, 3, 4, 6, 8, 12, 16, 24, 32 other than its rule's: those the launcher runs
 // as asked, with slices at least two K steps deep, one per distinct number of slices.
 std::vector<gemm_tile> split_variants(const gemm_tile& t, const gemm_problem& p);
 

@@ -235,18 +235,19 @@ TEST(Tuning, Splits) {
     EXPECT_EQ(launcher_splits(deep, fc2, 4), 4);
     EXPECT_EQ(launcher_splits(deep, {"dot", dtype::float_type, 197, 768, 16, 1}, 4), 1); // one K step: one slice
     EXPECT_EQ(launcher_splits(deep, {"dot", dtype::float_type, 2048, 2048, 3072, 1}, 4), 1); // 1024 tiles
-    // its other splits: 1, 2, 3, 4, 8, 12, 16 (6 is the rule's), none deeper than the steps allow
+    // its other splits: 1, 2, 3, 4, 8, 12, 16, 24, 32 (6 is the rule's; 32 slices of 96)
     std::vector<std::string> v;
     for (auto& u : split_variants(deep, fc2)) v.push_back(u.text());
     EXPECT_EQ(v, (std::vector<std::string>{"mma:64x64x32/2x4x128", "mma:64x64x32/2x4x128/k2", "mma:64x64x32/2x4x128/k3",
                                            "mma:64x64x32/2x4x128/k4", "mma:64x64x32/2x4x128/k8", "mma:64x64x32/2x4x128/k12",
-                                           "mma:64x64x32/2x4x128/k16"}));
+                                           "mma:64x64x32/2x4x128/k16", "mma:64x64x32/2x4x128/k24", "mma:64x64x32/2x4x128/k32"}));
     // the matrix-unit candidates end with them; the others are split as the rule would
     auto c = mma_candidates(fc2, true);
     ASSERT_GE(c.size(), v.size());
     for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(c[c.size() - v.size() + i].text(), v[i]);
     for (std::size_t i = 0; i + v.size() < c.size(); ++i) EXPECT_EQ(c[i].splits, rule_splits(c[i], fc2)) << c[i].text();
-    // QKV (197 x 2304 x 768): 144 tiles, which the rule does not split; the variants do
+    // QKV (197 x 2304 x 768): 144 tiles, which the rule does not split; the variants do (16
+    // slices would be 48 deep, 12 again; 24 and 32, one K step)
     const gemm_problem qkv{"dot", dtype::float_type, 197, 2304, 768, 1};
     EXPECT_EQ(rule_splits(deep, qkv), 1);
     v.clear();
