@@ -14,8 +14,7 @@
 
 namespace mxc {
 
-namespace {
-std::optional<mxc_gemm_elem> elem_of(dtype t) {
+std::optional<mxc_gemm_elem> gemm_elem_of(dtype t) {
     switch (t) {
     case dtype::float_type: return MXC_GEMM_F32;
     case dtype::double_type: return MXC_GEMM_F64;
@@ -24,6 +23,8 @@ std::optional<mxc_gemm_elem> elem_of(dtype t) {
     default: return std::nullopt;
     }
 }
+
+namespace {
 
 const char* preset_type(mxc_gemm_preset p) {
     switch (p) {
@@ -145,7 +146,7 @@ hip_launch_choice hip_launch_choice_of(const kernel_call& k) {
         }
         return c;
     }
-    const auto e = elem_of(k.type);
+    const auto e = gemm_elem_of(k.type);
     if (!e || k.in_shapes.size() < 2) return c;
     if (op == "dot") {
         if (auto p = gemm_problem_of(k)) c.args = ", " + gemm_config(k, *p, *e, c, true);
@@ -291,7 +292,7 @@ int use_f32_matrix_units(lowered_module& l, const std::string& arch) {
 
 int64_t cpu_scratch_bytes(const kernel_call& k) {
     if (strip_fused(k.kernel) != "convolution" || k.in_shapes.size() < 2) return 0;
-    const auto e = elem_of(k.type);
+    const auto e = gemm_elem_of(k.type);
     const shape &x = k.in_shapes[0], &w = k.in_shapes[1], &out = k.out_shape;
     const std::size_t r = out.lens.size();
     if (!e || r < 3 || x.lens.size() != r || w.lens.size() != r || k.params.ip.size() < 1 + 3 * (r - 2)) return 0;

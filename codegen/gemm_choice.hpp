@@ -6,7 +6,9 @@
 // launchers apply at run time when called without a choice (gemm_auto, MXC_CONV_AUTO).
 #pragma once
 #include "codegen/lower.hpp"
+#include "templates/common/gemm_choice.hpp"
 
+#include <optional>
 #include <string>
 
 namespace mxc {
@@ -32,6 +34,10 @@ struct hip_launch_choice {
 
 // The choice for kernel k (dot, convolution, convolution_transpose and the fused forms).
 hip_launch_choice hip_launch_choice_of(const kernel_call& k);
+
+// The GEMM engine's element kind of type t (templates/common/gemm_choice.hpp: float, double,
+// half, bf16), or nothing.
+std::optional<mxc_gemm_elem> gemm_elem_of(dtype t);
 
 // Whether convolution k runs channels-last (MXC_CONV_GEMM_NHWC, once its scratch is reserved):
 // half, the form allowed (mxc_conv_channels_last) and wanted (mxc_conv_channels_last_pays, or

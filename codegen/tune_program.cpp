@@ -1,6 +1,7 @@
 // The timing program of mxc --tune: candidates, generated source, output reader
 // (codegen/tune_program.hpp).
 #include "codegen/tune_program.hpp"
+#include "codegen/gemm_choice.hpp"
 #include "ir/error.hpp"
 #include "templates/common/gemm_choice.hpp"
 
@@ -162,11 +163,7 @@ std::vector<gemm_tile> tuning_candidates(const gemm_problem& p) {
         if (!any || r.size() >= max_tuning_candidates) break;
     }
     // then the launcher's own preset (mxc_gemm_pick; a SIMT one) at its other splits
-    const mxc_gemm_elem e = p.type == dtype::double_type ? MXC_GEMM_F64
-                            : p.type == dtype::half_type ? MXC_GEMM_F16
-                            : p.type == dtype::bf16_type ? MXC_GEMM_BF16
-                                                         : MXC_GEMM_F32;
-    const mxc_gemm_preset own = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
+    const mxc_gemm_preset own = mxc_gemm_pick(gemm_elem_of(p.type).value_or(MXC_GEMM_F32), p.m, p.n, p.k, p.z);
     for (const gemm_tile& t : presets)
         if (mxc_gemm_preset_tile(own).bm == t.bm && mxc_gemm_preset_tile(own).bn == t.bn && mxc_gemm_preset_tile(own).bk == t.bk &&
             t.invalid(p.type).empty())
