@@ -80,9 +80,10 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
         if (s < 2) return k.tuning.cpp;
         // the entry's split-K (/kS), as it was timed: where the launcher can split, K makes two
         // slices or more, and the output tiles have their counters
-        const int64_t slices = mxc_gemm_slices(p.k, s, k.tuning.bk);
-        const int64_t tiles = p.z * ((p.m + k.tuning.bm - 1) / k.tuning.bm) * ((p.n + k.tuning.bn - 1) / k.tuning.bn);
-        if (!can_split || slices < 2 || tiles > mxc_gemm_split_tiles || k.tuning.bm <= 0 || k.tuning.bn <= 0) {
+        const bool block = k.tuning.bm > 0 && k.tuning.bn > 0 && k.tuning.bk > 0;
+        const int64_t slices = block ? mxc_gemm_slices(p.k, s, k.tuning.bk) : 1;
+        const int64_t tiles = block ? p.z * ((p.m + k.tuning.bm - 1) / k.tuning.bm) * ((p.n + k.tuning.bn - 1) / k.tuning.bn) : 0;
+        if (!can_split || slices < 2 || tiles > mxc_gemm_split_tiles) {
             c.comment += " (unsplit: " +
                          std::string(!can_split ? "this launcher does not split K" : slices < 2 ? "K makes one slice" : "too many output tiles") +
                          ")";
