@@ -64,6 +64,19 @@ bool channels_last_wanted(const gemm_problem& p) {
     return mxc_conv_channels_last_pays(p.m, p.n, p.k, p.z);
 }
 
+// Configuration cfg (K steps of bk) with K cut into `splits` slices (split-K): c.splits and
+// c.scratch_bytes (what the kernel needs), and the gemm_split launch type once the kernel has
+// that scratch (else cfg); c.comment names the slices and `why` (the rule, or the tuning entry).
+std::string split_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_elem e, hip_launch_choice& c,
+                         const std::string& cfg, int splits, int bk, const std::string& why) {
+    c.splits = splits;
+    c.scratch_bytes = mxc_gemm_split_scratch_bytes(p.m, p.n, p.k, p.z, splits, bk, e == MXC_GEMM_F64 ? 8 : 4);
+    if (k.scratch_bytes < c.scratch_bytes) return cfg;
+    c.comment += ", split-K: " + std::to_string(mxc_gemm_slices(p.k, splits, bk)) + " slices of " +
+                 std::to_string(mxc_gemm_slice_depth(p.k, splits, bk)) + " (" + why + ")";
+    return "mxc::hip::gemm_split<" + cfg + ", " + std::to_string(splits) + ">";
+}
+
 // The GEMM configuration of problem p: the tuned tile, else the rule's preset, split-K where
 // the rule wants it (c.splits, c.scratch_bytes) and the kernel has its scratch; sets c.comment.
 // ring: a matrix-unit kernel with the ring of asynchronous copies where the rule picks a
@@ -89,12 +102,7 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
                          ")";
             return k.tuning.cpp;
         }
-        c.splits = s;
-        c.scratch_bytes = mxc_gemm_split_scratch_bytes(p.m, p.n, p.k, p.z, s, k.tuning.bk, e == MXC_GEMM_F64 ? 8 : 4);
-        if (k.scratch_bytes < c.scratch_bytes) return k.tuning.cpp;
-        c.comment += ", split-K: " + std::to_string(slices) + " slices of " +
-                     std::to_string(mxc_gemm_slice_depth(p.k, s, k.tuning.bk)) + " (" + k.tuning.from + ")";
-        return "mxc::hip::gemm_split<" + k.tuning.cpp + ", " + std::to_string(s) + ">";
+        return split_config(k, p, e, c, k.tuning.cpp, s, k.tuning.bk, k.tuning.from);
     }
     mxc_gemm_preset preset = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
     if (e == MXC_GEMM_F32 && k.f32_mma && mxc_gemm_f32_mma(p.m, p.n, p.k, p.z))
@@ -113,12 +121,7 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
     const mxc_gemm_tile_dims tile = mxc_gemm_preset_tile(preset);
     c.splits = mxc_gemm_splits(tile, p.m, p.n, p.k, p.z);
     if (c.splits < 2) return cfg;
-    const int64_t slices = mxc_gemm_slices(p.k, c.splits, tile.bk);
-    c.scratch_bytes = mxc_gemm_split_scratch_bytes(p.m, p.n, p.k, p.z, c.splits, tile.bk, e == MXC_GEMM_F64 ? 8 : 4);
-    if (k.scratch_bytes < c.scratch_bytes) return cfg;
-    c.comment += ", split-K: " + std::to_string(slices) + " slices of " +
-                 std::to_string(mxc_gemm_slice_depth(p.k, c.splits, tile.bk)) + " (rule: mxc_gemm_splits)";
-    return "mxc::hip::gemm_split<" + cfg + ", " + std::to_string(c.splits) + ">";
+    return split_config(k, p, e, c, cfg, c.splits, tile.bk, "rule: mxc_gemm_splits");
 }
 
 std::string strip_fused(const std::string& op) { return op.rfind("fused_", 0) == 0 ? op.substr(6) : op; }

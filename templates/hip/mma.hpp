@@ -93,6 +93,12 @@ template <class T> struct mma_tile;
 
 #if defined(MXC_MMA_WMMA)
 
+// c += d element-wise, for wmma accumulators (the same layout in both).
+template <class Acc> __device__ inline void wmma_add(Acc& c, const Acc& d) {
+#pragma unroll
+    for (int i = 0; i < c.num_elements; ++i) c.x[i] += d.x[i];
+}
+
 template <> struct mma_tile<mxc_half> {
     static constexpr int M = 16, N = 16, K = 16;
 #if defined(__CUDACC__)
@@ -120,10 +126,7 @@ template <> struct mma_tile<mxc_half> {
     }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_bt& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
-    __device__ static void add(frag_acc& c, const frag_acc& d) {
-#pragma unroll
-        for (int i = 0; i < c.num_elements; ++i) c.x[i] += d.x[i];
-    }
+    __device__ static void add(frag_acc& c, const frag_acc& d) { wmma_add(c, d); }
     __device__ static void store(float* p, int ld, const frag_acc& c) {
         nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
     }
@@ -201,10 +204,7 @@ template <> struct mma_tile<float> {
         nvcuda::wmma::mma_sync(c, a.big, b.small, c);
         nvcuda::wmma::mma_sync(c, a.big, b.big, c);
     }
-    __device__ static void add(frag_acc& c, const frag_acc& d) {
-#pragma unroll
-        for (int i = 0; i < c.num_elements; ++i) c.x[i] += d.x[i];
-    }
+    __device__ static void add(frag_acc& c, const frag_acc& d) { wmma_add(c, d); }
     __device__ static void store(float* p, int ld, const frag_acc& c) {
         nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
     }
