@@ -36,6 +36,7 @@ const char* preset_type(mxc_gemm_preset p) {
     case MXC_GEMM_MMA_SMALL: return "mxc::hip::gemm_mma_small";
     case MXC_GEMM_MMA_F32: return "mxc::hip::gemm_mma_f32";
     case MXC_GEMM_MMA_F32_DEEP: return "mxc::hip::gemm_mma_f32_deep";
+    case MXC_GEMM_GEMV: return "mxc::hip::gemm_gemv";
     }
     return "";
 }
@@ -107,6 +108,7 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
     mxc_gemm_preset preset = mxc_gemm_pick(e, p.m, p.n, p.k, p.z);
     if (e == MXC_GEMM_F32 && k.f32_mma && mxc_gemm_f32_mma(p.m, p.n, p.k, p.z))
         preset = k.large_ring ? MXC_GEMM_MMA_F32_DEEP : MXC_GEMM_MMA_F32;
+    if (p.op == "dot" && mxc_gemm_gemv(p.m, p.n, p.k, p.z)) preset = MXC_GEMM_GEMV;
     const bool to_small_ring = ring && preset == MXC_GEMM_MMA && !k.large_ring;
     if (to_small_ring) preset = MXC_GEMM_MMA_SMALL;
     const bool large_ring = preset == MXC_GEMM_MMA && k.large_ring;
@@ -116,6 +118,7 @@ std::string gemm_config(const kernel_call& k, const gemm_problem& p, mxc_gemm_el
                  : large_ring                    ? " (rule: mxc_gemm_pick; its large tile with the ring of stages: has_large_ring)"
                  : preset == MXC_GEMM_MMA_F32 ? " (rule: mxc_gemm_f32_mma)"
                  : preset == MXC_GEMM_MMA_F32_DEEP ? " (rule: mxc_gemm_f32_mma; 32 deep where the target has the shared memory: has_large_ring)"
+                 : preset == MXC_GEMM_GEMV       ? " (rule: mxc_gemm_gemv)"
                                               : " (rule: mxc_gemm_pick)");
     if (!can_split) return cfg;
     const mxc_gemm_tile_dims tile = mxc_gemm_preset_tile(preset);

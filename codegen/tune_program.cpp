@@ -168,6 +168,12 @@ std::vector<gemm_tile> tuning_candidates(const gemm_problem& p) {
         if (mxc_gemm_preset_tile(own).bm == t.bm && mxc_gemm_preset_tile(own).bn == t.bn && mxc_gemm_preset_tile(own).bk == t.bk &&
             t.invalid(p.type).empty())
             for (const gemm_tile& v : split_variants(t, p)) r.push_back(v);
+    // the GEMV kernel (dot products; the compiler's choice for up to 4 rows, mxc_gemm_gemv) for
+    // up to 16 rows, at the rule's split and the others
+    if (p.op == "dot" && p.m <= 16) {
+        r.push_back(with_splits(gemv_tile(), rule_splits(gemv_tile(), p)));
+        for (const gemm_tile& v : split_variants(gemv_tile(), p)) r.push_back(v);
+    }
     return r;
 }
 

@@ -20,7 +20,8 @@ constexpr std::size_t max_tuning_candidates = 30;
 // (BM, BN, BK) the thread tile closest to 256 threads and square comes first, then the next
 // of every block, ..., up to max_tuning_candidates in all. No duplicates. Each is split as the
 // rule would split it (rule_splits), and the launcher's own preset for p (mxc_gemm_pick, when a
-// SIMT one) follows at its other splits (split_variants), past that limit.
+// SIMT one) follows at its other splits (split_variants), past that limit; for dot products of
+// at most 16 rows, the GEMV kernel (gemv_tile) at its rule's split and the others.
 std::vector<gemm_tile> tuning_candidates(const gemm_problem& p);
 
 // The slices gemm_run cuts K into for tile t asked for `splits`: splits, or 1 where that makes

@@ -3,6 +3,7 @@
 #include "ir/error.hpp"
 #include "ir/eval.hpp"
 #include "templates/common/dot.hpp"
+#include "templates/common/gemm_choice.hpp"
 
 #include <charconv>
 #include <fstream>
@@ -55,7 +56,15 @@ std::string gemm_problem::text() const {
     return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + "x" + std::to_string(z);
 }
 
+gemm_tile gemv_tile() {
+    const mxc_gemm_tile_dims d = mxc_gemm_preset_tile(MXC_GEMM_GEMV);
+    gemm_tile t;
+    t.bm = d.bm, t.bn = d.bn, t.bk = d.bk, t.gemv = true;
+    return t;
+}
+
 std::string gemm_tile::text() const {
+    if (gemv) return "gemv" + (splits > 1 ? "/k" + std::to_string(splits) : std::string());
     const std::string block = std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/";
     const std::string slices = splits > 1 ? "/k" + std::to_string(splits) : "";
     if (mma)
@@ -69,6 +78,7 @@ std::string gemm_tile::launch_type(dtype type) const {
 }
 
 std::string gemm_tile::cpp_type(dtype type) const {
+    if (gemv) return "mxc::hip::gemm_gemv";
     if (mma)
         return "mxc::hip::gemm_mma_config<" + std::to_string(bm) + ", " + std::to_string(bn) + ", " + std::to_string(fm) +
                ", " + std::to_string(threads > 0 && threads < 256 ? 256 / threads : 1) + ", " + std::to_string(bk) + ", " +
@@ -111,6 +121,7 @@ std::string gemm_tile::invalid(dtype type) const {
     if (splits < 1 || splits > max_gemm_tile_splits)
         return "K cut into " + std::to_string(splits) + " slices, expected 1 to " + std::to_string(max_gemm_tile_splits);
     if (mma) return invalid_mma(*this, type);
+    if (gemv) return ""; // (every type the engine takes)
     if (bm % tm != 0 || bn % tn != 0) return "BM must be a multiple of TM and BN of TN";
     if (bm % 8 != 0 || bn % 8 != 0 || bk % 8 != 0) return "BM, BN and BK must be multiples of 8";
     const int64_t threads = int64_t(bm / tm) * (bn / tn);
@@ -133,9 +144,14 @@ bool parse_gemm_tile(const std::string& s, gemm_tile& t) {
     std::string body = mma ? s.substr(4) : s;
     // an optional "/kS" last: K cut into S slices
     int64_t splits = 1;
-    if (auto k = body.rfind("/k"); k != std::string::npos && body.find('/') < k) {
+    if (auto k = body.rfind("/k"); k != std::string::npos && (body.find('/') < k || body.substr(0, k) == "gemv")) {
         if (!positive(body.substr(k + 2), splits) || splits > 4096) return false;
         body.resize(k);
+    }
+    if (!mma && body == "gemv") {
+        t = gemv_tile();
+        t.splits = int(splits);
+        return true;
     }
     auto slash = body.find('/');
     std::vector<int64_t> block, thread;
@@ -197,8 +213,9 @@ tuning_db tuning_db::load(const std::string& path) {
         e.problem.m = d[0], e.problem.n = d[1], e.problem.k = d[2], e.problem.z = d[3];
         if (!parse_gemm_tile(cols[4], e.tile))
             throw error(at + "config '" + cols[4] +
-                        "': expected BMxBNxBK/TMxTN[/kS] or mma:BMxBNxBK/FMxS[xT][/kS], positive integers up to 4096");
+                        "': expected BMxBNxBK/TMxTN[/kS], mma:BMxBNxBK/FMxS[xT][/kS] or gemv[/kS], positive integers up to 4096");
         std::string why = e.tile.invalid(*t);
+        if (why.empty() && e.tile.gemv && e.problem.op != "dot") why = "the GEMV kernel runs dot products only";
         if (!why.empty()) throw error(at + "config " + cols[4] + ": " + why);
         if (cols.size() == 6) {
             std::istringstream us(cols[5]);

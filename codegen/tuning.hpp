@@ -20,7 +20,9 @@
 //     float only; gemm_mma_config<BM, BN, FM, 256 / T, BK, S, type, T>): a block of BM x BN
 //     outputs on T threads (64, 128 or 256; 256 when not given), K steps of BK, FM 16-row
 //     fragments per warp along M, S shared-memory stages (S > 2: the ring of asynchronous
-//     copies where the target has them). Either may end in /kS: K cut into S slices (split-K,
+//     copies where the target has them); or gemv, the GEMV kernel of products of few rows (dot
+//     only; gemm_gemv: a block per output row and 128 columns, K in steps of 8 rows). Each may
+//     end in /kS: K cut into S slices (split-K,
 //     templates/hip/gemm.hpp gemm_split: the slices' partial sums added by the last block of
 //     each output tile), as the tile was timed; without it the product runs unsplit. (Files
 //     of before 2026-11-28 have none: --tune then timed and built every tile unsplit.)
@@ -52,12 +54,14 @@ struct gemm_tile {
     // stages, `threads` threads a block
     bool mma = false;
     int fm = 0, stages = 0, threads = 256;
+    // the GEMV kernel (gemm_gemv; bm, bn, bk its 1 x 128 x 8, the rest unused)
+    bool gemv = false;
     int splits = 1; // K in this many slices (split-K); 1: unsplit
-    std::string text() const; // "64x64x8/4x4", "mma:64x64x16/2x4", "mma:64x64x16/2x4x128", "mma:64x64x32/2x4x128/k3"
+    std::string text() const; // "64x64x8/4x4", "mma:64x64x16/2x4", "mma:64x64x16/2x4x128", "mma:64x64x32/2x4x128/k3", "gemv/k12"
     // "mxc::hip::gemm_config<64, 64, 8, 4, 4>", "mxc::hip::gemm_mma_config<64, 64, 2, 1, 16, 4, float>",
     // "mxc::hip::gemm_mma_config<64, 64, 2, 2, 16, 4, float, 128>" (the mma kernel's element type is
     // the product's, `type`; its minimum blocks per SM 256 / threads, which leaves the register
-    // limit at 255)
+    // limit at 255), "mxc::hip::gemm_gemv"
     std::string cpp_type(dtype type) const;
     // The launchers' configuration argument: cpp_type, in "mxc::hip::gemm_split<CFG, S>" when
     // split (which needs the split's scratch, gemm_split_scratch_bytes).
@@ -72,8 +76,11 @@ struct gemm_tile {
     std::string invalid(dtype type) const;
 };
 constexpr int max_gemm_tile_splits = 32; // (mxc_gemm_splits' own limit)
-// "BMxBNxBK/TMxTN[/kS]" or "mma:BMxBNxBK/FMxS[xT][/kS]" -> tile (not checked against invalid), or false.
+// "BMxBNxBK/TMxTN[/kS]", "mma:BMxBNxBK/FMxS[xT][/kS]" or "gemv[/kS]" -> tile (not checked against
+// invalid), or false.
 bool parse_gemm_tile(const std::string& s, gemm_tile& t);
+// The GEMV kernel's tile (gemm_gemv), unsplit.
+gemm_tile gemv_tile();
 
 struct tuning_entry {
     gemm_problem problem;

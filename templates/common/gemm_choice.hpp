@@ -15,7 +15,8 @@ enum mxc_gemm_elem { MXC_GEMM_F32, MXC_GEMM_F64, MXC_GEMM_F16, MXC_GEMM_BF16 };
 // and their occupancy estimates in templates/hip/gemm.hpp), the two configurations of the
 // fp16 matrix-unit kernel (gemm_mma_large, gemm_mma_small; half only) and its fp32 one
 // (gemm_mma_f32; float only, 3xTF32 on NVIDIA: templates/hip/mma.hpp), and that one 32 deep
-// where the target has the shared memory (gemm_mma_f32_deep).
+// where the target has the shared memory (gemm_mma_f32_deep); the GEMV kernel for products of
+// very few rows (gemm_gemv).
 enum mxc_gemm_preset {
     MXC_GEMM_LARGE,
     MXC_GEMM_MEDIUM,
@@ -24,7 +25,8 @@ enum mxc_gemm_preset {
     MXC_GEMM_MMA,
     MXC_GEMM_MMA_SMALL,
     MXC_GEMM_MMA_F32,
-    MXC_GEMM_MMA_F32_DEEP
+    MXC_GEMM_MMA_F32_DEEP,
+    MXC_GEMM_GEMV
 };
 
 // The matrix-unit kernel's 128x128 tiles (gemm_mma_large) when there are enough of them to fill
@@ -66,6 +68,19 @@ MXC_HD constexpr bool mxc_gemm_f32_mma(int64_t m, int64_t n, int64_t k, int64_t 
     return m > 16 && n > 16;
 }
 
+// Dot products of at most 4 rows and at least 64 columns on the GEMV kernel (gemm_gemv,
+// templates/hip/gemm.hpp: a block per output row and 128 columns, B streamed once with
+// split-K for the blocks) instead of the tiled engine's 16-row tile. The compiler's choice
+// (codegen/gemm_choice.cpp), for dot products only: a convolution's implicit im2col matrix is
+// read through per-column states the GEMV kernel does not keep. Why: batch-1 classifiers
+// (1x1000x768..2048) took 13-18 us on gemm_small_m, cuBLAS's gemv 4-5 (H200, 2026-11-26).
+// Not yet timed on a device.
+MXC_HD constexpr bool mxc_gemm_gemv(int64_t m, int64_t n, int64_t k, int64_t z) {
+    (void)k;
+    (void)z;
+    return m >= 1 && m <= 4 && n >= 64;
+}
+
 // The block tile of each preset (templates/hip/gemm.hpp defines the configurations and checks
 // that they match): rows, columns and the depth of one K step.
 struct mxc_gemm_tile_dims {
@@ -79,6 +94,7 @@ MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
            : p == MXC_GEMM_MMA     ? mxc_gemm_tile_dims{128, 128, 32}
            : p == MXC_GEMM_MMA_F32 ? mxc_gemm_tile_dims{64, 64, 16}
            : p == MXC_GEMM_MMA_F32_DEEP ? mxc_gemm_tile_dims{64, 64, 32}
+           : p == MXC_GEMM_GEMV         ? mxc_gemm_tile_dims{1, 128, 8}
                                    : mxc_gemm_tile_dims{64, 64, 32};
 }
 

@@ -482,13 +482,15 @@ template <class C, class Out> struct gemm_fixup_out {
 };
 
 // Called by every thread of a block after its epilogue, for its output tile (tile row tm,
-// tile column tn; grid z index zz): nothing, except for a split product's out (above).
-template <int BM, int BN, int Threads, class Out>
+// tile column tn; grid z index zz): nothing, except for a split product's out (above). The
+// fix-up's threads take runs of RW columns of one row (8: two 16-byte loads a slice), and
+// issue the loads of U slices before the first add.
+template <int BM, int BN, int Threads, int RW = 8, int U = 8, class Out>
 __device__ __forceinline__ void gemm_tile_done(const Out&, int64_t, int64_t, int64_t) {}
-template <int BM, int BN, int Threads, class C, class Out>
+template <int BM, int BN, int Threads, int RW = 8, int U = 8, class C, class Out>
 __device__ __forceinline__ void gemm_tile_done(const gemm_fixup_out<C, Out>& f, int64_t zz, int64_t tm, int64_t tn) {
-    constexpr int RW = 8, runs = BN / RW; // runs of 8 columns of one row, consecutive threads on consecutive runs
-    static_assert(BN % RW == 0, "gemm_tile_done: the tile's rows must split into runs of 8");
+    constexpr int runs = BN / RW; // runs of RW columns of one row, consecutive threads on consecutive runs
+    static_assert(BN % RW == 0, "gemm_tile_done: the tile's rows must split into whole runs");
     __shared__ int last;
     const int64_t z = zz % f.zc, tiles_m = (f.m + BM - 1) / BM, tiles_n = (f.n + BN - 1) / BN;
     unsigned* const done = f.tiles_done + (z * tiles_m + tm) * tiles_n + tn;
@@ -513,7 +515,6 @@ __device__ __forceinline__ void gemm_tile_done(const gemm_fixup_out<C, Out>& f, 
         // one memory latency a group (it was one a slice, the loop's next load waiting for the
         // add before it: 6 slices of 4 runs a thread, ViT-B/16's fc2 on gemm_mma_f32_deep, were
         // 24 latencies in a row at the end of the kernel); added in slice order as before
-        constexpr int U = 8;
         for (int64_t s0 = 1; s0 < f.slices; s0 += U) {
             C x[U][RW] = {};
 #pragma unroll
@@ -592,6 +593,117 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
     gemm_tile_done<Cfg::BM, Cfg::BN, Cfg::threads>(out, zz, mb0 + blockIdx.y, blockIdx.x);
 }
 
+// Whether a view type can be a vector view at all (views that never are declare vec a constant
+// false: the im2col matrix), so that no ring kernel (and no GEMV vector load) is built for them.
+// (&View::vec: a plain pointer for a static member, a pointer to member otherwise)
+template <class View, bool Static = std::is_pointer<decltype(&View::vec)>::value> struct gemm_may_vec : std::true_type {};
+template <class View> struct gemm_may_vec<View, true> : std::bool_constant<View::vec> {};
+template <class Source> using gemm_view_of = decltype(std::declval<const Source&>().view(int64_t(0)));
+
+// GEMV: products of very few rows (a classifier or a pooler at batch 1: 1x1000x2048), which
+// read each element of B once and do one multiply-add with it, so their time is B's bytes over
+// the memory bandwidth the grid keeps busy. The tiled kernels stage B through shared memory for
+// reuse across rows that are not there (gemm_small_m: 16-row tiles of which 15 rows idle) and
+// have one k-tile in flight a block, on few blocks: 14-18 us on the H200 for the 3-8 MB
+// classifiers of ViT-B/16, ResNet-50 and MobileNetV2, where cuBLAS's gemv took 4-5
+// (2026-11-26 profiles). Here a block computes one output row's BN = 128 columns: thread t
+// takes columns 4 (t % 32) .. + 3 (four elements of a B row: a 16-byte load for float, 8 for
+// half; a run of 32 threads reads 128 consecutive columns) of every 8th row k of the block's K
+// range, starting at t / 32, the loads of `unroll` such rows issued before their multiply-adds;
+// the 8 groups' sums are added in shared memory in a fixed order. Split-K (gemm_split,
+// mxc_gemm_splits with the preset's 8-deep steps: slices of at least 64 rows) gives the grid
+// its blocks: 96 for ViT-B/16's 1x1000x768, 256 for ResNet-50's 1x1000x2048. A product with
+// more rows runs each row as a block row (B read again per row, mostly from L2): the compiler
+// takes it for dot products of at most 4 rows (mxc_gemm_gemv). Any view works (element loads
+// where B is not a vector view along N), at full speed for B stored K x N.
+struct gemm_gemv {
+    static constexpr int BM = 1, BN = 128, BK = 8, threads = 256;
+    static constexpr int V = 4;                // columns a thread
+    static constexpr int lanes = BN / V;       // threads a row of B (32)
+    static constexpr int groups = threads / lanes; // rows of B at once (8)
+    static constexpr int unroll = 8;           // rows of B a thread loads before it multiplies
+};
+static_assert(mxc_gemm_preset_tile(MXC_GEMM_GEMV).bm == gemm_gemv::BM && mxc_gemm_preset_tile(MXC_GEMM_GEMV).bn == gemm_gemv::BN &&
+                  mxc_gemm_preset_tile(MXC_GEMM_GEMV).bk == gemm_gemv::BK && gemm_gemv::BK == gemm_gemv::groups,
+              "mxc_gemm_preset_tile must list gemm_gemv's tile (K steps of one row a group)");
+template <class Cfg> struct gemm_is_gemv : std::is_same<Cfg, gemm_gemv> {};
+
+// V elements of row k of B at column c into x (compute type), zeros past n: one or two vector
+// loads where the view has vectors along N and the run is whole, else element by element.
+template <int V, class View, class C>
+__device__ __forceinline__ void gemv_load_b(const View& vb, int64_t k, int64_t c, int64_t n, bool whole, C* x) {
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(vb.at(int64_t(0), int64_t(0)))>>;
+    constexpr int W = gemm_vec_width<T> < V ? gemm_vec_width<T> : V; // (a vector of W: aligned where c is a multiple of V)
+    if constexpr (gemm_may_vec<View>::value) {
+        if (whole) {
+            const T* p = vb.ptr(k, c);
+#pragma unroll
+            for (int h = 0; h < V; h += W) {
+                const gemm_vec<T, W> y = vector_load<gemm_vec<T, W>>(p + h);
+#pragma unroll
+                for (int e = 0; e < W; ++e) x[h + e] = C(y.v[e]);
+            }
+            return;
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < V; ++e) x[e] = c + e < n ? C(vb.at(k, c + e)) : C(0);
+}
+
+template <class T, class SA, class SB, class Out>
+__global__ void MXC_LAUNCH_BOUNDS_MIN(gemm_gemv::threads, 2)
+    gemv_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
+    grid_dependency_sync();
+    using C = mxc_compute_t<T>;
+    using G = gemm_gemv;
+    constexpr int V = G::V, U = G::unroll;
+    alignas(16) __shared__ C sums[G::groups][G::BN];
+    // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
+    const int64_t zz = z0 + blockIdx.z, z = zz % zc, kb = zz / zc * ks, ke = kb + ks < k ? kb + ks : k;
+    const auto va = sa.view(z);
+    const auto vb = sb.view(z);
+    const int64_t r = mb0 + blockIdx.y, n0 = int64_t(blockIdx.x) * G::BN; // (r < m: one block row a row)
+    const int tid = int(threadIdx.x), lane = tid % G::lanes, g = tid / G::lanes;
+    const int64_t c = n0 + lane * V;
+    bool whole = false;
+    if constexpr (gemm_may_vec<std::remove_cv_t<decltype(vb)>>::value) whole = vb.vec && vb.fast && c + V <= n;
+    C acc[V] = {};
+    for (int64_t k0 = kb + g; k0 < ke; k0 += G::groups * U) {
+        C a[U], b[U][V];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const int64_t kk = k0 + int64_t(u) * G::groups;
+            if (kk < ke) {
+                a[u] = C(va.at(r, kk));
+                gemv_load_b<V>(vb, kk, c, n, whole, b[u]);
+            } else {
+                a[u] = C(0);
+#pragma unroll
+                for (int e = 0; e < V; ++e) b[u][e] = C(0);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int e = 0; e < V; ++e) acc[e] += a[u] * b[u][e];
+    }
+#pragma unroll
+    for (int e = 0; e < V; ++e) sums[g][lane * V + e] = acc[e];
+    block_sync();
+    if (g == 0 && c < n) {
+        C v[V];
+#pragma unroll
+        for (int e = 0; e < V; ++e) v[e] = sums[0][lane * V + e];
+#pragma unroll
+        for (int h = 1; h < G::groups; ++h)
+#pragma unroll
+            for (int e = 0; e < V; ++e) v[e] += sums[h][lane * V + e];
+        gemm_store_run(out, zz, r, c, v, n - c < V ? int(n - c) : V);
+    }
+    // split-K's fix-up: a thread a column, 16 slices' loads at a time (the tile is one row)
+    gemm_tile_done<G::BM, G::BN, G::threads, 1, 16>(out, zz, mb0 + blockIdx.y, blockIdx.x);
+}
+
 // Launches one configuration over zs = z x slices grid z (slice depth ks; ks = k: no split);
 // grids beyond the y / z limits (65535) go in several launches.
 template <class Cfg, class T, class SA, class SB, class Out>
@@ -599,7 +711,10 @@ inline void gemm_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64
                                const Out& out, hipStream_t stream) {
     constexpr int64_t lim = 65535;
     const int64_t gx = (n + Cfg::BN - 1) / Cfg::BN, gy = (m + Cfg::BM - 1) / Cfg::BM;
-    auto kernel = gemm_kernel<Cfg, T, SA, SB, Out>;
+    const auto kernel = [] {
+        if constexpr (gemm_is_gemv<Cfg>::value) return gemv_kernel<T, SA, SB, Out>;
+        else return gemm_kernel<Cfg, T, SA, SB, Out>;
+    }();
     for (int64_t z0 = 0; z0 < zs; z0 += lim)
         for (int64_t y0 = 0; y0 < gy; y0 += lim) {
             const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));
@@ -1005,12 +1120,6 @@ inline constexpr bool gemm_host_ring = false;
 inline constexpr bool gemm_host_ring = true;
 #endif
 
-// Whether a view type can be a vector view at all (views that never are declare vec a constant
-// false: the im2col matrix), so that no ring kernel is built for them.
-// (&View::vec: a plain pointer for a static member, a pointer to member otherwise)
-template <class View, bool Static = std::is_pointer<decltype(&View::vec)>::value> struct gemm_may_vec : std::true_type {};
-template <class View> struct gemm_may_vec<View, true> : std::bool_constant<View::vec> {};
-template <class Source> using gemm_view_of = decltype(std::declval<const Source&>().view(int64_t(0)));
 
 // The pipelined loop's condition for every batch z < zc (views of more batches: the first
 // gemm_ring_checks and the last; the kernel keeps a fallback for the others).
@@ -1271,7 +1380,8 @@ inline void gemm_run(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, c
             if constexpr (std::is_same<T, mxc_half>::value) gemm_mma_launch<gemm_mma_small>(m, n, k, z, sa, sb, out, stream);
             break;
         case MXC_GEMM_MMA_F32:
-        case MXC_GEMM_MMA_F32_DEEP: break; // (mxc_gemm_pick never names them: the compiler's choice only)
+        case MXC_GEMM_MMA_F32_DEEP:
+        case MXC_GEMM_GEMV: break; // (mxc_gemm_pick never names them: the compiler's choice only)
         case MXC_GEMM_LARGE: gemm_launch<gemm_large, T>(m, n, k, z, sa, sb, out, stream); break;
         case MXC_GEMM_MEDIUM: gemm_launch<gemm_medium, T>(m, n, k, z, sa, sb, out, stream); break;
         case MXC_GEMM_SMALL_M: gemm_launch<gemm_small_m, T>(m, n, k, z, sa, sb, out, stream); break;

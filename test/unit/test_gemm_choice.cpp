@@ -51,7 +51,7 @@ TEST(GemmChoice, RulePresets) {
     static_assert(mxc_gemm_pick(MXC_GEMM_F16, 65, 401408, 147, 1) == MXC_GEMM_MMA, "half, 65 rows");
     static_assert(mxc_gemm_pick(MXC_GEMM_BF16, 1024, 1536, 64, 1) == MXC_GEMM_LARGE, "bf16 computes in float");
 
-    EXPECT_EQ(hip_launch_choice_of(call("dot", f32, {sh(f32, {4, 64}), sh(f32, {64, 512})}, {4, 512})).args,
+    EXPECT_EQ(hip_launch_choice_of(call("dot", f32, {sh(f32, {5, 64}), sh(f32, {64, 512})}, {5, 512})).args,
               ", mxc::hip::gemm_small_m");
     EXPECT_EQ(hip_launch_choice_of(call("fused_dot", f16, {sh(f16, {2, 64, 64}), sh(f16, {2, 64, 8})}, {2, 64, 8})).args,
               ", mxc::hip::gemm_mma_small");
@@ -63,6 +63,38 @@ TEST(GemmChoice, RulePresets) {
     // no GEMM: integer types and other kernels keep the launcher's defaults
     EXPECT_EQ(hip_launch_choice_of(call("dot", dtype::int32_type, {sh(dtype::int32_type, {4, 4}), sh(dtype::int32_type, {4, 4})}, {4, 4})).args, "");
     EXPECT_EQ(hip_launch_choice_of(call("add", f32, {sh(f32, {4}), sh(f32, {4})}, {4})).args, "");
+}
+
+// The GEMV kernel (gemm_gemv): dot products of 1 to 4 rows and at least 64 columns, whatever
+// the element type and the matrix units, split as mxc_gemm_splits splits its 1 x 128 x 8 tile
+// (slices of at least 8 steps: 64 rows); never a convolution; a tuned tile still wins.
+TEST(GemmChoice, Gemv) {
+    static_assert(mxc_gemm_gemv(1, 1000, 768, 1) && mxc_gemm_gemv(4, 64, 8, 12), "1 to 4 rows, 64 columns or more");
+    static_assert(!mxc_gemm_gemv(5, 1000, 768, 1) && !mxc_gemm_gemv(1, 63, 768, 1) && !mxc_gemm_gemv(0, 1000, 768, 1),
+                  "5 rows, 63 columns, no rows");
+    kernel_call head = call("dot", f32, {sh(f32, {1, 768}), sh(f32, {768, 1000})}, {1, 1000});
+    head.f32_mma = head.large_ring = true;
+    auto c = hip_launch_choice_of(head);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_gemv");
+    EXPECT_EQ(c.comment, "gemm 1x1000x768x1: mxc::hip::gemm_gemv (rule: mxc_gemm_gemv)");
+    EXPECT_EQ(c.splits, 12); // 8 tiles: 33 slices wanted, 96 steps of 8 make 12 of 8 steps
+    head.scratch_bytes = INT64_MAX;
+    c = hip_launch_choice_of(head);
+    EXPECT_EQ(c.args, ", mxc::hip::gemm_split<mxc::hip::gemm_gemv, 12>");
+    EXPECT_EQ(c.scratch_bytes, mxc_gemm_split_counter_bytes + 12 * 1000 * 4);
+    // ResNet-50's classifier: 32 slices of 64, 256 blocks
+    kernel_call fc = call("fused_dot", f16, {sh(f16, {1, 2048}), sh(f16, {2048, 1000})}, {1, 1000});
+    fc.scratch_bytes = INT64_MAX;
+    EXPECT_EQ(hip_launch_choice_of(fc).args, ", mxc::hip::gemm_split<mxc::hip::gemm_gemv, 32>");
+    EXPECT_EQ(hip_launch_choice_of(call("dot", f64, {sh(f64, {8, 3, 40}), sh(f64, {8, 40, 64})}, {8, 3, 64})).args,
+              ", mxc::hip::gemm_gemv"); // batched, 5 steps: unsplit
+    // a convolution of one output channel keeps the tiled engine
+    EXPECT_EQ(hip_launch_choice_of(call("convolution", f32, {sh(f32, {1, 64, 56, 56}), sh(f32, {1, 64, 1, 1})}, {1, 1, 56, 56},
+                                        {1, 0, 0, 1, 1, 1, 1}))
+                  .args,
+              ", mxc::hip::gemm_small_m, MXC_CONV_GEMM_1X1");
+    head.tuning = {"64x64x8/4x4", "mxc::hip::gemm_config<64, 64, 8, 4, 4>", "db:2"};
+    EXPECT_EQ(hip_launch_choice_of(head).args, ", mxc::hip::gemm_config<64, 64, 8, 4, 4>");
 }
 
 TEST(GemmChoice, TunedTileWins) {
@@ -284,7 +316,7 @@ TEST(GemmChoice, Fp32MatrixUnits) {
     EXPECT_EQ(c.args, ", mxc::hip::gemm_mma_f32");
     EXPECT_EQ(c.comment, "gemm 197x3072x768x1: mxc::hip::gemm_mma_f32 (rule: mxc_gemm_f32_mma)");
     EXPECT_EQ(hip_launch_choice_of(l.kernels[1]).args, ", mxc::hip::gemm_mma_f32"); // batched: 12 products of 197x197x64
-    EXPECT_EQ(hip_launch_choice_of(l.kernels[2]).args, ", mxc::hip::gemm_small_m"); // mxc_gemm_f32_mma: more than 16 rows
+    EXPECT_EQ(hip_launch_choice_of(l.kernels[2]).args, ", mxc::hip::gemm_gemv"); // mxc_gemm_f32_mma: more than 16 rows
     EXPECT_EQ(hip_launch_choice_of(l.kernels[4]).args, ", mxc::hip::gemm_medium, MXC_CONV_GEMM_1X1");
     // split-K with the matrix-unit tile: 197x768x3072 has 48 tiles of 64x64
     kernel_call proj = call("dot", f32, {sh(f32, {197, 3072}), sh(f32, {3072, 768})}, {197, 768});

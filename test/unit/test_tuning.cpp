@@ -232,8 +232,31 @@ TEST(Tuning, Splits) {
     ASSERT_TRUE(parse_gemm_tile("32x32x32/2x4", t));
     EXPECT_EQ(t.splits, 1);
     EXPECT_EQ(t.launch_type(dtype::float_type), t.cpp_type(dtype::float_type));
-    for (const char* bad : {"32x32x32/2x4/k", "32x32x32/2x4/k0", "32x32x32/2x4/kx", "32x32x32/k2", "mma:64x64x32/k2", "32x32x32/2x4/k2/k2"})
+    for (const char* bad : {"32x32x32/2x4/k", "32x32x32/2x4/k0", "32x32x32/2x4/kx", "32x32x32/k2", "mma:64x64x32/k2", "32x32x32/2x4/k2/k2",
+                            "gemv/k", "gemv/k2/k2", "mma:gemv", "gemv/1x1", "gemv2"})
         EXPECT_FALSE(parse_gemm_tile(bad, t)) << bad;
+    // the GEMV kernel: its 1 x 128 x 8 tile, split or not
+    ASSERT_TRUE(parse_gemm_tile("gemv/k12", t));
+    EXPECT_TRUE(t.gemv && !t.mma);
+    EXPECT_EQ(t.splits, 12);
+    EXPECT_EQ(t.bm * 1000 + t.bn * 10 + t.bk, 1000 + 1280 + 8);
+    EXPECT_EQ(t.text(), "gemv/k12");
+    EXPECT_EQ(t.launch_type(dtype::half_type), "mxc::hip::gemm_split<mxc::hip::gemm_gemv, 12>");
+    EXPECT_EQ(t.invalid(dtype::double_type), "");
+    ASSERT_TRUE(parse_gemm_tile("gemv", t));
+    EXPECT_EQ(t.text(), "gemv");
+    EXPECT_EQ(t.launch_type(dtype::float_type), "mxc::hip::gemm_gemv");
+    const gemm_problem head{"dot", dtype::float_type, 1, 1000, 768, 1};
+    EXPECT_EQ(rule_splits(gemv_tile(), head), 12);
+    std::vector<std::string> names;
+    for (auto& u : tuning_candidates(head))
+        if (u.gemv) names.push_back(u.text());
+    EXPECT_EQ(names, (std::vector<std::string>{"gemv/k12", "gemv", "gemv/k2", "gemv/k3", "gemv/k4", "gemv/k6", "gemv/k8",
+                                                 "gemv/k16", "gemv/k24", "gemv/k32"}));
+    names.clear();
+    for (auto& u : tuning_candidates({"convolution", dtype::float_type, 1, 1000, 768, 1}))
+        if (u.gemv) names.push_back(u.text());
+    EXPECT_TRUE(names.empty()); // dot products only
     // the launcher's splits: ViT-B/16's fc2 (197 x 768 x 3072) on the deep fp32 tile, 48 tiles
     const gemm_problem fc2{"dot", dtype::float_type, 197, 768, 3072, 1};
     const gemm_tile deep = rule_mma_tile(fc2, true);
