@@ -301,6 +301,20 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
     o << "namespace mxc_gen {\n";
     o << "static const size_t arena_bytes = " << l.plan.arena_bytes << ";\n";
     o << "static const size_t weights_bytes = " << l.weights.size() << ";\n";
+    if (st.target == "hip") {
+        // split-K's tile counters at the start of the GEMM scratch (reserve_gemm_scratch): zero
+        // before the first split launch; each launch leaves them zero (templates/hip/gemm.hpp,
+        // gemm_fixup_out). The runtime clears them once at create in its own arena, and at the
+        // start of every run in a caller's workspace (which may have held anything since).
+        int64_t counters = -1;
+        for (const kernel_call& k : l.kernels)
+            if (k.scratch_bytes > 0 && k.scratch.kind == location::arena) {
+                counters = k.scratch.offset;
+                break;
+            }
+        o << "static const int64_t split_counters = " << counters << "; // (arena offset; -1: no split-K scratch)\n";
+        o << "static const size_t split_counter_bytes = " << mxc_gemm_split_counter_bytes << ";\n";
+    }
     o << "static const char* const weights = " << name << "_mxc_weights;\n";
     o << "static const size_t num_inputs = " << l.inputs.size() << ";\n";
     o << "static const size_t num_outputs = " << l.outputs.size() << ";\n";
@@ -332,14 +346,6 @@ std::string emit_model_source(const lowered_module& l, const std::string& name, 
       << st.run_extra_param << ") {\n";
     o << "    (void)arena; (void)w; (void)in; (void)out; (void)h;\n";
     std::string extra = st.call_suffix; // ", stream"
-    // hip: split-K's tile counters at the start of the GEMM scratch (reserve_gemm_scratch), zero
-    // when the run starts (the arena may be a caller's workspace that held anything since)
-    for (const kernel_call& k : l.kernels)
-        if (st.target == "hip" && k.scratch_bytes > 0) {
-            o << "    mxc::hip::zero_words(" << pointer(k.scratch, true) << ", " << mxc_gemm_split_counter_bytes
-              << ", stream); // split-K's tile counters (templates/hip/gemm.hpp: gemm_fixup_out)\n";
-            break;
-        }
     for (std::size_t i = 0; i < l.kernels.size(); ++i) {
         o << "    MXC_KERNEL_BEGIN(" << i << ");\n";
         o << "    kernel_" << i << "(arena, w, in, out" << extra << ");\n";

@@ -15,6 +15,7 @@
 #endif
 
 #if defined(MXC_TARGET_HIP)
+#include "templates/hip/common.hpp" // zero_words
 namespace mxc_rt {
 // One run captured as a HIP graph and instantiated: replayed by one hipGraphLaunch on any
 // stream. The pointers that the capture baked in are its key: the inputs and outputs as run
@@ -150,6 +151,10 @@ static mxc_status setup(mxc_model* m, const mxc_options& o) {
         if ((e = hipMalloc(reinterpret_cast<void**>(&m->arena), mxc_gen::arena_bytes)) != hipSuccess)
             return device_fail(m, e, "create: cannot allocate the arena");
         m->own_arena = 1;
+        // split-K's tile counters, zero once: every split launch leaves them so
+        if (mxc_gen::split_counters >= 0 &&
+            (e = hipMemset(m->arena + mxc_gen::split_counters, 0, mxc_gen::split_counter_bytes)) != hipSuccess)
+            return device_fail(m, e, "create: cannot clear the arena");
     }
     if (mxc_gen::weights_bytes > 0) {
         void* w = nullptr;
@@ -200,6 +205,10 @@ static hipError_t enqueue(mxc_model* m, const void* const* inputs, void* const* 
 #if defined(MXC_PROFILE) || defined(MXC_DEBUG_TRACE)
     if (h) h->stream = stream;
 #endif
+    // a caller's workspace may have held anything since the last run: split-K's tile counters
+    // are cleared first (the instance's own arena keeps them zero from create on)
+    if (mxc_gen::split_counters >= 0 && !m->own_arena)
+        mxc::hip::zero_words(m->arena + mxc_gen::split_counters, mxc_gen::split_counter_bytes, stream);
     mxc_gen::run_kernels(m->arena, m->weights, in, out, h, stream);
     *what = "run: a kernel failed to launch";
     if ((e = hipGetLastError()) != hipSuccess) return e;

@@ -1008,7 +1008,8 @@ inline hipError_t hipDeviceSynchronize() {
     return mxc_emu::sticky();
 }
 
-// ---- Memory: device memory is 256-byte aligned host memory.
+// ---- Memory: device memory is 256-byte aligned host memory, filled with 0xa5 bytes when
+// allocated (a GPU's is not zero either: code that reads what it never wrote gets garbage).
 inline hipError_t hipMalloc(void** p, size_t bytes) {
     if (!p) return mxc_emu::record(hipErrorInvalidValue);
     *p = nullptr;
@@ -1020,6 +1021,7 @@ inline hipError_t hipMalloc(void** p, size_t bytes) {
         free(m);
         return mxc_emu::record(hipErrorOutOfMemory);
     }
+    memset(m, 0xa5, bytes);
     *p = m;
     return hipSuccess;
 }
