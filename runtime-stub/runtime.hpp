@@ -151,9 +151,11 @@ static mxc_status setup(mxc_model* m, const mxc_options& o) {
         if ((e = hipMalloc(reinterpret_cast<void**>(&m->arena), mxc_gen::arena_bytes)) != hipSuccess)
             return device_fail(m, e, "create: cannot allocate the arena");
         m->own_arena = 1;
-        // split-K's tile counters, zero once: every split launch leaves them so
+        // split-K's tile counters, zero once: every split launch leaves them so (done before
+        // create returns: a run on another stream is not ordered after the instance's)
         if (mxc_gen::split_counters >= 0 &&
-            (e = hipMemset(m->arena + mxc_gen::split_counters, 0, mxc_gen::split_counter_bytes)) != hipSuccess)
+            ((e = hipMemsetAsync(m->arena + mxc_gen::split_counters, 0, mxc_gen::split_counter_bytes, m->stream)) != hipSuccess ||
+             (e = hipStreamSynchronize(m->stream)) != hipSuccess))
             return device_fail(m, e, "create: cannot clear the arena");
     }
     if (mxc_gen::weights_bytes > 0) {
