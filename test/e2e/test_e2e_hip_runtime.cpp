@@ -284,33 +284,29 @@ TEST(e2e_hip_runtime, split_k_counters_are_zero_before_every_run) {
     options opt{};
     opt.workspace = ws;
     opt.workspace_bytes = need;
+    // three runs of instance `inst`, each checked against the double reference; `poison`: the
+    // workspace is overwritten before each (what another model sharing it left behind)
+    auto runs = [&](void* inst, int seed, bool poison) {
+        for (int run = 0; run < 3; ++run) {
+            SCOPED_TRACE("run " + std::to_string(run) + (poison ? " (workspace)" : " (own arena)"));
+            if (poison) ASSERT_EQ(hipMemset(ws, 0xff, need), hipSuccess);
+            const auto xv = split_values(4 * 512, seed + run);
+            const auto want = matmul(matmul(xv, w1, 4, 512, 256), w2, 4, 256, 32);
+            std::vector<float> y(4 * 32, -99.0f);
+            const void* in[] = {xv.data()};
+            void* out[] = {y.data()};
+            ASSERT_EQ(L.run(inst, in, out), 0) << L.last_error(inst);
+            for (size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want[i], 1e-3f * (1.0f + std::fabs(want[i]))) << "element " << i;
+        }
+    };
     void* inst = nullptr;
     ASSERT_EQ(L.create(&inst, &opt), 0) << L.last_error(inst);
-    for (int run = 0; run < 3; ++run) {
-        SCOPED_TRACE("run " + std::to_string(run));
-        ASSERT_EQ(hipMemset(ws, 0xff, need), hipSuccess); // what another model sharing it left behind
-        const auto xv = split_values(4 * 512, 3 + run);
-        const auto want = matmul(matmul(xv, w1, 4, 512, 256), w2, 4, 256, 32);
-        std::vector<float> y(4 * 32, -99.0f);
-        const void* in[] = {xv.data()};
-        void* out[] = {y.data()};
-        ASSERT_EQ(L.run(inst, in, out), 0) << L.last_error(inst);
-        for (size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want[i], 1e-3f * (1.0f + std::fabs(want[i]))) << "element " << i;
-    }
+    runs(inst, 3, true);
     L.destroy(inst);
-    (void)hipFree(ws);
     // the instance's own arena (not zeroed by hipMalloc: the emulator fills it with 0xa5 bytes)
     // is cleared once, at create, and every run leaves the counters zero for the next
     ASSERT_EQ(L.create(&inst, nullptr), 0) << L.last_error(inst);
-    for (int run = 0; run < 3; ++run) {
-        SCOPED_TRACE("own arena, run " + std::to_string(run));
-        const auto xv = split_values(4 * 512, 7 + run);
-        const auto want = matmul(matmul(xv, w1, 4, 512, 256), w2, 4, 256, 32);
-        std::vector<float> y(4 * 32, -99.0f);
-        const void* in[] = {xv.data()};
-        void* out[] = {y.data()};
-        ASSERT_EQ(L.run(inst, in, out), 0) << L.last_error(inst);
-        for (size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], want[i], 1e-3f * (1.0f + std::fabs(want[i]))) << "element " << i;
-    }
+    runs(inst, 7, false);
     L.destroy(inst);
+    (void)hipFree(ws);
 }
