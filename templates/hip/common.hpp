@@ -190,8 +190,9 @@ template <class F> inline void launch(const dev_args& a, int64_t n, hipStream_t 
                        stream, a, n, f);
 }
 
-// Clears `words` 32-bit words at p: split-K's tile counters at the start of each run
-// (codegen/emit.cpp, templates/hip/gemm.hpp gemm_fixup_out). A one-block kernel rather than a
+// Clears `words` 32-bit words at p: split-K's tile counters at the start of each run in a
+// caller's workspace (runtime-stub/runtime.hpp; the instance's own arena has them cleared once,
+// at create; templates/hip/gemm.hpp gemm_fixup_out). A one-block kernel rather than a
 // hipMemsetAsync: in a captured graph the memset node was followed by a gap of 60-120 us
 // before the first kernel on the H200 (2026-11-24 profiles, bench/gpu/timeline.py), the
 // largest idle stretch of every run; a kernel node follows a kernel node in about 1 us.
