@@ -64,9 +64,9 @@ gemm_tile gemv_tile() {
 }
 
 std::string gemm_tile::text() const {
-    if (gemv) return "gemv" + (splits > 1 ? "/k" + std::to_string(splits) : std::string());
-    const std::string block = std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/";
     const std::string slices = splits > 1 ? "/k" + std::to_string(splits) : "";
+    if (gemv) return "gemv" + slices;
+    const std::string block = std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/";
     if (mma)
         return "mma:" + block + std::to_string(fm) + "x" + std::to_string(stages) +
                (threads == 256 ? "" : "x" + std::to_string(threads)) + slices;
