@@ -106,7 +106,7 @@ std::string invalid_mma(const gemm_tile& t, dtype type) {
     // the register-staged loop: whole 16-byte vectors per thread (gemm_fetch)
     if ((int64_t(t.bm) * t.bk) % (threads * vec) != 0 || (int64_t(t.bk) * t.bn) % (threads * vec) != 0)
         return "BM x BK and BK x BN must be multiples of " + std::to_string(threads * vec) + " (whole vectors per thread)";
-    const int64_t lda = t.bk + vec, ldb = t.bn + vec, ldc = t.bn + 4;
+    const int64_t lda = t.bk + vec, ldb = t.bn + (elem == 4 ? 2 * vec : vec), ldc = t.bn + 4; // gemm_mma_config's
     const int64_t a = t.bm * lda, b = t.stages > 2 && t.bn * lda > t.bk * ldb ? t.bn * lda : t.bk * ldb;
     const int64_t ab = t.stages * (a + b) * elem;
     if (ab > 96 * 1024) return "the stages need " + std::to_string(ab) + " bytes of shared memory, over 96 KiB";

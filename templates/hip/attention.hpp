@@ -210,25 +210,30 @@ constexpr int attention_mma_warps = attention_mma_threads / 64;
 constexpr int attention_mma_warps = attention_mma_threads / 32;
 #endif
 template <class T> constexpr int attention_mma_pad = int(16 / sizeof(T)); // rows padded by 16 bytes
+// The values' rows (a row-major B of P V) in float by 32: a TF32 B fragment's 32-bit loads hit
+// two lanes a bank with rows of 4 (mod 32) floats, none with 8 (gemm_mma_config's ldb). So
+// too O's float rows (HD + 8): its accumulator fragments are loaded and stored every key tile.
+template <class T> constexpr int attention_mma_pad_v = int(sizeof(T) == 4 ? 32 / sizeof(T) : 16 / sizeof(T));
 // The kernel's dynamic shared memory for T's heads of HD with key tiles of BK, array by array
 // (each 32-byte aligned: fragments start on 32 bytes), in this order: q [16][LD], then per warp
-// keys and values [BK][LD], P [16][LDP], in T; S [16][LDS], O [16][LDO] in float; the rows'
+// keys [BK][LD] and values [BK][LDV], P [16][LDP], in T; S [16][LDS], O [16][LDO] in float; the rows'
 // scale, maximum and sum [16] each.
 struct attention_mma_layout {
     int q, k, v, p, s, o, scale, m, l, bytes;
 };
 MXC_HD constexpr int attention_mma_align(int x) { return (x + 31) / 32 * 32; }
 template <class T> MXC_HD constexpr attention_mma_layout attention_mma_layout_of(int hd, int bk) {
-    const int e = int(sizeof(T)), w = attention_mma_warps, ld = hd + attention_mma_pad<T>, ldp = bk + attention_mma_pad<T>;
+    const int e = int(sizeof(T)), w = attention_mma_warps, ld = hd + attention_mma_pad<T>, ldv = hd + attention_mma_pad_v<T>,
+              ldp = bk + attention_mma_pad<T>;
     const int rows = attention_rows;
     attention_mma_layout l{};
     l.q = 0;
     l.k = l.q + attention_mma_align(e * rows * ld);
     l.v = l.k + attention_mma_align(e * w * bk * ld);
-    l.p = l.v + attention_mma_align(e * w * bk * ld);
+    l.p = l.v + attention_mma_align(e * w * bk * ldv);
     l.s = l.p + attention_mma_align(e * w * rows * ldp);
     l.o = l.s + attention_mma_align(4 * w * rows * (bk + 4));
-    l.scale = l.o + attention_mma_align(4 * w * rows * (hd + 4));
+    l.scale = l.o + attention_mma_align(4 * w * rows * (hd + 8));
     l.m = l.scale + attention_mma_align(4 * w * rows);
     l.l = l.m + attention_mma_align(4 * w * rows);
     l.bytes = l.l + attention_mma_align(4 * w * rows);
@@ -242,7 +247,7 @@ constexpr int attention_mma_max_bytes = 48 * 1024;
 constexpr int attention_mma_max_bytes = 96 * 1024;
 #endif
 // The key tile of T's heads of HD: the larger of 32 and 16 that fits (0: none does, or T has no
-// matrix-unit tile). sm_90: half heads of 64 take 32 (71 KiB), of 128 16 (82 KiB); float heads
+// matrix-unit tile). sm_90: half heads of 64 take 32 (71 KiB), of 128 16 (81 KiB); float heads
 // of 64 16 (68 KiB), of 128 none.
 template <class T> constexpr int attention_mma_key_tile(int hd) {
     if constexpr (!std::is_same<T, mxc_half>::value && !std::is_same<T, float>::value) return 0;
@@ -277,7 +282,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     using mt = mma_tile<T>;
     using C = float; // the accumulators' type
     constexpr int BQ = attention_rows, NT = attention_mma_threads, PAD = attention_mma_pad<T>;
-    constexpr int LD = HD + PAD, LDP = BK + PAD, LDS = BK + 4, LDO = HD + 4; // rows of 16-byte multiples: fragments stay 32-byte aligned
+    constexpr int LD = HD + PAD, LDV = HD + attention_mma_pad_v<T>, LDP = BK + PAD, LDS = BK + 4, LDO = HD + 8; // rows of 16-byte multiples: fragments stay 32-byte aligned
     constexpr int PS = HD / mt::K >= 8 ? 4 : HD / mt::K >= 4 ? 2 : 1; // partial sums of a score fragment
     static_assert(BK % 16 == 0 && HD % 16 == 0, "attention_mma_kernel: whole fragments");
 #if defined(__AMDGCN_WAVEFRONT_SIZE)
@@ -287,7 +292,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     unsigned char* const sm = dynamic_shared<unsigned char>();
     T(*const qs)[LD] = reinterpret_cast<T(*)[LD]>(sm + L.q);
     T(*const ks)[BK][LD] = reinterpret_cast<T(*)[BK][LD]>(sm + L.k);
-    T(*const vs)[BK][LD] = reinterpret_cast<T(*)[BK][LD]>(sm + L.v);
+    T(*const vs)[BK][LDV] = reinterpret_cast<T(*)[BK][LDV]>(sm + L.v);
     T(*const ps)[BQ][LDP] = reinterpret_cast<T(*)[BQ][LDP]>(sm + L.p);
     C(*const ss)[BQ][LDS] = reinterpret_cast<C(*)[BQ][LDS]>(sm + L.s);
     C(*const os)[BQ][LDO] = reinterpret_cast<C(*)[BQ][LDO]>(sm + L.o);
@@ -417,7 +422,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
                 typename mt::frag_a fa;
                 typename mt::frag_b fb;
                 mt::load_a(fa, &ps[warp][0][k0], LDP);
-                mt::load_b(fb, &vs[warp][k0][n0], LD);
+                mt::load_b(fb, &vs[warp][k0][n0], LDV);
                 mt::mma(acc, fa, fb);
             }
             mt::store(&os[warp][0][n0], LDO, acc);

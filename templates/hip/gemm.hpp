@@ -826,7 +826,13 @@ struct gemm_mma_config {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, threads = Threads_, FM = FM_, min_blocks = MinBlocks;
     static constexpr int stages = Stages_; // of the pipelined loop (MXC_ASYNC_COPY); the register-staged one uses 2
     static constexpr int pad = int(16 / sizeof(E)); // rows padded by 16 bytes
-    static constexpr int lda = BK + pad, ldb = BN + pad, ldc = BN + 4;
+    // A k-major float stage B's rows are padded by 32 bytes: a TF32 fragment of B (m16n8k8:
+    // lane l holds B[l % 4 (+4)][l / 4], 32-bit loads) reads banks (ldb (l % 4) + l / 4) % 32,
+    // all 32 distinct for ldb = 8 (mod 32) where ldb = 4 (mod 32) reads two lanes a bank (ViT's
+    // weights, [K, N] row-major, stage so). A's rows and a transposed B's (row l / 4, column
+    // l % 4: lda = 4 (mod 32)) and the half fragments (ldmatrix: 16-byte rows) are conflict-free
+    // with 16. The deep float stage holds a transposed B, as large: its size is unchanged.
+    static constexpr int lda = BK + pad, ldb = BN + (sizeof(E) == 4 ? 2 * pad : pad), ldc = BN + 4;
     static constexpr int warps_m = BM / (16 * FM);
     static constexpr int fn_max = BN / 16 / (threads / 64 / warps_m); // fragments along N, wavefronts of 64
     // halves per stage; the ring's configurations stage a B of 16-byte vectors along K
