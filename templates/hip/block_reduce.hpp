@@ -12,6 +12,7 @@ namespace mxc {
 namespace hip {
 
 constexpr int team_block = 256;     // threads per block of the team kernels (a multiple of every warpSize)
+constexpr int64_t warp_rows_small = 8192; // up to this many rows, warp teams run in blocks of 64 threads
 constexpr int max_warps = 1024 / 32; // shared slots: enough for the largest block of any warp size
 
 // Types the warp shuffles carry (the compute types of the floating and 32/64-bit integer
@@ -93,11 +94,16 @@ template <class C> inline team_kind choose_team(int64_t rows, int64_t len, bool 
 template <team_kind Kind, class S, class F> inline void launch_rows_as(const dev_args& a, int64_t rows, hipStream_t stream, F f) {
     if (rows <= 0) return;
     const int64_t cap = 65535 * 16;
+    // warp teams: blocks of 64 threads (two warps of 32, one wavefront of 64) up to
+    // warp_rows_small rows, so that a few hundred rows spread over as many SMs as they can (ViT-B/16's
+    // 197 layer-norm rows and BERT-base's 128 took 25 and 16 blocks of 8 warps); more rows, blocks
+    // of team_block
+    const int threads = Kind == team_kind::warp && rows <= warp_rows_small ? 64 : team_block;
     int64_t grid = Kind == team_kind::block ? rows
-                 : Kind == team_kind::warp  ? (rows + team_block / 32 - 1) / (team_block / 32) // at most 8 warps a block
+                 : Kind == team_kind::warp  ? (rows + threads / 32 - 1) / (threads / 32) // warps of 32 (wavefronts of 64 take two rows in turn)
                                             : (rows + team_block - 1) / team_block;
     if (grid > cap) grid = cap;
-    const dim3 g(static_cast<unsigned>(grid)), b(team_block);
+    const dim3 g(static_cast<unsigned>(grid)), b(threads);
     if constexpr (Kind == team_kind::block) {
         const auto kernel = rows_per_block<S, F>; // (a template-id with a comma is no macro argument)
         hipLaunchKernelGGL(kernel, g, b, 0, stream, a, rows, f);

@@ -132,6 +132,7 @@ template <auto K> inline void allow_dynamic_shared(int bytes) {
 // ("misaligned address"), the host does not, so the emulator checks every vector access.
 template <class V> __device__ inline void check_vector_aligned(const void* p) {
 #if defined(MXC_HIP_EMU)
+    __atomic_fetch_add(&mxc_emu::vector_accesses(), 1, __ATOMIC_RELAXED);
     if (reinterpret_cast<uintptr_t>(p) % alignof(V))
         mxc_emu::fail_block("misaligned vector access: %p is not %zu-byte aligned", p, alignof(V));
 #else

@@ -69,8 +69,16 @@ __device__ __forceinline__ void norm_row_offsets(const dev_args& a, int64_t axis
 // the statistics by shuffles and the output from the registers. mxc_norm_row reads the row
 // three times, one load after another per lane (a warp's 24 loads of a 768-element row: 24
 // memory latencies a pass) or, with a block per row, with two block barriers per reduction.
-// The same sums in the same order as mxc_norm_row on a warp team.
-template <class T, bool Rms, int N> struct norm_row_cached_fn {
+// V = 1: lane r holds elements r + j x size, the sums in mxc_norm_row's order on a warp team.
+// V = norm_vec<T> (norm_rows_vectors): lane r holds the V-element chunks r + j x size, each
+// read and written by one 16-byte access: a 768-element row of half is 3 loads a lane, not 24
+// (the same for its scale and its bias; of float, 6), an eighth of the memory instructions of
+// V = 1 for half (eager's vectorised layer norm took 3.4 us a launch on the H200, mxc's 6.9 us
+// in ViT-B/16 and 16 in BERT-base, both half, 2026-11-26, with V = 1).
+template <class T> constexpr int norm_vec = int(16 / sizeof(T));
+template <class T> struct alignas(16) norm_chunk { T v[norm_vec<T>]; };
+template <class T, bool Rms, int N, int V = 1> struct norm_row_cached_fn {
+    static_assert(N % V == 0 && (V == 1 || V == norm_vec<T>), "norm_row_cached_fn: whole 16-byte chunks a lane");
     template <class Team> __device__ void operator()(const dev_args& a, int64_t row, const Team& t) const {
         using C = mxc_compute_t<T>;
         const int64_t axis = a.ip[0], row_len = mxc_norm_row_len(a.out_desc, axis), first = row * row_len;
@@ -81,6 +89,9 @@ template <class T, bool Rms, int N> struct norm_row_cached_fn {
         const norm_stepped_row<T> x = make_stepped_row<T>(a.in[0], a.in_desc[0], axis, off[0]);
         const norm_stepped_row<T> g = has_scale ? make_stepped_row<T>(a.in[1], a.in_desc[1], axis, off[1]) : x;
         const norm_stepped_row<T> b = has_bias ? make_stepped_row<T>(a.in[2], a.in_desc[2], axis, off[2]) : x;
+        // the row index of the lane's element s (a V-element chunk's are valid together: len
+        // is a multiple of V)
+        auto at = [&](int s) { return V == 1 ? t.rank + s * t.size : (t.rank + s / V * t.size) * V + s % V; };
         // Every load of the lane is issued before the first is used: the row, then its scale
         // and bias (which the statistics do not change). Loaded after the statistics, in
         // groups of 8 outputs before their stores (a load may not move above a store to memory
@@ -88,41 +99,76 @@ template <class T, bool Rms, int N> struct norm_row_cached_fn {
         // latencies one after another for a 768-element row on a warp, after the row's own
         // (ViT-B/16's and BERT's layer norms: 6-16 us a launch on the H200, eager's 3.4).
         C v[N], gs[N], bs[N];
+        if constexpr (V == 1) {
 #pragma unroll
-        for (int j = 0; j < N; ++j) {
-            const int i = t.rank + j * t.size;
-            v[j] = i < len ? x(i) : C(0);
-        }
+            for (int j = 0; j < N; ++j) {
+                const int i = at(j);
+                v[j] = i < len ? x(i) : C(0);
+            }
 #pragma unroll
-        for (int j = 0; j < N; ++j) {
-            const int i = t.rank + j * t.size;
-            gs[j] = has_scale && i < len ? g(i) : C(1);
-            bs[j] = has_bias && i < len ? b(i) : C(0);
+            for (int j = 0; j < N; ++j) {
+                const int i = at(j);
+                gs[j] = has_scale && i < len ? g(i) : C(1);
+                bs[j] = has_bias && i < len ? b(i) : C(0);
+            }
+        } else {
+            // a chunk of r (step 1: a vector at element i; step 0: element 0, broadcast), or
+            // `none` outside the row or where the input is absent
+            auto chunk = [&](const norm_stepped_row<T>& r, bool has, int i, C none, C* dst) {
+                if (!has || i >= len) {
+#pragma unroll
+                    for (int e = 0; e < V; ++e) dst[e] = none;
+                } else if (r.step) {
+                    const norm_chunk<T> p = vector_load<norm_chunk<T>>(r.p + i);
+#pragma unroll
+                    for (int e = 0; e < V; ++e) dst[e] = C(p.v[e]);
+                } else {
+#pragma unroll
+                    for (int e = 0; e < V; ++e) dst[e] = C(r.p[0]);
+                }
+            };
+#pragma unroll
+            for (int j = 0; j < N; j += V) chunk(x, true, at(j), C(0), v + j);
+#pragma unroll
+            for (int j = 0; j < N; j += V) {
+                chunk(g, has_scale, at(j), C(1), gs + j);
+                chunk(b, has_bias, at(j), C(0), bs + j);
+            }
         }
         C mean = C(0), m2 = C(0);
         if (!Rms) {
 #pragma unroll
             for (int j = 0; j < N; ++j)
-                if (t.rank + j * t.size < len) mean += v[j];
+                if (at(j) < len) mean += v[j];
             mean = C(t.reduce(mean, mxc_op_sum{}) / C(len));
         }
 #pragma unroll
         for (int j = 0; j < N; ++j) {
-            if (t.rank + j * t.size >= len) continue;
+            if (at(j) >= len) continue;
             const C d = C(v[j] - mean);
             m2 += d * d;
         }
         m2 = t.reduce(m2, mxc_op_sum{});
         const C inv = mxc_norm_inv(m2, len, a.fp[0]);
         T* y = out_ptr<T>(a) + first;
-#pragma unroll
-        for (int j = 0; j < N; ++j) {
-            const int i = t.rank + j * t.size;
-            if (i >= len) continue;
+        auto out = [&](int j) {
             C r = (v[j] - mean) * inv;
             if (has_scale) r *= gs[j];
             if (has_bias) r += bs[j];
-            y[i] = T(r);
+            return T(r);
+        };
+#pragma unroll
+        for (int j = 0; j < N; j += V) {
+            const int i = at(j);
+            if (i >= len) continue;
+            if constexpr (V == 1) {
+                y[i] = out(j);
+            } else {
+                norm_chunk<T> p;
+#pragma unroll
+                for (int e = 0; e < V; ++e) p.v[e] = out(j + e);
+                vector_store(y + i, p);
+            }
         }
     }
 };
@@ -135,6 +181,36 @@ inline bool norm_rows_stepped(const mxc_kargs& k) {
     return true;
 }
 
+// Whether the stepped rows may be read by 16-byte chunks (norm_row_cached_fn's V): rows of a
+// multiple of V elements, x packed along them, scale and bias packed or broadcast, every packed
+// row of an input and of the output starting on 16 bytes (the base aligned, the strides of the
+// dims before the axis multiples of V).
+template <class T> inline bool norm_rows_vectors(const mxc_kargs& k, int64_t len) {
+    constexpr int V = norm_vec<T>;
+    auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
+    if (len % V != 0 || !aligned(k.out)) return false;
+    for (int j = 0; j < k.n_in && j < 3; ++j) {
+        const mxc_desc& d = k.in_desc[j];
+        int64_t step = 0;
+        if (!mxc_norm_row_step(d, k.ip[0], &step)) return false;
+        if (step == 0) {
+            if (j == 0) return false;
+            continue;
+        }
+        if (!aligned(k.in[j])) return false;
+        for (int i = 0; i < k.ip[0] && i < d.rank; ++i)
+            if (d.lens[i] != 1 && d.strides[i] % V != 0) return false;
+    }
+    return true;
+}
+
+// The launch of the cached form with N elements a lane on team Kind, by chunks where it may.
+template <class T, bool Rms, team_kind Kind, int N> void norm_rows_cached(const mxc_kargs& k, int64_t rows, int64_t len, hipStream_t s) {
+    using C = mxc_compute_t<T>;
+    if (norm_rows_vectors<T>(k, len)) launch_rows_as<Kind, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, N, norm_vec<T>>{});
+    else launch_rows_as<Kind, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, N>{});
+}
+
 // Stepped rows of up to 1024 elements (32 a lane on a warp of 32, 16 on a wavefront of 64) take
 // the cached form on a warp (up to 256 with 8 registers a lane), up to 4096 on a block (16 a
 // thread); longer rows, or strided ones, mxc_norm_row on the team choose_team gives.
@@ -142,12 +218,12 @@ template <class T, bool Rms> void norm_rows(const mxc_kargs& k, hipStream_t s) {
     using C = mxc_compute_t<T>;
     const int64_t rows = mxc_norm_rows(*k.out_desc, k.ip[0]), len = mxc_norm_row_len(*k.out_desc, k.ip[0]);
     if (shuffles<C>() && len >= 8 && len <= 32 * 32 && norm_rows_stepped(k)) {
-        if (len <= 32 * 8) launch_rows_as<team_kind::warp, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, 8>{});
-        else launch_rows_as<team_kind::warp, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, 32>{});
+        if (len <= 32 * 8) norm_rows_cached<T, Rms, team_kind::warp, 8>(k, rows, len, s);
+        else norm_rows_cached<T, Rms, team_kind::warp, 32>(k, rows, len, s);
         return;
     }
     if (shuffles<C>() && len <= team_block * 16 && norm_rows_stepped(k)) { // a block per row, 16 a thread
-        launch_rows_as<team_kind::block, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, 16>{});
+        norm_rows_cached<T, Rms, team_kind::block, 16>(k, rows, len, s);
         return;
     }
     const team_kind team = choose_team<C>(rows, len, false);

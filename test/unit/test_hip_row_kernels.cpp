@@ -2,7 +2,10 @@
 // row math (mxc_norm_row, templates/common/norm.hpp): rows held in registers on a warp (8 and 32
 // elements a lane: lengths up to 256 and 1024, with partial last lanes) and on a block (16 a
 // thread: up to 4096), the uncached block form past that, the strided form (a scale that is
-// not read with a step), float and half, with and without scale and bias, several rows.
+// not read with a step), float and half, with and without scale and bias, several rows; the
+// cached rows read by 16-byte chunks where they may (norm_rows_vectors: a broadcast scalar
+// scale too) and element by element where a row is not a whole number of chunks or x does not
+// start on 16 bytes.
 // softmax / log_softmax (templates/hip/softmax.hpp) against mxc_softmax_row: contiguous rows in
 // registers on a warp (up to 1024), longer ones on a block, a softmax along a strided axis, a
 // fully masked (-inf) row, float and half.
@@ -21,29 +24,36 @@ using mxc::test::desc;
 using mxc::test::to_device;
 
 // rows x len, normalised over the last dim; scale and bias [len] broadcast over the rows
-// (scale_stride 1), or a scale read with stride 2 (not stepped: the general form).
-template <class T, bool Rms> void expect_norm(int64_t rows, int64_t len, int n_in, int64_t scale_stride = 1) {
+// (scale_stride 1), a scale read with stride 2 (not stepped: the general form) or one scalar
+// (stride 0). x starts x_offset elements into its buffer. chunks: whether the rows are read by
+// 16-byte chunks (norm_rows_vectors), checked where the rows are stepped.
+template <class T, bool Rms>
+void expect_norm(int64_t rows, int64_t len, int n_in, int64_t scale_stride = 1, int64_t x_offset = 0, bool chunks = false) {
     SCOPED_TRACE("rows " + std::to_string(rows) + " len " + std::to_string(len) + " inputs " + std::to_string(n_in) +
-                 " scale stride " + std::to_string(scale_stride));
-    std::vector<T> x(static_cast<size_t>(rows * len)), g(static_cast<size_t>(len * scale_stride)), b(static_cast<size_t>(len));
+                 " scale stride " + std::to_string(scale_stride) + " x offset " + std::to_string(x_offset));
+    std::vector<T> x(static_cast<size_t>(rows * len + x_offset)), g(static_cast<size_t>(scale_stride ? len * scale_stride : 1)),
+        b(static_cast<size_t>(len));
     for (size_t i = 0; i < x.size(); ++i) x[i] = T(float(int(i * 37 % 101) - 50) * 0.03f + 2.0f);
     for (size_t i = 0; i < g.size(); ++i) g[i] = T(0.5f + float(i % 7) * 0.125f);
     for (size_t i = 0; i < b.size(); ++i) b[i] = T(float(i % 5) * 0.25f - 0.5f);
     const mxc_desc xd = desc({rows, len}, {len, 1}), gd = desc({rows, len}, {0, scale_stride}), bd = desc({rows, len}, {0, 1});
     const mxc_desc ins[3] = {xd, gd, bd};
-    const T* host_in[3] = {x.data(), g.data(), b.data()};
+    const T* host_in[3] = {x.data() + x_offset, g.data(), b.data()};
     std::vector<T> want(size_t(rows * len));
     for (int64_t r = 0; r < rows; ++r) mxc_norm_row<T, Rms>(host_in, ins, n_in, want.data(), xd, 1, 1e-5, r);
 
     T *dx = to_device(x), *dg = to_device(g), *db = to_device(b), *dy = nullptr;
     ASSERT_EQ(hipMalloc(&dy, want.size() * sizeof(T)), hipSuccess);
-    const void* p[3] = {dx, dg, db};
+    const void* p[3] = {dx + x_offset, dg, db};
     const int64_t ip[1] = {1};
     const double fp[1] = {1e-5};
     const mxc_kargs k = {n_in, p, ins, dy, &xd, ip, 1, fp, 1, nullptr};
+    if (scale_stride < 2) EXPECT_EQ(mxc::hip::norm_rows_vectors<T>(k, len), chunks);
+    const uint64_t vectors = mxc_emu::vector_accesses();
     if (Rms) mxc::hip::rms_norm<T>(k, hipStream_t{});
     else mxc::hip::layer_norm<T>(k, hipStream_t{});
     ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+    EXPECT_EQ(mxc_emu::vector_accesses() > vectors, chunks) << "the rows were read by chunks";
     std::vector<T> got(want.size());
     ASSERT_EQ(hipMemcpy(got.data(), dy, got.size() * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
     for (void* q : {static_cast<void*>(dx), static_cast<void*>(dg), static_cast<void*>(db), static_cast<void*>(dy)}) (void)hipFree(q);
@@ -57,14 +67,22 @@ template <class T, bool Rms> void expect_norm(int64_t rows, int64_t len, int n_i
 TEST(HipNorm, RowsInRegistersMatchTheSerialRowMath) {
     ASSERT_EQ(hipDeviceReset(), hipSuccess);
     for (int64_t len : {8, 33, 256, 257, 768, 1000, 1024, 1025, 1500, 4096, 4097}) {
-        expect_norm<float, false>(3, len, 3);
-        expect_norm<float, false>(2, len, 1);
-        expect_norm<float, true>(3, len, 2);
+        const bool chunks = len % 4 == 0; // whole 16-byte chunks of float
+        expect_norm<float, false>(3, len, 3, 1, 0, chunks);
+        expect_norm<float, false>(2, len, 1, 1, 0, chunks);
+        expect_norm<float, true>(3, len, 2, 1, 0, chunks);
     }
-    expect_norm<float, false>(19, 768, 3);                  // more rows than one block's warps
+    expect_norm<float, false>(19, 768, 3, 1, 0, true);      // more rows than one block's warps
+    expect_norm<float, false>(300, 768, 3, 1, 0, true);     // more rows than blocks of 64 threads take in one round
+    expect_norm<float, false>(9000, 40, 3, 1, 0, true);     // blocks of 256 threads
     expect_norm<float, false>(3, 768, 3, 2);                // a strided scale: the general form
-    expect_norm<mxc_half, false>(5, 768, 3);
-    expect_norm<mxc_half, true>(5, 200, 2);
+    expect_norm<float, false>(3, 768, 3, 0, 0, true);       // a scalar scale, broadcast into the chunks
+    expect_norm<float, false>(3, 768, 3, 1, 1);             // x off 16 bytes: element by element
+    expect_norm<float, false>(3, 2000, 3, 1, 1);            // the same on a block
+    expect_norm<mxc_half, false>(5, 768, 3, 1, 0, true);
+    expect_norm<mxc_half, false>(5, 772, 3, 1, 0, false);   // not whole chunks of 8 halves
+    expect_norm<mxc_half, false>(5, 768, 3, 1, 4, false);   // 8 bytes off
+    expect_norm<mxc_half, true>(5, 200, 2, 1, 0, true);
 }
 
 namespace {

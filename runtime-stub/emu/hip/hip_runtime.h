@@ -129,6 +129,13 @@ typedef ihipGraphNode_t* hipGraphNode_t;
 
 namespace mxc_emu {
 
+// The vector accesses kernels made in this process (templates/hip/common.hpp's
+// check_vector_aligned counts each): a test sees by it which path a kernel took.
+inline uint64_t& vector_accesses() {
+    static uint64_t n = 0;
+    return n;
+}
+
 // The warp size of this process: 32, or MXC_EMU_WARP=64 (an AMD wavefront).
 inline int& warp_size_ref() {
     static int w = [] {
