@@ -665,6 +665,40 @@ int prepare_lowered(lowered_module& l, const build_options& opts) {
     return tuned;
 }
 
+std::string build_compiler(const build_options& opts) {
+    auto first = [](const std::string& s) {
+        auto w = split_words(s);
+        return w.empty() ? std::string() : w.front();
+    };
+    if (opts.target != "hip" || (opts.hip_compiler.empty() && is_emu_arch(opts.offload_arch))) return first(host_cxx());
+    if (!opts.hip_compiler.empty()) return first(opts.hip_compiler);
+    return is_amd_arch(opts.offload_arch) ? default_hip_clang : default_nvcc;
+}
+
+bool install_cached_library(const std::string& cached, const std::string& output, const build_options& opts) {
+    const fs::path out_abs = fs::absolute(output);
+    std::error_code ec;
+    // an unchanged model rebuilt over its own library: the output already has the cached bytes;
+    // it is left in place (its time set to now), not written again (a model with 400 MB of
+    // weights: a third of the rebuild)
+    if (same_file_content(cached, out_abs.string())) {
+        fs::last_write_time(out_abs, fs::file_time_type::clock::now(), ec);
+        if (!ec) {
+            if (opts.log) opts.log(output + " already holds the library linked before (" + cached + ")");
+            return true;
+        }
+    }
+    file_guard tmp(temp_beside(out_abs.string()));
+    fs::copy_file(cached, tmp.path, fs::copy_options::overwrite_existing, ec);
+    if (ec) return false;
+    ::chmod(tmp.path.c_str(), 0755);
+    fs::rename(tmp.path, out_abs, ec);
+    if (ec) throw error("cannot write " + output + ": " + ec.message());
+    tmp.path.clear();
+    if (opts.log) opts.log("cp " + cached + " " + output + " (the library was linked before)");
+    return true;
+}
+
 build_stats compile_module(module& m, const std::string& output, const build_options& opts_in) {
     build_options opts = opts_in;
     if (opts.name.empty()) opts.name = default_name(output);
@@ -733,41 +767,25 @@ build_stats compile_module(module& m, const std::string& output, const build_opt
         for (auto& a : link_command(lib, opts, {}, "lib.so")) h.add(a);
         h.add(lib.exports);
         std::string key = h.hex(), cached = object_cache::find(opts.cache_dir, key, ".so");
-        std::error_code ec;
-        // an unchanged model rebuilt over its own library: the output already has the cached
-        // bytes; it is left in place (its time set to now), not written again (a model with
-        // 400 MB of weights: a third of the rebuild)
-        bool unchanged = !cached.empty() && same_file_content(cached, out_abs.string());
-        if (unchanged) {
-            fs::last_write_time(out_abs, fs::file_time_type::clock::now(), ec);
-            unchanged = !ec;
-        }
-        if (!cached.empty() && !unchanged) fs::copy_file(cached, lib_tmp.path, fs::copy_options::overwrite_existing, ec);
-        if (unchanged) {
-            if (opts.log) opts.log(output + " already holds the library linked before from the same objects (" + cached + ")");
-        } else if (cached.empty() || ec) {
+        if (cached.empty() || !install_cached_library(cached, output, opts)) {
+            file_guard lib_tmp(temp_beside(out_abs.string()));
             auto cmd = link_command(lib, opts, st.objects, lib_tmp.path);
             if (opts.log) opts.log("cd " + dir.path + " && " + join_command(cmd));
             check_run(run_process(cmd, dir.path, dir.slot), cmd, opts);
-            if (!st.object_keys.empty()) object_cache::store(opts.cache_dir, key, lib_tmp.path, ".so");
-        } else if (opts.log) {
-            opts.log("cp " + cached + " " + lib_tmp.path + " (the library was linked before from the same objects)");
-        }
-        st.header_path = header_path(output);
-        std::string header_abs = header_path(out_abs.string());
-        file_guard header_tmp(temp_beside(header_abs));
-        for (auto& f : lib.files)
-            if (f.path == lib.header) write_file(header_tmp.path, f.content);
-        ::chmod(header_tmp.path.c_str(), 0644);
-        ::chmod(lib_tmp.path.c_str(), 0755);
-        fs::rename(header_tmp.path, header_abs, ec);
-        if (ec) throw error("cannot write " + st.header_path + ": " + ec.message());
-        header_tmp.path.clear();
-        if (!unchanged) {
+            if (!st.object_keys.empty() && !object_cache::store(opts.cache_dir, key, lib_tmp.path, ".so").empty())
+                st.library_key = key;
+            ::chmod(lib_tmp.path.c_str(), 0755);
+            std::error_code ec;
             fs::rename(lib_tmp.path, out_abs, ec);
             if (ec) throw error("cannot write " + output + ": " + ec.message());
             lib_tmp.path.clear();
+        } else {
+            st.library_key = key;
         }
+        for (auto& f : lib.files)
+            if (f.path == lib.header) st.header_text = f.content;
+        st.header_path = header_path(output);
+        write_file_atomically(header_path(out_abs.string()), st.header_text, "the header");
     }
     st.seconds.push_back({"link", seconds_since(t)});
     return st;

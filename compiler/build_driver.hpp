@@ -45,6 +45,8 @@ struct build_stats {
     std::vector<std::string> objects;                    // what was linked
     std::vector<std::string> object_keys;                // their cache keys
     std::string header_path;                             // where the C header was written
+    std::string header_text;                             // what it holds
+    std::string library_key;                             // the linked library's object-cache key ("": not cached)
     std::vector<kernel_resource> resources;              // hip on a GPU: each kernel's registers, stack, spills
     memory_plan plan;                                    // the validated plan (points into the module)
 };
@@ -54,6 +56,15 @@ struct build_stats {
 // (opts.jobs at once) or found in the object cache, then linked.
 // Adds "lower", "plan", "emit", "compile" and "link" to stats.seconds. Throws mxc::error.
 build_stats compile_module(module& m, const std::string& output, const build_options& opts);
+
+// Puts the library `cached` (a file of the object cache) at output: left in place when output
+// holds its bytes already (its time set to now), else copied beside it and renamed over it.
+// False when the copy failed (nothing changed); throws mxc::error when the rename does.
+bool install_cached_library(const std::string& cached, const std::string& output, const build_options& opts);
+
+// The compiler program a build with opts runs (cpu: $CXX or g++; hip: --hip-compiler or the
+// target's default), for the identity of what it builds.
+std::string build_compiler(const build_options& opts);
 
 // What a target does to a lowered module before it is emitted, for a build and for a plan
 // without one (--memory-report alone) alike: hip, the tuning database's tiles (opts.tuning),

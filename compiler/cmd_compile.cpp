@@ -1,5 +1,6 @@
 // The root command: mxc MODEL.onnx -o libmodel.so. Import (or parse a .mxir text program),
 // run the pass pipeline, then lower, plan, emit and build (compiler/build_driver.hpp).
+#include "compiler/build_cache.hpp"
 #include "compiler/build_driver.hpp"
 #include "compiler/commands.hpp"
 #include "compiler/object_cache.hpp"
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <condition_variable>
 #include <mutex>
@@ -94,10 +96,11 @@ std::vector<std::string> split_list(const std::string& s) {
     return r;
 }
 
-import_options import_opts(const compile_args& a) {
+import_options import_opts(const compile_args& a, std::set<std::string>* files_read) {
     import_options o;
     o.batch = a.batch;
     o.external_data.allowed_dirs = a.external_dirs;
+    o.external_data.files_read = files_read;
     for (auto& group : a.input_dims) {
         if (group.size() < 2 || group[0].size() < 2 || group[0][0] != '@')
             throw error("--input-dim expects @NAME followed by the dims, e.g. --input-dim @image 1 3 224 224");
@@ -119,7 +122,8 @@ import_options import_opts(const compile_args& a) {
     return o;
 }
 
-program load(const compile_args& a) {
+// files_read: gets the external weight files the import reads.
+program load(const compile_args& a, std::set<std::string>* files_read) {
     if (a.model.ends_with(".mxir")) {
         std::ifstream f(a.model, std::ios::binary);
         if (!f) throw error("cannot read " + a.model);
@@ -129,7 +133,7 @@ program load(const compile_args& a) {
         for (auto& m : p.modules) verify(*m);
         return p;
     }
-    return import_onnx(a.model, import_opts(a));
+    return import_onnx(a.model, import_opts(a, files_read));
 }
 
 void write_text(const std::string& path, const std::string& text, const char* what) {
@@ -139,13 +143,19 @@ void write_text(const std::string& path, const std::string& text, const char* wh
     if (!f) throw error(std::string("cannot write the ") + what + " " + path);
 }
 
-void write_report(const std::string& path, const module& m, const build_stats& st) {
+// --report's JSON up to "objects" (what a build from the whole-build cache reports again).
+std::string report_body(const module& m, const build_stats& st) {
     std::ostringstream o;
     o << "{\n  \"kernels\": " << st.kernels << ",\n  \"instructions\": " << st.instructions << ",\n"
-      << memory_report_json(m, st.plan, st.weights_bytes) << ",\n  \"objects\": {\"built\": " << st.objects_built
-      << ", \"cached\": " << st.objects_cached << "},\n  \"kernels_tuned\": " << st.kernels_tuned
-      << ",\n  \"kernel_resources\": " << kernel_resources_json(st.resources)
-      << ",\n  \"seconds\": {";
+      << memory_report_json(m, st.plan, st.weights_bytes) << ",\n  \"kernels_tuned\": " << st.kernels_tuned
+      << ",\n  \"kernel_resources\": " << kernel_resources_json(st.resources) << ",\n";
+    return o.str();
+}
+
+void write_report(const std::string& path, const std::string& body, const build_stats& st) {
+    std::ostringstream o;
+    o << body << "  \"objects\": {\"built\": " << st.objects_built << ", \"cached\": " << st.objects_cached
+      << "},\n  \"seconds\": {";
     for (std::size_t i = 0; i < st.seconds.size(); ++i) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.6f", st.seconds[i].second);
@@ -153,6 +163,73 @@ void write_report(const std::string& path, const module& m, const build_stats& s
     }
     o << "}\n}\n";
     write_text(path, o.str(), "report");
+}
+
+// The whole-build cache's key (compiler/build_cache.hpp): mxc, the compiler, the options, the
+// environment the build reads and the files named; "" (no caching) when one cannot be read.
+std::string whole_build_key(const compile_args& a, const build_options& bo) {
+    object_cache::hasher h;
+    h.add("mxc whole build " MXC_VERSION);
+    std::error_code ec;
+    const std::string self = object_cache::compiler_identity(std::filesystem::read_symlink("/proc/self/exe", ec).string());
+    const std::string compiler = object_cache::compiler_identity(build_compiler(bo));
+    if (self.empty() || compiler.empty()) return "";
+    h.add(self);
+    h.add(compiler);
+    auto add_file = [&h](const std::string& path) {
+        const std::string x = build_cache::file_hash(path);
+        h.add(x);
+        return !x.empty();
+    };
+    // the model's folder too: external weights are found beside it
+    const std::string model = std::filesystem::weakly_canonical(a.model, ec).string();
+    if (ec || !add_file(model)) return "";
+    h.add(model.substr(0, model.rfind('/')));
+    // (the output's path only through the API name: the library and its header depend on no more)
+    for (const std::string& o : {bo.target, bo.offload_arch, bo.cpu_arch, a.hip_compiler, bo.name.empty() ? default_name(a.output) : bo.name,
+                                 a.passes_given ? "passes " + a.passes : "",
+                                 std::to_string(a.batch), std::string(a.fp16 ? "fp16" : ""), std::string(a.profile ? "profile-hooks" : ""),
+                                 std::string(a.debug_trace ? "debug-trace" : "")})
+        h.add(o);
+    for (auto& group : a.input_dims) {
+        h.add("input-dim");
+        for (auto& x : group) h.add(x);
+    }
+    for (auto& d : a.external_dirs) h.add("allow-external-data " + d);
+    for (auto& c : a.const_inputs) { // NAME:FILE.pb or NAME:1,2,3
+        h.add("const-input " + c);
+        const std::string value = c.substr(c.rfind(':') + 1);
+        if (std::filesystem::is_regular_file(value, ec) && !add_file(value)) return "";
+    }
+    if (!a.tuning_db.empty() && !add_file(a.tuning_db)) return "";
+    for (const char* v : build_cache::environment()) {
+        const char* x = std::getenv(v);
+        h.add(std::string(v) + (x ? "=" + std::string(x) : " unset"));
+    }
+    return h.hex();
+}
+
+// A rebuild from the whole-build cache: the library built before from the same key, if the
+// cache still has it; false (nothing written) when it does not.
+bool build_from_cache(const compile_args& a, const build_options& bo, const std::string& key) {
+    auto t = std::chrono::steady_clock::now();
+    const auto e = build_cache::find(bo.cache_dir, key);
+    if (!e) return false;
+    const std::string lib = object_cache::find(bo.cache_dir, e->library_key, ".so");
+    const std::filesystem::path out_abs = std::filesystem::absolute(a.output);
+    if (!std::filesystem::is_directory(out_abs.parent_path()))
+        throw error("cannot write " + a.output + ": directory " + out_abs.parent_path().string() + " does not exist");
+    if (lib.empty() || !install_cached_library(lib, a.output, bo)) return false;
+    write_file_atomically(header_path(out_abs.string()), e->header, "the header");
+    build_stats st;
+    st.objects_cached = e->objects;
+    st.seconds = {{"cache", std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count()}};
+    if (!a.report.empty()) write_report(a.report, e->report, st);
+    if (a.verbose) std::cerr << "mxc: built before from the same model and options (" << bo.cache_dir << "/" << key << ".build)\n";
+    if (!a.quiet)
+        std::cerr << "mxc: wrote " << a.output << " and " << header_path(a.output) << " (" << e->kernels << " kernels, arena "
+                  << e->arena_bytes << " bytes, weights " << e->weights_bytes << " bytes)\n";
+    return true;
 }
 
 // --memory-report / --memory-plot without -o: plan the memory as a build would, build nothing.
@@ -243,12 +320,20 @@ void run_compile(const compile_args& a) {
     if (a.tune_reps_given && !a.tune) throw error("--tune-reps is for --tune");
     if (a.verbose) bo.log = [](const std::string& s) { std::cerr << "mxc: " << s << "\n"; };
 
+    // the whole-build cache: a library built before from the same inputs (not for --tune, which
+    // times the device, nor for what needs the module: --emit-src, the memory report and plot)
+    const bool whole = !memory_only && !a.tune && a.emit_src.empty() && !a.memory_report && a.memory_plot.empty() &&
+                       !bo.cache_dir.empty();
+    const std::string whole_key = whole ? whole_build_key(a, bo) : "";
+    if (!whole_key.empty() && build_from_cache(a, bo, whole_key)) return;
+
     progress_line progress(!a.quiet && !a.verbose && isatty(2));
     bo.progress = [&progress](const std::string& phase) { progress.phase(phase); };
     using clock = std::chrono::steady_clock;
     auto t = clock::now();
     progress.phase("import");
-    program p = load(a);
+    std::set<std::string> files_read;
+    program p = load(a, &files_read);
     double import_s = std::chrono::duration<double>(clock::now() - t).count();
 
     t = clock::now();
@@ -262,7 +347,18 @@ void run_compile(const compile_args& a) {
     build_stats st = memory_only ? plan_only(p.main(), bo) : compile_module(p.main(), a.output, bo);
     progress.done();
     st.seconds.insert(st.seconds.begin(), {{"import", import_s}, {"passes", passes_s}});
-    if (!a.report.empty()) write_report(a.report, p.main(), st);
+    const std::string body = a.report.empty() && whole_key.empty() ? "" : report_body(p.main(), st);
+    if (!a.report.empty()) write_report(a.report, body, st);
+    if (!whole_key.empty() && !st.library_key.empty()) {
+        build_cache::entry e{st.library_key, st.header_text, body, st.kernels, st.arena_bytes, st.weights_bytes,
+                             st.objects_built + st.objects_cached, {}};
+        bool readable = true;
+        for (auto& f : files_read) {
+            e.files.push_back({build_cache::file_hash(f), f});
+            readable = readable && !e.files.back().first.empty();
+        }
+        if (readable) build_cache::store(bo.cache_dir, whole_key, e);
+    }
     if (!a.memory_plot.empty()) write_text(a.memory_plot, memory_plot_svg(p.main(), st.plan), "memory plot");
     if (a.memory_report) std::cout << memory_report_text(p.main(), st.plan, st.weights_bytes);
     if (!a.quiet && a.tune)

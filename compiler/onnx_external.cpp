@@ -85,6 +85,7 @@ literal external_tensor_to_literal(const onnx::TensorProto& t, const std::string
         throw error(what + ": external data location '" + location + "' leads to " + file.string() +
                     ", outside the model's folder (refused; pass --allow-external-data DIR to allow files under DIR)");
 
+    if (opts.files_read) opts.files_read->insert(file.string());
     fd_guard f{::open(file.c_str(), O_RDONLY | O_CLOEXEC)};
     if (f.fd < 0) throw error(what + ": cannot open its external data file '" + location + "': " + std::strerror(errno));
     struct stat st {};

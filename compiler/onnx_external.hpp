@@ -7,6 +7,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace mxc::onnx_detail {
 struct external_data_options {
     std::string model_dir;                 // the folder of the .onnx file; empty: model came from memory
     std::vector<std::string> allowed_dirs; // --allow-external-data DIR...
+    std::set<std::string>* files_read = nullptr; // if set: gets the external files read (canonical paths)
 };
 
 bool has_external_data(const onnx::TensorProto& t);

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The build cache (compiler/object_cache.hpp): a first build compiles every translation unit
-# into the cache, a rebuild of the unchanged model compiles nothing (and is fast), a changed
-# model compiles again, a rebuild over its own unchanged library leaves that file alone,
-# --no-cache and MXC_CACHE_DIR=off use no cache, and -j 1 builds the same library as the default.
+# The build caches (compiler/object_cache.hpp, compiler/build_cache.hpp): a first build compiles
+# every translation unit into the cache, a rebuild of the unchanged model comes from the
+# whole-build cache (nothing imported, nothing compiled: fast), one with a variable the build
+# reads set otherwise, or of a model changed at the same path, or under another --name, is built
+# again (the same kernels' objects found in the cache), a rebuild over its own unchanged library
+# leaves that file alone, --no-cache and MXC_CACHE_DIR=off use no cache, and -j 1 builds the
+# same library as the default.
 # usage: object_cache.sh BUILD_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,9 +27,23 @@ start=$(date +%s.%N)
 "$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libcnn2.so" --name cnn -q --report "$tmp/warm.json"
 warm=$(echo "$(date +%s.%N) - $start" | bc)
 objects "$tmp/warm.json" | grep -q '"built": 0, "cached": [1-9]' || fail "warm build: $(objects "$tmp/warm.json")"
-grep -q '"compile": ' "$tmp/warm.json" && grep -q '"link": ' "$tmp/warm.json" || fail "no compile/link times in --report"
+grep -q '"seconds": {"cache": ' "$tmp/warm.json" || fail "the warm build did not come from the whole-build cache"
 cmp "$tmp/a/libcnn.so" "$tmp/a/libcnn2.so" || fail "the cached library differs"
+cmp "$tmp/a/libcnn.h" "$tmp/a/libcnn2.h" || fail "the cached header differs"
 [ "$(echo "$warm < 10" | bc)" = 1 ] || fail "the warm build took ${warm}s"
+
+# Built again, not from the whole-build cache: a variable the build reads, set otherwise; the
+# model changed at the same path (a copy with one weight byte changed).
+MXC_FUSE_ATTENTION=0 "$mxc" "$root/examples/cnn.onnx" -o "$tmp/a/libcnn2.so" --name cnn -q --report "$tmp/env.json"
+grep -q '"seconds": {"import": ' "$tmp/env.json" || fail "MXC_FUSE_ATTENTION=0 rebuilt from the whole-build cache"
+objects "$tmp/env.json" | grep -q '"built": 0, "cached": [1-9]' || fail "the same kernels were compiled again: $(objects "$tmp/env.json")"
+cp "$root/examples/cnn.onnx" "$tmp/model.onnx"
+"$mxc" "$tmp/model.onnx" -o "$tmp/a/libm.so" --name cnn -q
+size=$(stat -c %s "$tmp/model.onnx")
+printf '\x7f' | dd of="$tmp/model.onnx" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
+"$mxc" "$tmp/model.onnx" -o "$tmp/a/libm.so" --name cnn -q --report "$tmp/changed.json" ||
+  fail "the changed model does not build"
+grep -q '"seconds": {"import": ' "$tmp/changed.json" || fail "a changed model was rebuilt from the whole-build cache"
 
 # Rebuilt over its own unchanged library: the file is left as it is (same inode, not written
 # again: a model's weights can be hundreds of MB), its time set to now; a library that differs
