@@ -55,6 +55,53 @@ template <class S> struct block_team { // S: the type of the shared slots (the c
     }
 };
 
+// A team's row held in registers, N elements a lane (the cached forms of norm.hpp and
+// softmax.hpp). V = 1: lane r holds elements r + j x size; V = row_vec<T>: the V-element chunks
+// r + j x size, each read and written by one 16-byte access (the row's length a multiple of V,
+// its start on 16 bytes).
+template <class T> constexpr int row_vec = int(16 / sizeof(T));
+template <class T> struct alignas(16) row_chunk { T v[row_vec<T>]; };
+// The row index of the lane's element s (a chunk's elements are valid together).
+template <int V, class Team> __device__ __forceinline__ int row_index(const Team& t, int s) {
+    return V == 1 ? t.rank + s * t.size : (t.rank + s / V * t.size) * V + s % V;
+}
+// dst[s] = element row_index(s) of the row at p, read with a step (1: packed; 0: every element
+// is p[0]; V > 1 takes only those), `none` past its len elements.
+template <int V, class C, int N, class T, class Team>
+__device__ __forceinline__ void load_row(const T* p, int step, int len, const Team& t, C none, C (&dst)[N]) {
+    static_assert(N % V == 0 && (V == 1 || V == row_vec<T>), "load_row: whole 16-byte chunks a lane");
+#pragma unroll
+    for (int j = 0; j < N; j += V) {
+        const int i = row_index<V>(t, j);
+        if constexpr (V == 1) {
+            dst[j] = i < len ? C(p[i * step]) : none;
+        } else {
+            row_chunk<T> c;
+            if (i < len && step) c = vector_load<row_chunk<T>>(p + i);
+            const C x0 = i < len && !step ? C(p[0]) : none;
+#pragma unroll
+            for (int e = 0; e < V; ++e) dst[j + e] = i < len && step ? C(c.v[e]) : x0;
+        }
+    }
+}
+// y[row_index(s)] = value(s) for the lane's elements within len (a packed row).
+template <int V, int N, class T, class Team, class F>
+__device__ __forceinline__ void store_row(T* y, int len, const Team& t, F value) {
+#pragma unroll
+    for (int j = 0; j < N; j += V) {
+        const int i = row_index<V>(t, j);
+        if (i >= len) continue;
+        if constexpr (V == 1) {
+            y[i] = value(j);
+        } else {
+            row_chunk<T> c;
+#pragma unroll
+            for (int e = 0; e < V; ++e) c.v[e] = value(j + e);
+            vector_store(y + i, c);
+        }
+    }
+}
+
 // f(a, row, team) for every row in [0, rows): one block per row (grid-stride over rows)...
 template <class S, class F> __global__ void MXC_LAUNCH_BOUNDS_AMD(team_block) rows_per_block(dev_args a, int64_t rows, F f) {
     grid_dependency_sync();

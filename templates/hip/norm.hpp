@@ -16,8 +16,8 @@ template <class T, bool Rms> struct norm_row_fn {
 };
 // x, scale or bias of a row that norm_rows_stepped accepted: element i of the row whose first
 // element has row-major index `first` is p[i * step], p at the row's first element (step 1:
-// packed along the row, 0: broadcast; i and step 32-bit, as the cached rows are short: 64-bit
-// offsets held for every element of a lane took 16-32 more registers). The descriptor's dims
+// packed along the row, 0: broadcast; read by load_row, i and step 32-bit, as the cached rows
+// are short: 64-bit offsets held for every element of a lane took 16-32 more registers). The descriptor's dims
 // are walked unrolled over MXC_MAX_RANK, so that the kernel argument's arrays are indexed by
 // constants: indexed by a variable (mxc_norm_reader, dynamic input numbers), nvcc copies the
 // whole dev_args to local memory (ptxas -v, sm_90: a 528-byte stack frame in every norm
@@ -25,7 +25,6 @@ template <class T, bool Rms> struct norm_row_fn {
 template <class T> struct norm_stepped_row {
     const T* p;
     int step;
-    __device__ mxc_compute_t<T> operator()(int i) const { return mxc_compute_t<T>(p[i * step]); }
 };
 // base: the offset of the row's first element (norm_row_offsets).
 template <class T>
@@ -70,15 +69,13 @@ __device__ __forceinline__ void norm_row_offsets(const dev_args& a, int64_t axis
 // three times, one load after another per lane (a warp's 24 loads of a 768-element row: 24
 // memory latencies a pass) or, with a block per row, with two block barriers per reduction.
 // V = 1: lane r holds elements r + j x size, the sums in mxc_norm_row's order on a warp team.
-// V = norm_vec<T> (norm_rows_vectors): lane r holds the V-element chunks r + j x size, each
-// read and written by one 16-byte access: a 768-element row of half is 3 loads a lane, not 24
-// (the same for its scale and its bias; of float, 6), an eighth of the memory instructions of
-// V = 1 for half (eager's vectorised layer norm took 3.4 us a launch on the H200, mxc's 6.9 us
-// in ViT-B/16 and 16 in BERT-base, both half, 2026-11-26, with V = 1).
-template <class T> constexpr int norm_vec = int(16 / sizeof(T));
-template <class T> struct alignas(16) norm_chunk { T v[norm_vec<T>]; };
+// V = row_vec<T> (norm_rows_vectors): lane r holds the V-element chunks r + j x size, each
+// read and written by one 16-byte access (block_reduce.hpp's load_row, store_row): a
+// 768-element row of half is 3 loads a lane, not 24 (the same for its scale and its bias; of
+// float, 6), an eighth of the memory instructions of V = 1 for half (eager's vectorised layer
+// norm took 3.4 us a launch on the H200, mxc's 6.9 us in ViT-B/16 and 16 in BERT-base, both
+// half, 2026-11-26, with V = 1).
 template <class T, bool Rms, int N, int V = 1> struct norm_row_cached_fn {
-    static_assert(N % V == 0 && (V == 1 || V == norm_vec<T>), "norm_row_cached_fn: whole 16-byte chunks a lane");
     template <class Team> __device__ void operator()(const dev_args& a, int64_t row, const Team& t) const {
         using C = mxc_compute_t<T>;
         const int64_t axis = a.ip[0], row_len = mxc_norm_row_len(a.out_desc, axis), first = row * row_len;
@@ -89,9 +86,6 @@ template <class T, bool Rms, int N, int V = 1> struct norm_row_cached_fn {
         const norm_stepped_row<T> x = make_stepped_row<T>(a.in[0], a.in_desc[0], axis, off[0]);
         const norm_stepped_row<T> g = has_scale ? make_stepped_row<T>(a.in[1], a.in_desc[1], axis, off[1]) : x;
         const norm_stepped_row<T> b = has_bias ? make_stepped_row<T>(a.in[2], a.in_desc[2], axis, off[2]) : x;
-        // the row index of the lane's element s (a V-element chunk's are valid together: len
-        // is a multiple of V)
-        auto at = [&](int s) { return V == 1 ? t.rank + s * t.size : (t.rank + s / V * t.size) * V + s % V; };
         // Every load of the lane is issued before the first is used: the row, then its scale
         // and bias (which the statistics do not change). Loaded after the statistics, in
         // groups of 8 outputs before their stores (a load may not move above a store to memory
@@ -99,77 +93,30 @@ template <class T, bool Rms, int N, int V = 1> struct norm_row_cached_fn {
         // latencies one after another for a 768-element row on a warp, after the row's own
         // (ViT-B/16's and BERT's layer norms: 6-16 us a launch on the H200, eager's 3.4).
         C v[N], gs[N], bs[N];
-        if constexpr (V == 1) {
-#pragma unroll
-            for (int j = 0; j < N; ++j) {
-                const int i = at(j);
-                v[j] = i < len ? x(i) : C(0);
-            }
-#pragma unroll
-            for (int j = 0; j < N; ++j) {
-                const int i = at(j);
-                gs[j] = has_scale && i < len ? g(i) : C(1);
-                bs[j] = has_bias && i < len ? b(i) : C(0);
-            }
-        } else {
-            // a chunk of r (step 1: a vector at element i; step 0: element 0, broadcast), or
-            // `none` outside the row or where the input is absent
-            auto chunk = [&](const norm_stepped_row<T>& r, bool has, int i, C none, C* dst) {
-                if (!has || i >= len) {
-#pragma unroll
-                    for (int e = 0; e < V; ++e) dst[e] = none;
-                } else if (r.step) {
-                    const norm_chunk<T> p = vector_load<norm_chunk<T>>(r.p + i);
-#pragma unroll
-                    for (int e = 0; e < V; ++e) dst[e] = C(p.v[e]);
-                } else {
-#pragma unroll
-                    for (int e = 0; e < V; ++e) dst[e] = C(r.p[0]);
-                }
-            };
-#pragma unroll
-            for (int j = 0; j < N; j += V) chunk(x, true, at(j), C(0), v + j);
-#pragma unroll
-            for (int j = 0; j < N; j += V) {
-                chunk(g, has_scale, at(j), C(1), gs + j);
-                chunk(b, has_bias, at(j), C(0), bs + j);
-            }
-        }
+        load_row<V>(x.p, x.step, len, t, C(0), v);
+        load_row<V>(g.p, g.step, has_scale ? len : 0, t, C(1), gs);
+        load_row<V>(b.p, b.step, has_bias ? len : 0, t, C(0), bs);
         C mean = C(0), m2 = C(0);
         if (!Rms) {
 #pragma unroll
             for (int j = 0; j < N; ++j)
-                if (at(j) < len) mean += v[j];
+                if (row_index<V>(t, j) < len) mean += v[j];
             mean = C(t.reduce(mean, mxc_op_sum{}) / C(len));
         }
 #pragma unroll
         for (int j = 0; j < N; ++j) {
-            if (at(j) >= len) continue;
+            if (row_index<V>(t, j) >= len) continue;
             const C d = C(v[j] - mean);
             m2 += d * d;
         }
         m2 = t.reduce(m2, mxc_op_sum{});
         const C inv = mxc_norm_inv(m2, len, a.fp[0]);
-        T* y = out_ptr<T>(a) + first;
-        auto out = [&](int j) {
+        store_row<V, N>(out_ptr<T>(a) + first, len, t, [&](int j) {
             C r = (v[j] - mean) * inv;
             if (has_scale) r *= gs[j];
             if (has_bias) r += bs[j];
             return T(r);
-        };
-#pragma unroll
-        for (int j = 0; j < N; j += V) {
-            const int i = at(j);
-            if (i >= len) continue;
-            if constexpr (V == 1) {
-                y[i] = out(j);
-            } else {
-                norm_chunk<T> p;
-#pragma unroll
-                for (int e = 0; e < V; ++e) p.v[e] = out(j + e);
-                vector_store(y + i, p);
-            }
-        }
+        });
     }
 };
 
@@ -186,7 +133,7 @@ inline bool norm_rows_stepped(const mxc_kargs& k) {
 // row of an input and of the output starting on 16 bytes (the base aligned, the strides of the
 // dims before the axis multiples of V).
 template <class T> inline bool norm_rows_vectors(const mxc_kargs& k, int64_t len) {
-    constexpr int V = norm_vec<T>;
+    constexpr int V = row_vec<T>;
     auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
     if (len % V != 0 || !aligned(k.out)) return false;
     for (int j = 0; j < k.n_in && j < 3; ++j) {
@@ -207,7 +154,7 @@ template <class T> inline bool norm_rows_vectors(const mxc_kargs& k, int64_t len
 // The launch of the cached form with N elements a lane on team Kind, by chunks where it may.
 template <class T, bool Rms, team_kind Kind, int N> void norm_rows_cached(const mxc_kargs& k, int64_t rows, int64_t len, hipStream_t s) {
     using C = mxc_compute_t<T>;
-    if (norm_rows_vectors<T>(k, len)) launch_rows_as<Kind, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, N, norm_vec<T>>{});
+    if (norm_rows_vectors<T>(k, len)) launch_rows_as<Kind, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, N, row_vec<T>>{});
     else launch_rows_as<Kind, C>(pack(k), rows, s, norm_row_cached_fn<T, Rms, N>{});
 }
 

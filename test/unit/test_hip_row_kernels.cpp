@@ -7,8 +7,8 @@
 // scale too) and element by element where a row is not a whole number of chunks or x does not
 // start on 16 bytes.
 // softmax / log_softmax (templates/hip/softmax.hpp) against mxc_softmax_row: contiguous rows in
-// registers on a warp (up to 1024), longer ones on a block, a softmax along a strided axis, a
-// fully masked (-inf) row, float and half.
+// registers on a warp (up to 1024; by 16-byte chunks where they are whole chunks), longer ones
+// on a block, a softmax along a strided axis, a fully masked (-inf) row, float and half.
 #include <gtest/gtest.h>
 
 #include "hip_emu_util.hpp"
@@ -103,9 +103,13 @@ template <class T, bool Log> void expect_softmax(int64_t rows, int64_t len, bool
     const void* p[1] = {dx};
     const int64_t ip[1] = {axis};
     const mxc_kargs k = {1, p, &xd, dy, &xd, ip, 1, nullptr, 0, nullptr};
+    const uint64_t vectors = mxc_emu::vector_accesses();
     if (Log) mxc::hip::log_softmax<T>(k, hipStream_t{});
     else mxc::hip::softmax<T>(k, hipStream_t{});
     ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+    // contiguous rows in registers (8 to 1024 elements) by 16-byte chunks when they are whole chunks
+    const bool chunks = last_axis && len >= 8 && len <= 1024 && len % int64_t(16 / sizeof(T)) == 0;
+    EXPECT_EQ(mxc_emu::vector_accesses() > vectors, chunks) << "the rows were read by chunks";
     std::vector<T> got(want.size());
     ASSERT_EQ(hipMemcpy(got.data(), dy, got.size() * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
     (void)hipFree(dx);
@@ -131,4 +135,6 @@ TEST(HipSoftmax, RowsInRegistersMatchTheSerialRowMath) {
     expect_softmax<float, false>(5, 197, false);
     expect_softmax<mxc_half, false>(5, 197);
     expect_softmax<mxc_half, true>(5, 600);
+    expect_softmax<mxc_half, false>(3, 256, true, true); // a masked row by chunks
+    expect_softmax<float, false>(300, 64);              // more rows than blocks of 64 threads take in one round
 }
