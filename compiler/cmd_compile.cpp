@@ -165,6 +165,12 @@ void write_report(const std::string& path, const std::string& body, const build_
     write_text(path, o.str(), "report");
 }
 
+// The line a build ends with (unless -q).
+void print_wrote(const std::string& output, const std::string& header, int64_t kernels, int64_t arena, int64_t weights) {
+    std::cerr << "mxc: wrote " << output << " and " << header << " (" << kernels << " kernels, arena " << arena
+              << " bytes, weights " << weights << " bytes)\n";
+}
+
 // The whole-build cache's key (compiler/build_cache.hpp): mxc, the compiler, the options, the
 // environment the build reads and the files named; "" (no caching) when one cannot be read.
 std::string whole_build_key(const compile_args& a, const build_options& bo) {
@@ -226,9 +232,7 @@ bool build_from_cache(const compile_args& a, const build_options& bo, const std:
     st.seconds = {{"cache", std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count()}};
     if (!a.report.empty()) write_report(a.report, e->report, st);
     if (a.verbose) std::cerr << "mxc: built before from the same model and options (" << bo.cache_dir << "/" << key << ".build)\n";
-    if (!a.quiet)
-        std::cerr << "mxc: wrote " << a.output << " and " << header_path(a.output) << " (" << e->kernels << " kernels, arena "
-                  << e->arena_bytes << " bytes, weights " << e->weights_bytes << " bytes)\n";
+    if (!a.quiet) print_wrote(a.output, header_path(a.output), e->kernels, e->arena_bytes, e->weights_bytes);
     return true;
 }
 
@@ -366,9 +370,7 @@ void run_compile(const compile_args& a) {
                   << (is_emu_arch(bo.offload_arch) ? " (the emulator: times not a GPU's)" : "") << ", wrote "
                   << a.tuning_db << "\n";
     if (a.verbose && !st.resources.empty()) std::cerr << "mxc: " << kernel_resources_summary(st.resources) << "\n";
-    if (!a.quiet && !memory_only)
-        std::cerr << "mxc: wrote " << a.output << " and " << st.header_path << " (" << st.kernels << " kernels, arena "
-                  << st.arena_bytes << " bytes, weights " << st.weights_bytes << " bytes)\n";
+    if (!a.quiet && !memory_only) print_wrote(a.output, st.header_path, st.kernels, st.arena_bytes, st.weights_bytes);
 }
 } // namespace
 
