@@ -13,9 +13,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <queue>
 #include <set>
@@ -150,6 +152,11 @@ literal scalar_literal(dtype t, double v) {
         T x;
         if constexpr (std::is_same_v<T, mxc_half> || std::is_same_v<T, mxc_bf16>) x = T(static_cast<float>(v));
         else if constexpr (std::is_same_v<T, bool>) x = v != 0;
+        else if constexpr (std::is_integral_v<T>) // saturated (NaN: 0): a double outside T's range converts to no value
+            x = std::isnan(v) ? T(0)
+                : v <= static_cast<double>(std::numeric_limits<T>::lowest()) ? std::numeric_limits<T>::lowest()
+                : v >= static_cast<double>(std::numeric_limits<T>::max())    ? std::numeric_limits<T>::max()
+                                                                             : static_cast<T>(v);
         else x = static_cast<T>(v);
         std::memcpy(d.data(), &x, sizeof(T));
     });

@@ -277,6 +277,9 @@ outputs attention(node_context& c) {
     if (r != 3 && r != 4) c.fail("Q must have rank 3 or 4, got " + to_string(q->result.lens));
     if (rank_of(k) != r || rank_of(v) != r) c.fail("Q, K and V must have the same rank");
     dtype t = q->result.type;
+    for (auto* x : {q, k, v})
+        if (!is_floating(x->result.type))
+            c.fail("Q, K and V must be floating-point tensors, got " + std::string(dtype_name(x->result.type)));
     if (r == 3) {
         if (!c.has_attr("q_num_heads") || !c.has_attr("kv_num_heads"))
             c.fail("3-D inputs need the attributes q_num_heads and kv_num_heads");

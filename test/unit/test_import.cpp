@@ -226,3 +226,24 @@ TEST(import, initializer_raw_data_is_taken_not_copied) {
     }
     EXPECT_EQ(t.raw_data().size(), 20u);
 }
+
+// scalar_literal saturates a double outside an integer type's range (NaN: 0): converting it
+// would be undefined (the fuzzer's Attention on int8 inputs padded its mask with -inf).
+TEST(import, scalar_literal_saturates_integers) {
+    auto value = [](mxc::dtype t, double v) {
+        mxc::literal l = mxc::onnx_detail::scalar_literal(t, v);
+        int64_t x = 0;
+        if (t == mxc::dtype::int8_type) x = l.as<int8_t>()[0];
+        else if (t == mxc::dtype::uint8_type) x = l.as<uint8_t>()[0];
+        else x = l.as<int64_t>()[0];
+        return x;
+    };
+    EXPECT_EQ(value(mxc::dtype::int8_type, -INFINITY), -128);
+    EXPECT_EQ(value(mxc::dtype::int8_type, 1e10), 127);
+    EXPECT_EQ(value(mxc::dtype::int8_type, NAN), 0);
+    EXPECT_EQ(value(mxc::dtype::int8_type, -3.0), -3);
+    EXPECT_EQ(value(mxc::dtype::uint8_type, -1.0), 0);
+    EXPECT_EQ(value(mxc::dtype::int64_type, INFINITY), INT64_MAX);
+    EXPECT_EQ(value(mxc::dtype::int64_type, -0x1p63), INT64_MIN);
+    EXPECT_EQ(value(mxc::dtype::int64_type, 12345.0), 12345);
+}
