@@ -1063,6 +1063,70 @@ template <class View, class T> struct gemm_transposed {
     }
 };
 
+// gemm_async_tile over the consecutive k-tiles of a plain strided view (gemm_strided_view: no
+// src), with the index math done once instead of per tile and chunk. The view's element (o, f)
+// (o along the other dim, f along the fast one, whose stride is 1: v.vec) is at p0 + o * so + f.
+// Thread tid's chunks of an R x CC tile are rows o0 + i * step at column f (o0 = tid / (CC / V),
+// f = tid % (CC / V) * V, step = Threads / (CC / V)), the same in every tile; a tile moves by
+// CC along f (KAlongF: A, and a B of vectors along K staged transposed) or by R along o (a B of
+// vectors along N). So one address, advanced a tile at a time, and the distances left to the
+// edges give every chunk's address and bytes. (sm_90, nvcc 13, ViT-B/16's fp32 products: the
+// generic tile's 64-bit index math and bounds per chunk took about 270 of the ring loop's 954
+// instructions a 32-deep k-tile for its 8 copies, streamed about 120; nvdisasm of the cubin.
+// cp.async's ignore-src form in place of a byte count saved 40 more but took the kernels from
+// 127 registers to 198.)
+template <int Threads, int R, int CC, bool KAlongF, class T> struct gemm_async_stream {
+    static constexpr int V = gemm_vec_width<T>, per_row = CC / V, chunks = R * per_row;
+    static constexpr int n = (chunks + Threads - 1) / Threads, step = Threads / per_row;
+    static_assert(CC % V == 0 && Threads % per_row == 0, "gemm_async_stream: rows of whole chunks, whole rows per round");
+    static_assert(n <= 31, "gemm_async_stream: a bit per chunk");
+    const T* p;      // this thread's first chunk in the next tile
+    int64_t ostep;   // elements between this thread's chunks (step rows along o)
+    int64_t kstep;   // elements from one tile to the next
+    int64_t rem;     // what is left to the edge from this thread's first chunk: KAlongF, elements
+                     // along f; else rows along o
+    int fixed;       // what stays the same from tile to tile: KAlongF, bit i set where chunk i's
+                     // row is inside; else the bytes of each chunk (0 to 16: the f edge)
+    int dst0;        // this thread's first chunk in a stage (leading dim ld)
+    int first;       // tid: chunk s = first + i * Threads (its count, when Threads does not divide chunks)
+    // The tiles start at (ob, fb) of an on x fn matrix.
+    __device__ gemm_async_stream(const T* p0, int64_t so, int64_t ob, int64_t fb, int64_t on, int64_t fn, int ld, int tid) {
+        const int o0 = tid / per_row, f = tid % per_row * V;
+        const int64_t orem = on - (ob + o0), frem = fn - (fb + f);
+        p = p0 + (ob + o0) * so + fb + f;
+        ostep = step * so;
+        kstep = KAlongF ? CC : R * so;
+        rem = KAlongF ? frem : orem;
+        fixed = 0;
+        if (KAlongF) {
+#pragma unroll
+            for (int i = 0; i < n; ++i) fixed |= orem > int64_t(i) * step ? 1 << i : 0;
+        } else {
+            fixed = frem <= 0 ? 0 : int(frem < V ? frem : V) * int(sizeof(T));
+        }
+        dst0 = o0 * ld + f;
+        first = tid;
+    }
+    // Copies the next tile to dst (a stage, leading dim ld) and moves on. A chunk outside the
+    // matrix is zeros (its address not read); one that crosses the f edge is read up to it.
+    __device__ __forceinline__ void issue(T* dst, int ld) {
+        constexpr int full = V * int(sizeof(T));
+        int bytes, rows;
+        if (KAlongF) bytes = rem <= 0 ? 0 : rem < V ? int(rem) * int(sizeof(T)) : full, rows = R;
+        else bytes = fixed, rows = rem <= 0 ? 0 : rem < R ? int(rem) : R;
+        auto inside = [&](int i) { return bytes > 0 && (KAlongF ? (fixed >> i & 1) != 0 : i * step < rows); };
+#pragma unroll
+        for (int i = 0; i < n; ++i) {
+            if (chunks % Threads != 0 && first + i * Threads >= chunks) break;
+            async_copy16(dst + dst0 + i * step * ld, p + i * ostep, inside(i) ? bytes : 0);
+        }
+        p += kstep;
+        rem -= KAlongF ? CC : R;
+    }
+};
+template <class View> struct gemm_is_strided_view : std::false_type {};
+template <class T> struct gemm_is_strided_view<gemm_strided_view<T>> : std::true_type {};
+
 // The pipelined main loop (sm_80+; both views 16-byte vectors: A along K, B along N or, BT,
 // along K, staged transposed): G::stages shared stages in a ring, the k-tiles t + 1 .. t + stages - 1 in flight
 // as asynchronous copies while tile t is multiplied (no registers hold them), one barrier
@@ -1076,13 +1140,33 @@ __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, i
                                                    int64_t m, int64_t n, typename G::elem* stage_a, typename G::elem* stage_b, int tid,
                                                    Acc (&acc)[G::FM][G::fn_max], int row0, int col0, int fn) {
     constexpr int S = G::stages;
+    using E = typename G::elem;
     const int64_t tiles = (ke - kb + G::BK - 1) / G::BK;
+    // tiles are issued in order, 0, 1, 2, ...: strided views stream (gemm_async_stream)
+    constexpr bool streams = gemm_is_strided_view<VA>::value && gemm_is_strided_view<VB>::value;
+    using SA = gemm_async_stream<G::threads, G::BM, G::BK, true, E>;
+    using SB = std::conditional_t<BT, gemm_async_stream<G::threads, G::BN, G::BK, true, E>,
+                                  gemm_async_stream<G::threads, G::BK, G::BN, false, E>>;
+    auto stream_a = [&] {
+        if constexpr (streams) return SA(va.p, va.sr, m0, kb, m, ke, G::lda, tid);
+        else return 0;
+    }();
+    auto stream_b = [&] {
+        if constexpr (streams && BT) return SB(vb.p, vb.sc, n0, kb, n, ke, G::lda, tid);
+        else if constexpr (streams) return SB(vb.p, vb.sr, kb, n0, ke, n, G::ldb, tid);
+        else return 0;
+    }();
     auto issue = [&](int64_t t) {
-        const int64_t k0 = kb + t * G::BK;
         const int st = int(t & (S - 1));
-        gemm_async_tile<G::threads, G::BM, G::BK>(va, m0, k0, m, ke, stage_a + st * G::a_elems, G::lda, tid);
-        if constexpr (BT) gemm_async_tile<G::threads, G::BN, G::BK>(gemm_transposed<VB, typename G::elem>{vb}, n0, k0, n, ke, stage_b + st * G::b_elems, G::lda, tid);
-        else gemm_async_tile<G::threads, G::BK, G::BN>(vb, k0, n0, ke, n, stage_b + st * G::b_elems, G::ldb, tid);
+        if constexpr (streams) {
+            stream_a.issue(stage_a + st * G::a_elems, G::lda);
+            stream_b.issue(stage_b + st * G::b_elems, BT ? G::lda : G::ldb);
+        } else {
+            const int64_t k0 = kb + t * G::BK;
+            gemm_async_tile<G::threads, G::BM, G::BK>(va, m0, k0, m, ke, stage_a + st * G::a_elems, G::lda, tid);
+            if constexpr (BT) gemm_async_tile<G::threads, G::BN, G::BK>(gemm_transposed<VB, E>{vb}, n0, k0, n, ke, stage_b + st * G::b_elems, G::lda, tid);
+            else gemm_async_tile<G::threads, G::BK, G::BN>(vb, k0, n0, ke, n, stage_b + st * G::b_elems, G::ldb, tid);
+        }
     };
 #pragma unroll
     for (int t = 0; t < S - 1; ++t) {

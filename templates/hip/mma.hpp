@@ -41,13 +41,17 @@
 // fp32-accurate on every path:
 //  - NVIDIA sm_80+: nvcuda::wmma 16x16x8 on TF32 (10-bit mantissa) fragments, three products
 //    per mma ("3xTF32", the error-compensated scheme of NVIDIA's CUTLASS documentation): each
-//    operand x is split into big = tf32(x) and small = tf32(x - big) (x - big is exact in fp32),
-//    and acc += a_small b_big + a_big b_small + a_big b_big. The dropped a_small b_small is
-//    below 2^-21 of |a b|, so a product's error is of the order of an fp32 FMA's, where one TF32
-//    product alone is off by up to 2^-11. Infinities keep small = 0 (inf - inf would make
-//    every product NaN), NaNs a NaN; still, inf x y gives NaN where y is exactly a TF32 number
-//    (its small part is 0), where fp32 gives an infinity. TF32 products are exact in fp32 (11 x 11
-//    significant bits).
+//    operand x is split into big = tf32(x) (rounded to nearest) and small = x - big (exact in
+//    fp32, below half a TF32 unit of x), and acc += a_small b_big + a_big b_small + a_big b_big.
+//    The matrix unit reads a TF32 operand's top 19 bits, so small counts truncated to TF32: off
+//    by less than 2^-10 of itself, 2^-21 of x (rounding it first took two more integer
+//    operations an element, a fifth of the split). With the dropped a_small b_small (below
+//    2^-22 of |a b|), a product's error is of the order of a few fp32 roundings, where one TF32
+//    product alone is off by up to 2^-11. Infinities keep small = 0 (inf - inf would make every
+//    product NaN); a NaN stays NaN through its small part, whatever its payload (rounding a NaN
+//    of payload 0x7fffff, the GPU's own, carries into the sign: its big part is -0). Still,
+//    inf x y gives NaN where y is exactly a TF32 number (its small part is 0), where fp32 gives
+//    an infinity. TF32 products are exact in fp32 (11 x 11 significant bits).
 //  - AMD CDNA: __builtin_amdgcn_mfma_f32_16x16x4f32, native fp32 (K = 4). Lane layout (the AMD
 //    matrix instruction calculator): lane l holds A[l % 16][l / 16], B[l / 16][l % 16], and
 //    D[4 * (l / 16) + i][l % 16], i = 0..3, as for 16x16x16f16 with one k per lane.
@@ -180,16 +184,18 @@ template <> struct mma_tile<float> {
     __device__ static float tf32_round(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
     // Each element's split runs unconditionally, no asm in it: a conditional conversion (an
     // asm block nvcc 13 does not if-convert) cost a branch per element, splitting a K step into
-    // basic blocks the scheduler could not interleave products across. small = 0 where
-    // big == x: the element is a TF32 number already, or an infinity (inf - inf would make
-    // every product NaN); a NaN's small part is a NaN, so its products stay NaN.
+    // basic blocks the scheduler could not interleave products across. small = x - big, left
+    // for the matrix unit to truncate (see the top of the file), and 0 where big == x: the
+    // element is a TF32 number already, or an infinity (inf - inf would make every product
+    // NaN). A NaN's small part is a NaN (its big part may be -0), so its products stay NaN. Five
+    // instructions an element (sm_90).
     template <class F> __device__ static void load_split(F& f, const float* p, int ld) {
         load_tf32(f.big, p, ld);
 #pragma unroll
         for (int i = 0; i < f.big.num_elements; ++i) {
             const float x = f.big.x[i], big = tf32_round(x);
             f.big.x[i] = big;
-            f.small.x[i] = big == x ? 0.0f : tf32_round(x - big);
+            f.small.x[i] = big == x ? 0.0f : x - big;
         }
     }
     __device__ static void load_a(frag_a& a, const float* p, int ld) { load_split(a, p, ld); }

@@ -11,7 +11,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <cmath>
 #include <type_traits>
 #include <vector>
 
@@ -129,6 +131,40 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
     return bad;
 }
 
+// A NaN in A or B makes its row or column of C NaN whatever its payload (0x7fffffff, the
+// NaN a GPU's arithmetic makes, rounds to -0 as a TF32 number: the 3xTF32 split must keep it
+// in the small part); the rest of C finite.
+template <class Cfg> static int check_nan(const char* name, uint32_t bits) {
+    const int m = 20, n = 24, k = 40;
+    std::vector<float> a(m * k), b(k * n), c(m * n, -12345.0f);
+    for (float& x : a) x = random_float();
+    for (float& x : b) x = random_float();
+    float nan;
+    memcpy(&nan, &bits, sizeof nan);
+    a[3 * k + 5] = nan;
+    b[7 * n + 11] = nan;
+    float *da = nullptr, *db = nullptr, *dc = nullptr;
+    CHECK(hipMalloc(reinterpret_cast<void**>(&da), a.size() * sizeof(float)));
+    CHECK(hipMalloc(reinterpret_cast<void**>(&db), b.size() * sizeof(float)));
+    CHECK(hipMalloc(reinterpret_cast<void**>(&dc), c.size() * sizeof(float)));
+    CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(float), hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(float), hipMemcpyHostToDevice));
+    const test_source<float> sa{da, k, 1, 0}, sb{db, n, 1, 0};
+    mxc::hip::gemm_run<float, Cfg>(m, n, k, 1, sa, sb, test_out{dc, m, n}, 0);
+    CHECK(hipDeviceSynchronize());
+    CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
+    int bad = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+            if (std::isnan(c[i * n + j]) != (i == 3 || j == 11) && bad++ < 5)
+                printf("  %s: NaN 0x%08x: c[%d][%d] = %g\n", name, unsigned(bits), i, j, c[i * n + j]);
+    printf("%s NaN 0x%08x in A and B: %s\n", name, unsigned(bits), bad ? "FAIL" : "ok");
+    CHECK(hipFree(da));
+    CHECK(hipFree(db));
+    CHECK(hipFree(dc));
+    return bad;
+}
+
 int main() {
     using mxc::hip::gemm_mma_large;
     using mxc::hip::gemm_mma_small;
@@ -189,6 +225,7 @@ int main() {
     bad += check<gemm_mma_f32_deep>("f32-deep", 33, 130, 203, 3, false, false, 0, true);
     bad += check<gemm_mma_f32_deep>("f32-deep", 70, 33, 45, 3, true, false, 1);
     bad += check<gemm_mma_f32_deep, mxc::hip::gemm_loop_ring>("f32-deep", 70, 33, 45, 3, true, false, 1);
+    for (uint32_t bits : {0x7fffffffu, 0x7fc00000u, 0xffc00000u, 0x7f800001u}) bad += check_nan<gemm_mma_f32_deep>("f32-deep", bits);
     using f32_8_warps = mxc::hip::gemm_mma_config<64, 64, 2, 1, 16, 4, float>;
     using f32_wide = mxc::hip::gemm_mma_config<128, 64, 4, 2, 16, 4, float, 128>;
     bad += check<f32_8_warps>("f32-8-warps", 130, 72, 45, 2, false, false, 0, true);
