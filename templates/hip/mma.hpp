@@ -103,6 +103,52 @@ template <class Acc> __device__ inline void wmma_add(Acc& c, const Acc& d) {
     for (int i = 0; i < c.num_elements; ++i) c.x[i] += d.x[i];
 }
 
+// The fp32 accumulator fragment (16 x 16, K the shape's depth: 16 for half, 8 for TF32) loaded
+// from / stored to p, row-major. On the device, a pointer into shared memory (the GEMM's float
+// tile, attention's scores and outputs, every caller's) takes the shared-state form of the same
+// wmma instruction (the same fragment layout: x[i] is operand i), as load_tf32 below does for
+// the operands: wmma::load_matrix_sync / store_matrix_sync pass a generic address, which nvcc
+// 13 leaves generic (sm_90: LD.E / ST.E where LDS / STS do; attention_mma_kernel loads and
+// stores its output rows so every key tile).
+template <int K, class Acc> __device__ inline void wmma_load_acc(Acc& c, const float* p, int ld) {
+#if defined(__CUDA_ARCH__)
+    static_assert(Acc::num_elements == 8 && (K == 16 || K == 8), "wmma_load_acc: 16 x 16 fp32 accumulators");
+    if (__isShared(p)) {
+        const size_t s = __cvta_generic_to_shared(p);
+        if constexpr (K == 16)
+            asm volatile("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;"
+                         : "=f"(c.x[0]), "=f"(c.x[1]), "=f"(c.x[2]), "=f"(c.x[3]), "=f"(c.x[4]), "=f"(c.x[5]), "=f"(c.x[6]), "=f"(c.x[7])
+                         : "l"(s), "r"(ld)
+                         : "memory");
+        else
+            asm volatile("wmma.load.c.sync.aligned.row.m16n16k8.shared.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;"
+                         : "=f"(c.x[0]), "=f"(c.x[1]), "=f"(c.x[2]), "=f"(c.x[3]), "=f"(c.x[4]), "=f"(c.x[5]), "=f"(c.x[6]), "=f"(c.x[7])
+                         : "l"(s), "r"(ld)
+                         : "memory");
+        return;
+    }
+#endif
+    nvcuda::wmma::load_matrix_sync(c, p, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
+}
+template <int K, class Acc> __device__ inline void wmma_store_acc(float* p, int ld, const Acc& c) {
+#if defined(__CUDA_ARCH__)
+    static_assert(Acc::num_elements == 8 && (K == 16 || K == 8), "wmma_store_acc: 16 x 16 fp32 accumulators");
+    if (__isShared(p)) {
+        const size_t s = __cvta_generic_to_shared(p);
+        if constexpr (K == 16)
+            asm volatile("wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8}, %9;" ::"l"(s),
+                         "f"(c.x[0]), "f"(c.x[1]), "f"(c.x[2]), "f"(c.x[3]), "f"(c.x[4]), "f"(c.x[5]), "f"(c.x[6]), "f"(c.x[7]), "r"(ld)
+                         : "memory");
+        else
+            asm volatile("wmma.store.d.sync.aligned.row.m16n16k8.shared.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8}, %9;" ::"l"(s),
+                         "f"(c.x[0]), "f"(c.x[1]), "f"(c.x[2]), "f"(c.x[3]), "f"(c.x[4]), "f"(c.x[5]), "f"(c.x[6]), "f"(c.x[7]), "r"(ld)
+                         : "memory");
+        return;
+    }
+#endif
+    nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
+}
+
 template <> struct mma_tile<mxc_half> {
     static constexpr int M = 16, N = 16, K = 16;
 #if defined(__CUDACC__)
@@ -125,15 +171,11 @@ template <> struct mma_tile<mxc_half> {
         nvcuda::wmma::load_matrix_sync(b, reinterpret_cast<const vendor_half*>(p), static_cast<unsigned>(ld));
     }
     __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
-    __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
-        nvcuda::wmma::load_matrix_sync(c, p, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
-    }
+    __device__ static void load_acc(frag_acc& c, const float* p, int ld) { wmma_load_acc<K>(c, p, ld); }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_bt& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void add(frag_acc& c, const frag_acc& d) { wmma_add(c, d); }
-    __device__ static void store(float* p, int ld, const frag_acc& c) {
-        nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
-    }
+    __device__ static void store(float* p, int ld, const frag_acc& c) { wmma_store_acc<K>(p, ld, c); }
 };
 
 // 3xTF32 (see the top of the file): a fragment holds the big and the small parts.
@@ -202,18 +244,14 @@ template <> struct mma_tile<float> {
     __device__ static void load_b(frag_b& b, const float* p, int ld) { load_split(b, p, ld); }
     __device__ static void load_bt(frag_bt& b, const float* p, int ld) { load_split(b, p, ld); }
     __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
-    __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
-        nvcuda::wmma::load_matrix_sync(c, p, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
-    }
+    __device__ static void load_acc(frag_acc& c, const float* p, int ld) { wmma_load_acc<K>(c, p, ld); }
     template <class FB> __device__ static void mma(frag_acc& c, const frag_a& a, const FB& b) {
         nvcuda::wmma::mma_sync(c, a.small, b.big, c); // the small terms first: they are added to c before the big one
         nvcuda::wmma::mma_sync(c, a.big, b.small, c);
         nvcuda::wmma::mma_sync(c, a.big, b.big, c);
     }
     __device__ static void add(frag_acc& c, const frag_acc& d) { wmma_add(c, d); }
-    __device__ static void store(float* p, int ld, const frag_acc& c) {
-        nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
-    }
+    __device__ static void store(float* p, int ld, const frag_acc& c) { wmma_store_acc<K>(p, ld, c); }
 };
 
 #elif defined(MXC_MMA_MFMA)
