@@ -108,10 +108,19 @@ def ptxas_info(log):
 
 
 def demangle(name):
+    """The kernel's demangled name without its parameter list (the template arguments say which
+    instantiation it is)."""
     try:
-        return subprocess.run(["c++filt", name], capture_output=True, text=True).stdout.strip() or name
+        pretty = subprocess.run(["c++filt", name], capture_output=True, text=True).stdout.strip() or name
     except OSError:
         return name
+    if pretty.endswith(")"):
+        depth = 0
+        for i in range(len(pretty) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(pretty[i], 0)
+            if depth == 0:
+                return pretty[:i]
+    return pretty
 
 
 def main():
@@ -122,8 +131,10 @@ def main():
     ap.add_argument("--all-loops", action="store_true", help="every loop, with --loops")
     ap.add_argument("--out", help="keep the sources, cubins and SASS here (default: a temporary folder)")
     ap.add_argument("--arch", default="sm_90")
-    ap.add_argument("mxc_args", nargs="*", help="after --: more mxc arguments (--fp16, ...)")
-    a = ap.parse_args()
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    a = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    a.mxc_args = extra  # after --: more mxc arguments (--fp16, ...)
     mxc = os.environ.get("MXC", os.path.join(ROOT, "build/mxc"))
     nvcc = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
     dis = nvdisasm()
@@ -159,7 +170,7 @@ def main():
                 continue
             regs, st, ld = info[name]
             count, found = loops(funcs[name], a.all_loops)
-            shown = pretty if len(pretty) <= 300 else pretty[:220] + " ... " + pretty[-75:]
+            shown = pretty if len(pretty) <= 300 else pretty[:200] + " ... " + pretty[-95:]
             print("%s\n  %d registers, spills %d/%d bytes, %d instructions" % (shown, regs, st, ld, count))
             if a.loops:
                 for first, last, c in found:
