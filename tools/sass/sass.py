@@ -4,8 +4,9 @@ instructions of each loop of the machine code (SASS), for comparing two versions
 
     python3 tools/sass/sass.py MODEL [--kernel REGEX] [--loops] [--out DIR] [-- MXC ARGS...]
 
-builds MODEL's sources for sm_90 (`mxc --emit-src`, nothing linked), compiles each kernels*.hip
-file to a cubin with nvcc (-Xptxas -v: registers and spills), disassembles it with nvdisasm
+builds MODEL's sources for sm_90 (`mxc --emit-src`, nothing linked), compiles model.hip and each
+kernels*.hip file (the kernels of templates the model source launches itself, layer norm and
+softmax among them, are in model.hip) to a cubin with nvcc (-Xptxas -v: registers and spills), disassembles it with nvdisasm
 (tools/sass/get-nvdisasm.sh fetches one: CUDA 11.8's, which reads sm_90 code but not the ELF
 header CUDA 12.8+ writes, so the header is rewritten in the old form first), and prints per
 kernel whose name matches REGEX (default: every one) its registers, spill bytes and
@@ -143,7 +144,7 @@ def main():
         os.makedirs(out, exist_ok=True)
         subprocess.run([mxc, a.model, "--target", "hip", "--offload-arch", a.arch, "--hip-compiler", "/bin/true", "--no-cache",
                         "-q", "--emit-src", out, "-o", os.path.join(out, "unused.so")] + a.mxc_args, check=True)
-        sources = sorted(f for f in os.listdir(out) if re.match(r"kernels\d*\.hip$", f))
+        sources = sorted(f for f in os.listdir(out) if re.match(r"(kernels\d*|model)\.hip$", f))
 
         def build(src):
             base = os.path.join(out, src[:-4])
