@@ -1087,10 +1087,11 @@ template <int Threads, int R, int CC, bool KAlongF, class T> struct gemm_async_s
                      // along f; else rows along o
     int fixed;       // what stays the same from tile to tile: KAlongF, bit i set where chunk i's
                      // row is inside; else the bytes of each chunk (0 to 16: the f edge)
-    int dst0;        // this thread's first chunk in a stage (leading dim ld)
+    int ld;          // a stage's leading dim
+    int dst0;        // this thread's first chunk in a stage
     int first;       // tid: chunk s = first + i * Threads (its count, when Threads does not divide chunks)
     // The tiles start at (ob, fb) of an on x fn matrix.
-    __device__ gemm_async_stream(const T* p0, int64_t so, int64_t ob, int64_t fb, int64_t on, int64_t fn, int ld, int tid) {
+    __device__ gemm_async_stream(const T* p0, int64_t so, int64_t ob, int64_t fb, int64_t on, int64_t fn, int ld_, int tid) {
         const int o0 = tid / per_row, f = tid % per_row * V;
         const int64_t orem = on - (ob + o0), frem = fn - (fb + f);
         p = p0 + (ob + o0) * so + fb + f;
@@ -1104,12 +1105,13 @@ template <int Threads, int R, int CC, bool KAlongF, class T> struct gemm_async_s
         } else {
             fixed = frem <= 0 ? 0 : int(frem < V ? frem : V) * int(sizeof(T));
         }
+        ld = ld_;
         dst0 = o0 * ld + f;
         first = tid;
     }
-    // Copies the next tile to dst (a stage, leading dim ld) and moves on. A chunk outside the
+    // Copies the next tile to the stage at dst and moves on. A chunk outside the
     // matrix is zeros (its address not read); one that crosses the f edge is read up to it.
-    __device__ __forceinline__ void issue(T* dst, int ld) {
+    __device__ __forceinline__ void issue(T* dst) {
         constexpr int full = V * int(sizeof(T));
         int bytes, rows;
         if (KAlongF) bytes = rem <= 0 ? 0 : rem < V ? int(rem) * int(sizeof(T)) : full, rows = R;
@@ -1159,8 +1161,8 @@ __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, i
     auto issue = [&](int64_t t) {
         const int st = int(t & (S - 1));
         if constexpr (streams) {
-            stream_a.issue(stage_a + st * G::a_elems, G::lda);
-            stream_b.issue(stage_b + st * G::b_elems, BT ? G::lda : G::ldb);
+            stream_a.issue(stage_a + st * G::a_elems);
+            stream_b.issue(stage_b + st * G::b_elems);
         } else {
             const int64_t k0 = kb + t * G::BK;
             gemm_async_tile<G::threads, G::BM, G::BK>(va, m0, k0, m, ke, stage_a + st * G::a_elems, G::lda, tid);
