@@ -257,8 +257,11 @@ template <class T> constexpr int attention_mma_key_tile(int hd) {
                                                                                    : 0;
 }
 
-// 16 bytes of T: the vector the matrix-unit kernel stages q, the keys and the values by.
-template <class T> struct alignas(16) attention_chunk { T v[16 / sizeof(T)]; };
+// 16 bytes: the vector the matrix-unit kernel stages q, the keys and the values by, copied from
+// global to shared memory as they are, so held as four 32-bit words whatever T is. (As eight
+// halves, zeroing a chunk and replacing it by a load took a byte permute per half: nvcc 13
+// gave the half kernel's round 305 PRMT instructions, sm_90.)
+struct alignas(16) attention_chunk { uint32_t w[4]; };
 
 // Whether the kernel may stage by such vectors: every head contiguous (its dim's stride 1, its
 // size a whole number of vectors), every other stride a whole number too, the bases aligned.
@@ -306,7 +309,7 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
     const bool live = i < dims.lq;
     const attention_operands<T> o(a, dims, b);
     const int64_t d = dims.d, dv = dims.dv, lk = dims.lk;
-    using chunk = attention_chunk<T>;
+    using chunk = attention_chunk;
     constexpr int V = 16 / sizeof(T), CH = HD / V; // a row's vectors
     if (vec) {
         for (int idx = tid; idx < BQ * CH; idx += NT) {
@@ -322,6 +325,17 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
         }
     }
     for (int idx = lane; idx < BQ * HD; idx += ws) os[warp][idx / HD][idx % HD] = C(0);
+    // q's fragments, loaded once where they take at most 32 registers a lane (half heads: every
+    // round's scores multiply the same 16 rows); float's TF32 pairs would take 64 and are loaded
+    // again each round (with them kept, ptxas gave the float kernel 244-255 registers where it
+    // had 165-168: two blocks an SM where three fit, for 15% fewer instructions a round)
+    constexpr bool keep_q = sizeof(typename mt::frag_a) * (HD / mt::K) <= 128;
+    typename mt::frag_a qa[keep_q ? HD / mt::K : 1];
+    if constexpr (keep_q) {
+        block_sync(); // q is stored
+#pragma unroll
+        for (int k0 = 0; k0 < HD; k0 += mt::K) mt::load_a(qa[k0 / mt::K], &qs[0][k0], LD);
+    }
     const attention_body<T, F> body(a, dims, b, i, live); // this lane's row
     C m = mxc_lowest<C>(), l = C(0); // the row's running maximum and sum (this warp's keys)
     for (int64_t r0 = 0; r0 < lk; r0 += int64_t(nw) * BK) {
@@ -366,11 +380,15 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
             for (int p = 0; p < PS; ++p) mt::zero(acc[p]);
 #pragma unroll
             for (int k0 = 0; k0 < HD; k0 += mt::K) {
-                typename mt::frag_a fa;
                 typename mt::frag_bt fb;
-                mt::load_a(fa, &qs[0][k0], LD);
                 mt::load_bt(fb, &ks[warp][n0][k0], LD);
-                mt::mma(acc[k0 / mt::K % PS], fa, fb);
+                if constexpr (keep_q) {
+                    mt::mma(acc[k0 / mt::K % PS], qa[k0 / mt::K], fb);
+                } else {
+                    typename mt::frag_a fa;
+                    mt::load_a(fa, &qs[0][k0], LD);
+                    mt::mma(acc[k0 / mt::K % PS], fa, fb);
+                }
             }
 #pragma unroll
             for (int p = 1; p < PS; ++p) mt::add(acc[0], acc[p]);
@@ -411,6 +429,11 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
         l = l * scale + tile_sum;
         if (sub == 0) row_scale[warp][row] = scale;
         block_sync(); // P and the rows' scales are stored
+        // P's fragments, once for every output fragment (they were loaded, and split, HD / 16
+        // times), before the rescaling so that their loads overlap it
+        typename mt::frag_a pa[BK / mt::K];
+#pragma unroll
+        for (int k0 = 0; k0 < BK; k0 += mt::K) mt::load_a(pa[k0 / mt::K], &ps[warp][0][k0], LDP);
         for (int idx = lane; idx < BQ * HD; idx += ws) os[warp][idx / HD][idx % HD] *= row_scale[warp][idx / HD];
         block_sync(); // O is rescaled (by other lanes)
 #pragma unroll
@@ -419,11 +442,9 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
             mt::load_acc(acc, &os[warp][0][n0], LDO);
 #pragma unroll
             for (int k0 = 0; k0 < BK; k0 += mt::K) {
-                typename mt::frag_a fa;
                 typename mt::frag_b fb;
-                mt::load_a(fa, &ps[warp][0][k0], LDP);
                 mt::load_b(fb, &vs[warp][k0][n0], LDV);
-                mt::mma(acc, fa, fb);
+                mt::mma(acc, pa[k0 / mt::K], fb);
             }
             mt::store(&os[warp][0][n0], LDO, acc);
         }
