@@ -109,22 +109,24 @@ template <class Acc> __device__ inline void wmma_add(Acc& c, const Acc& d) {
 // wmma instruction (the same fragment layout: x[i] is operand i), as load_tf32 below does for
 // the operands: wmma::load_matrix_sync / store_matrix_sync pass a generic address, which nvcc
 // 13 leaves generic (sm_90: LD.E / ST.E where LDS / STS do; attention_mma_kernel loads and
-// stores its output rows so every key tile).
+// stores its output rows so every key tile). The instructions, the shape ("m16n16k16" or
+// "m16n16k8") spliced into their text:
+#define MXC_WMMA_LOAD_C(shape)                                                                                         \
+    asm volatile("wmma.load.c.sync.aligned.row." shape ".shared.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;"     \
+                 : "=f"(c.x[0]), "=f"(c.x[1]), "=f"(c.x[2]), "=f"(c.x[3]), "=f"(c.x[4]), "=f"(c.x[5]), "=f"(c.x[6]), "=f"(c.x[7]) \
+                 : "l"(s), "r"(ld)                                                                                     \
+                 : "memory")
+#define MXC_WMMA_STORE_D(shape)                                                                                        \
+    asm volatile("wmma.store.d.sync.aligned.row." shape ".shared.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8}, %9;" ::"l"(s), \
+                 "f"(c.x[0]), "f"(c.x[1]), "f"(c.x[2]), "f"(c.x[3]), "f"(c.x[4]), "f"(c.x[5]), "f"(c.x[6]), "f"(c.x[7]), "r"(ld) \
+                 : "memory")
 template <int K, class Acc> __device__ inline void wmma_load_acc(Acc& c, const float* p, int ld) {
 #if defined(__CUDA_ARCH__)
     static_assert(Acc::num_elements == 8 && (K == 16 || K == 8), "wmma_load_acc: 16 x 16 fp32 accumulators");
     if (__isShared(p)) {
         const size_t s = __cvta_generic_to_shared(p);
-        if constexpr (K == 16)
-            asm volatile("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;"
-                         : "=f"(c.x[0]), "=f"(c.x[1]), "=f"(c.x[2]), "=f"(c.x[3]), "=f"(c.x[4]), "=f"(c.x[5]), "=f"(c.x[6]), "=f"(c.x[7])
-                         : "l"(s), "r"(ld)
-                         : "memory");
-        else
-            asm volatile("wmma.load.c.sync.aligned.row.m16n16k8.shared.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;"
-                         : "=f"(c.x[0]), "=f"(c.x[1]), "=f"(c.x[2]), "=f"(c.x[3]), "=f"(c.x[4]), "=f"(c.x[5]), "=f"(c.x[6]), "=f"(c.x[7])
-                         : "l"(s), "r"(ld)
-                         : "memory");
+        if constexpr (K == 16) MXC_WMMA_LOAD_C("m16n16k16");
+        else MXC_WMMA_LOAD_C("m16n16k8");
         return;
     }
 #endif
@@ -135,19 +137,15 @@ template <int K, class Acc> __device__ inline void wmma_store_acc(float* p, int 
     static_assert(Acc::num_elements == 8 && (K == 16 || K == 8), "wmma_store_acc: 16 x 16 fp32 accumulators");
     if (__isShared(p)) {
         const size_t s = __cvta_generic_to_shared(p);
-        if constexpr (K == 16)
-            asm volatile("wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8}, %9;" ::"l"(s),
-                         "f"(c.x[0]), "f"(c.x[1]), "f"(c.x[2]), "f"(c.x[3]), "f"(c.x[4]), "f"(c.x[5]), "f"(c.x[6]), "f"(c.x[7]), "r"(ld)
-                         : "memory");
-        else
-            asm volatile("wmma.store.d.sync.aligned.row.m16n16k8.shared.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8}, %9;" ::"l"(s),
-                         "f"(c.x[0]), "f"(c.x[1]), "f"(c.x[2]), "f"(c.x[3]), "f"(c.x[4]), "f"(c.x[5]), "f"(c.x[6]), "f"(c.x[7]), "r"(ld)
-                         : "memory");
+        if constexpr (K == 16) MXC_WMMA_STORE_D("m16n16k16");
+        else MXC_WMMA_STORE_D("m16n16k8");
         return;
     }
 #endif
     nvcuda::wmma::store_matrix_sync(p, c, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
 }
+#undef MXC_WMMA_LOAD_C
+#undef MXC_WMMA_STORE_D
 
 template <> struct mma_tile<mxc_half> {
     static constexpr int M = 16, N = 16, K = 16;
