@@ -43,7 +43,9 @@
 // Thread (ty, tx) owns runs of consecutive rows and columns (gemm_own), read from the stages
 // as 16-byte vectors: the B reads of a warp are consecutive vectors, the A reads broadcasts. The
 // shared rows are padded by 16 bytes (gemm_pad: vector stores stay aligned, the transposed
-// stores spread over the banks).
+// stores spread over the banks). Where A's vectors run along K and B's along N and the target
+// has asynchronous copies (NVIDIA sm_80+), float and double tiles run gemm_ring_kernel instead:
+// the same thread tiles fed by a ring of stages copied without registers (gemm_simt_ring).
 #pragma once
 #include "templates/hip/common.hpp" // first: the hip runtime, for MXC_HD's __host__ __device__
 #include "templates/hip/async_copy.hpp"
@@ -530,16 +532,40 @@ __device__ __forceinline__ void gemm_tile_done(const gemm_fixup_out<C, Out>& f, 
     }
 }
 
-// Two shared stages, one barrier per k-tile: the next k-tile's vector loads go to registers
+// The epilogue of the SIMT kernels: thread (ty, tx)'s outputs handed to out (gemm_store_run: a
+// thread's columns come in runs of ON::W consecutive ones), then split-K's fix-up.
+template <class Cfg, class C, class Out>
+__device__ __forceinline__ void gemm_simt_store(const C (&acc)[Cfg::TM][Cfg::TN], const Out& out, int64_t zz, int64_t tm, int64_t tn,
+                                                int64_t m, int64_t n, int ty, int tx) {
+    using OM = gemm_own<C, Cfg::TM, Cfg::ty_count>;
+    using ON = gemm_own<C, Cfg::TN, Cfg::tx_count>;
+    const int64_t m0 = tm * Cfg::BM, n0 = tn * Cfg::BN;
+#pragma unroll
+    for (int i = 0; i < Cfg::TM; ++i) {
+        const int64_t r = m0 + OM::at(ty, i);
+        if (r >= m) continue;
+#pragma unroll
+        for (int g = 0; g < ON::runs; ++g) {
+            const int64_t c = n0 + ON::at(tx, g * ON::W);
+            if (c >= n) continue;
+            C v[ON::W];
+#pragma unroll
+            for (int e = 0; e < ON::W; ++e) v[e] = acc[i][g * ON::W + e];
+            gemm_store_run(out, zz, r, c, v, n - c < ON::W ? int(n - c) : ON::W);
+        }
+    }
+    gemm_tile_done<Cfg::BM, Cfg::BN, Cfg::threads>(out, zz, tm, tn);
+}
+
+// gemm_kernel: two shared stages, one barrier per k-tile: the next k-tile's vector loads go to registers
 // before the current tile is multiplied and to the other stage after it, so that their global
 // latency hides behind the multiply (element-wise views are loaded after the multiply).
 // At least 2 blocks per SM on NVIDIA (registers up to 64K / (2 x threads)): with the thread
 // count alone as the bound, ptxas capped the medium tile's kernels at 64-80 registers and
 // spilled (see the presets above).
 template <class Cfg, class T, class SA, class SB, class Out>
-__global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
-    gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
-    grid_dependency_sync();
+__device__ __forceinline__ void gemm_simt_staged(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks,
+                                                 const SA& sa, const SB& sb, const Out& out) {
     using C = mxc_compute_t<T>;
     constexpr int lda = Cfg::BM + gemm_pad<C>, ldb = Cfg::BN + gemm_pad<C>;
     static_assert(2 * Cfg::BK * (lda + ldb) * sizeof(C) <= 48 * 1024, "gemm_kernel: two stages must fit in 48 KiB of static shared memory");
@@ -572,25 +598,13 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
         block_sync(); // the other stage is written, and every thread is done with this one
         cur ^= 1;
     }
-    // epilogue
-    using OM = gemm_own<C, Cfg::TM, Cfg::ty_count>;
-    using ON = gemm_own<C, Cfg::TN, Cfg::tx_count>;
-    // (a thread's columns come in runs of ON::W consecutive ones: one gemm_store_run each)
-#pragma unroll
-    for (int i = 0; i < Cfg::TM; ++i) {
-        const int64_t r = m0 + OM::at(ty, i);
-        if (r >= m) continue;
-#pragma unroll
-        for (int g = 0; g < ON::runs; ++g) {
-            const int64_t c = n0 + ON::at(tx, g * ON::W);
-            if (c >= n) continue;
-            C v[ON::W];
-#pragma unroll
-            for (int e = 0; e < ON::W; ++e) v[e] = acc[i][g * ON::W + e];
-            gemm_store_run(out, zz, r, c, v, n - c < ON::W ? int(n - c) : ON::W);
-        }
-    }
-    gemm_tile_done<Cfg::BM, Cfg::BN, Cfg::threads>(out, zz, mb0 + blockIdx.y, blockIdx.x);
+    gemm_simt_store<Cfg>(acc, out, zz, mb0 + blockIdx.y, blockIdx.x, m, n, ty, tx);
+}
+template <class Cfg, class T, class SA, class SB, class Out>
+__global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
+    gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
+    grid_dependency_sync();
+    gemm_simt_staged<Cfg, T>(m, n, k, z0, mb0, zc, ks, sa, sb, out);
 }
 
 // Whether a view type can be a vector view at all (views that never are declare vec a constant
@@ -704,29 +718,6 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(gemm_gemv::threads, 2)
     gemm_tile_done<G::BM, G::BN, G::threads, 1, 16>(out, zz, mb0 + blockIdx.y, blockIdx.x);
 }
 
-// Launches one configuration over zs = z x slices grid z (slice depth ks; ks = k: no split);
-// grids beyond the y / z limits (65535) go in several launches.
-template <class Cfg, class T, class SA, class SB, class Out>
-inline void gemm_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64_t zs, int64_t ks, const SA& sa, const SB& sb,
-                               const Out& out, hipStream_t stream) {
-    constexpr int64_t lim = 65535;
-    const int64_t gx = (n + Cfg::BN - 1) / Cfg::BN, gy = (m + Cfg::BM - 1) / Cfg::BM;
-    const auto kernel = [] {
-        if constexpr (gemm_is_gemv<Cfg>::value) return gemv_kernel<T, SA, SB, Out>;
-        else return gemm_kernel<Cfg, T, SA, SB, Out>;
-    }();
-    for (int64_t z0 = 0; z0 < zs; z0 += lim)
-        for (int64_t y0 = 0; y0 < gy; y0 += lim) {
-            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));
-            hipLaunchKernelGGL(kernel, grid, dim3(Cfg::threads), 0, stream, m, n, k, z0, y0, z, ks, sa, sb, out);
-        }
-}
-template <class Cfg, class T, class SA, class SB, class Out>
-inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
-                        hipStream_t stream) {
-    gemm_launch_slices<Cfg, T>(m, n, k, z, z, k, sa, sb, out, stream);
-}
-
 // The fp16 path on the matrix units (templates/hip/mma.hpp: wmma on NVIDIA sm_80+, MFMA on
 // AMD CDNA, a per-lane FMA loop elsewhere): the same sources and epilogue contract, the
 // multiply-accumulate done by warps on 16x16x16 fragments. The recipe of tensor-core GEMMs:
@@ -788,7 +779,7 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
 //     large one. Where both views are 16-byte vectors along their rows (A along K, B along N:
 //     plain and batched products, 1x1 convolutions over planes of a multiple of 8) and there
 //     are asynchronous copies (sm_80+; templates/hip/async_copy.hpp), its main loop is
-//     pipelined (gemm_mma_pipelined): three k-tiles in flight while one is multiplied. Why: at
+//     pipelined (gemm_pipelined): three k-tiles in flight while one is multiplied. Why: at
 //     batch 1 (BERT, ViT; the H200 profiles of 2026-11-23) the register-staged loop took about
 //     2.3 us per 32-deep step (ViT's 197x3072x768: 55 us for 24 steps) with ~1.5 blocks per
 //     SM, far more than the step's math and its share of memory bandwidth: each step waited
@@ -1134,13 +1125,14 @@ template <class T> struct gemm_is_strided_view<gemm_strided_view<T>> : std::true
 // as asynchronous copies while tile t is multiplied (no registers hold them), one barrier
 // per k-tile. Iteration t waits for tile t's copies (its group), passes the barrier (every
 // thread's copies of tile t have landed, and every warp is done with tile t - 1), refills
-// tile t - 1's stage with tile t + stages - 1, then multiplies tile t. One group is committed
-// per tile, empty past the end, so that "all but the stages - 2 newest groups" is always
-// "up to tile t".
-template <class G, bool BT, class VA, class VB, class Acc>
-__device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t kb, int64_t ke,
-                                                   int64_t m, int64_t n, typename G::elem* stage_a, typename G::elem* stage_b, int tid,
-                                                   Acc (&acc)[G::FM][G::fn_max], int row0, int col0, int fn) {
+// tile t - 1's stage with tile t + stages - 1, then multiplies tile t: step(a, b) with the
+// tile's stages of A and B (the matrix units' gemm_mma_step, the SIMT ring's
+// gemm_fma_step_rows). One group is committed per tile, empty past the end, so that "all but
+// the stages - 2 newest groups" is always "up to tile t". G: the geometry (elem, threads, BM,
+// BN, BK, stages, lda, ldb, a_elems, b_elems).
+template <class G, bool BT, class VA, class VB, class Step>
+__device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t kb, int64_t ke, int64_t m,
+                                               int64_t n, typename G::elem* stage_a, typename G::elem* stage_b, int tid, Step&& step) {
     constexpr int S = G::stages;
     using E = typename G::elem;
     const int64_t tiles = (ke - kb + G::BK - 1) / G::BK;
@@ -1181,7 +1173,7 @@ __device__ __forceinline__ void gemm_mma_pipelined(const VA& va, const VB& vb, i
         if (t + S - 1 < tiles) issue(t + S - 1);
         async_commit();
         const int st = int(t & (S - 1));
-        gemm_mma_step<G, BT>(stage_a + st * G::a_elems, stage_b + st * G::b_elems, acc, row0, col0, fn);
+        step(static_cast<const E*>(stage_a + st * G::a_elems), static_cast<const E*>(stage_b + st * G::b_elems));
     }
     async_wait<0>();
     block_sync(); // every warp is done with the stages: the epilogue reuses them
@@ -1214,17 +1206,155 @@ inline constexpr bool gemm_host_ring = true;
 
 
 // The pipelined loop's condition for every batch z < zc (views of more batches: the first
-// gemm_ring_checks and the last; the kernel keeps a fallback for the others).
+// gemm_ring_checks and the last; the kernel keeps a fallback for the others): A of vectors
+// along K, B of vectors (along N where b_fast: the SIMT ring stages no transposed B).
 constexpr int64_t gemm_ring_checks = 256;
-template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB& sb, int64_t zc) {
+template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB& sb, int64_t zc, bool b_fast = false) {
     auto ok = [&](int64_t z) {
         const auto va = sa.view(z);
         const auto vb = sb.view(z);
-        return va.vec && va.fast && vb.vec;
+        return va.vec && va.fast && vb.vec && (vb.fast || !b_fast);
     };
     for (int64_t z = 0; z < zc && z < gemm_ring_checks; ++z)
         if (!ok(z)) return false;
     return zc <= gemm_ring_checks || ok(zc - 1);
+}
+
+// The SIMT kernel's ring (gemm_ring_kernel; sm_80+, float and double): gemm_pipelined with
+// configuration Cfg's tile, so that k-tiles t + 1 .. t + stages - 1 are in flight as
+// asynchronous copies while tile t is multiplied, where gemm_kernel holds one k-tile in
+// registers (and its loop, every orientation's fetch and put in it, took 1175-1277 sm_90
+// instructions a 32-deep step of 512 FMAs: ViT-B/16's products on the tuned SIMT tiles,
+// which beat the fp32 matrix units on its QKV and fc1 products on the H200, 2026-11-26). The
+// stages are the matrix-unit ring's: A row-major (as[i * lda + k], its 16-byte chunks along
+// K) and B k-major (bs[k * ldb + j]), rows padded by 16 bytes; 4 of them where they fit the 48
+// KiB of static shared memory, else 2 (a copy in flight during each multiply, still none in
+// registers). ok: Cfg's tile takes the ring (whole rows of chunks a round of threads, at most
+// 31 chunks a thread: gemm_async_stream; two stages in 48 KiB); else its launches keep
+// gemm_kernel. Only views of vectors along K (A) and N (B) run it: a B of vectors along K
+// would be staged transposed, where a warp's reads of its columns (16-byte vectors along K,
+// rows 4 apart) fall on two banks' groups.
+template <class Cfg, class T> struct gemm_simt_ring {
+    using elem = T;
+    static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, threads = Cfg::threads, V = gemm_vec_width<T>;
+    static constexpr int lda = BK + V, ldb = BN + V, a_elems = BM * lda, b_elems = BK * ldb;
+    static constexpr int stage_bytes = (a_elems + b_elems) * int(sizeof(T));
+    static constexpr int stages = 4 * stage_bytes <= 48 * 1024 ? 4 : 2;
+    static constexpr bool ok = std::is_same<T, mxc_compute_t<T>>::value && 2 * stage_bytes <= 48 * 1024 &&
+                               threads % (BK / V) == 0 && threads % (BN / V) == 0 && BM * BK / V <= 31 * threads &&
+                               BK * BN / V <= 31 * threads;
+};
+
+// One k-tile of the ring's stages: thread (ty, tx)'s TM x TN sums += its rows of A (as[i * lda +
+// k]) x its columns of B (bs[k * ldb + j]). A row's elements are read V deep along K, one
+// 16-byte read a row every V k steps; B's as gemm_fma_step reads them (runs of consecutive
+// columns: a warp's reads are consecutive vectors of one row; the A reads of the 8 lanes of a
+// quarter warp are one row's, a broadcast, where the block has 8 or more thread columns). Per
+// k step: TM / V + TN / V reads for TM TN FMAs (4 for 64 with 8 x 8). Each sum adds its
+// products in K order, as gemm_fma_step's: both loops give the same results.
+template <class R, class Cfg, class C>
+__device__ __forceinline__ void gemm_fma_step_rows(const C* as, const C* bs, C (&acc)[Cfg::TM][Cfg::TN], int ty, int tx) {
+    using OM = gemm_own<C, Cfg::TM, Cfg::ty_count>;
+    using ON = gemm_own<C, Cfg::TN, Cfg::tx_count>;
+    constexpr int V = R::V;
+#pragma unroll
+    for (int kk = 0; kk < Cfg::BK; kk += V) {
+        C a[Cfg::TM][V];
+#pragma unroll
+        for (int i = 0; i < Cfg::TM; ++i) {
+            const auto x = vector_load<gemm_vec<C, V>>(as + OM::at(ty, i) * R::lda + kk);
+#pragma unroll
+            for (int e = 0; e < V; ++e) a[i][e] = x.v[e];
+        }
+#pragma unroll
+        for (int e = 0; e < V; ++e) {
+            C b[Cfg::TN];
+#pragma unroll
+            for (int g = 0; g < ON::runs; ++g) {
+                const auto x = vector_load<gemm_vec<C, ON::W>>(bs + (kk + e) * R::ldb + ON::at(tx, g * ON::W));
+#pragma unroll
+                for (int q = 0; q < ON::W; ++q) b[g * ON::W + q] = x.v[q];
+            }
+#pragma unroll
+            for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+                for (int j = 0; j < Cfg::TN; ++j) acc[i][j] += a[i][e] * b[j];
+        }
+    }
+}
+
+// gemm_kernel with the ring (gemm_simt_ring; the launcher's choice where the views are vectors
+// along K and N). A block whose views are not so after all (the host checks at most
+// gemm_ring_checks batches) fills stage 0 element by element and multiplies it, a k-tile at a
+// time. Built without asynchronous copies (nvcc for sm_75, whose host pass cannot tell), it is
+// gemm_kernel.
+template <class Cfg, class T, class SA, class SB, class Out>
+__global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
+    gemm_ring_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
+    grid_dependency_sync();
+#if defined(MXC_ASYNC_COPY)
+    using R = gemm_simt_ring<Cfg, T>;
+    static_assert(R::ok, "gemm_ring_kernel: the tile does not take the ring");
+    alignas(16) __shared__ T stages[R::stages * (R::a_elems + R::b_elems)];
+    T* const stage_a = stages;
+    T* const stage_b = stages + R::stages * R::a_elems;
+    // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
+    const int64_t zz = z0 + blockIdx.z, z = zz % zc, kb = zz / zc * ks, ke = kb + ks < k ? kb + ks : k;
+    const auto va = sa.view(z);
+    const auto vb = sb.view(z);
+    const int64_t m0 = (mb0 + blockIdx.y) * Cfg::BM, n0 = int64_t(blockIdx.x) * Cfg::BN;
+    const int tid = int(threadIdx.x), ty = tid / Cfg::tx_count, tx = tid % Cfg::tx_count;
+    T acc[Cfg::TM][Cfg::TN];
+#pragma unroll
+    for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = T(0);
+    auto step = [&](const T* a, const T* b) { gemm_fma_step_rows<R, Cfg>(a, b, acc, ty, tx); };
+    if (va.vec && va.fast && vb.vec && vb.fast) {
+        gemm_pipelined<R, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, step);
+    } else {
+        for (int64_t k0 = kb; k0 < ke; k0 += Cfg::BK) {
+            gemm_put_each<Cfg::threads, Cfg::BM, Cfg::BK, true>(va, m0, k0, m, ke, stage_a, R::lda, tid);
+            gemm_put_each<Cfg::threads, Cfg::BK, Cfg::BN, true>(vb, k0, n0, ke, n, stage_b, R::ldb, tid);
+            block_sync();
+            step(stage_a, stage_b);
+            block_sync(); // every thread is done with the stage
+        }
+    }
+    gemm_simt_store<Cfg>(acc, out, zz, mb0 + blockIdx.y, blockIdx.x, m, n, ty, tx);
+#else
+    gemm_simt_staged<Cfg, T>(m, n, k, z0, mb0, zc, ks, sa, sb, out);
+#endif
+}
+
+// Launches one configuration over zs = z x slices grid z (slice depth ks; ks = k: no split);
+// grids beyond the y / z limits (65535) go in several launches.
+template <class Cfg, class T, class SA, class SB, class Out>
+inline void gemm_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64_t zs, int64_t ks, const SA& sa, const SB& sb,
+                               const Out& out, hipStream_t stream) {
+    constexpr int64_t lim = 65535;
+    const int64_t gx = (n + Cfg::BN - 1) / Cfg::BN, gy = (m + Cfg::BM - 1) / Cfg::BM;
+    auto kernel = [] {
+        if constexpr (gemm_is_gemv<Cfg>::value) return gemv_kernel<T, SA, SB, Out>;
+        else return gemm_kernel<Cfg, T, SA, SB, Out>;
+    }();
+    // the SIMT ring where the tile takes it and the views are vectors along K (A) and N (B)
+    if constexpr (!gemm_is_gemv<Cfg>::value) {
+        if constexpr (gemm_simt_ring<Cfg, T>::ok && gemm_host_ring && gemm_may_vec<gemm_view_of<SA>>::value &&
+                      gemm_may_vec<gemm_view_of<SB>>::value) {
+            if (gemm_ring_views(sa, sb, z, true)) kernel = gemm_ring_kernel<Cfg, T, SA, SB, Out>;
+        }
+    }
+    for (int64_t z0 = 0; z0 < zs; z0 += lim)
+        for (int64_t y0 = 0; y0 < gy; y0 += lim) {
+            const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));
+            hipLaunchKernelGGL(kernel, grid, dim3(Cfg::threads), 0, stream, m, n, k, z0, y0, z, ks, sa, sb, out);
+        }
+}
+template <class Cfg, class T, class SA, class SB, class Out>
+inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa, const SB& sb, const Out& out,
+                        hipStream_t stream) {
+    gemm_launch_slices<Cfg, T>(m, n, k, z, z, k, sa, sb, out, stream);
 }
 
 // The ring kernels of every configuration keep to two blocks per SM (the staged loop's may not:
@@ -1276,8 +1406,13 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
     if constexpr (ring) {
 #if defined(MXC_ASYNC_COPY)
         if (va.vec && va.fast && vb.vec) {
-            if (vb.fast) gemm_mma_pipelined<G, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
-            else gemm_mma_pipelined<G, true>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, acc, row0, col0, fn);
+            auto step = [&](auto bt, const E* a, const E* b) { gemm_mma_step<G, decltype(bt)::value>(a, b, acc, row0, col0, fn); };
+            if (vb.fast)
+                gemm_pipelined<G, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid,
+                                         [&](const E* a, const E* b) { step(std::false_type{}, a, b); });
+            else
+                gemm_pipelined<G, true>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid,
+                                        [&](const E* a, const E* b) { step(std::true_type{}, a, b); });
         } else {
             // the fallback (see gemm_loop): stage 0, element by element
             for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
