@@ -1230,8 +1230,10 @@ template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB
 // K) and B k-major (bs[k * ldb + j]), rows padded by 16 bytes; 4 of them where they fit the 48
 // KiB of static shared memory, else 2 (a copy in flight during each multiply, still none in
 // registers). ok: Cfg's tile takes the ring (whole rows of chunks a round of threads, at most
-// 31 chunks a thread: gemm_async_stream; two stages in 48 KiB); else its launches keep
-// gemm_kernel. Only views of vectors along K (A) and N (B) run it: a B of vectors along K
+// 31 chunks a thread: gemm_async_stream; two stages in 48 KiB; not 8 x 8 sums a thread on 256
+// threads, whose 128 registers the copies' state and A's rows overran: gemm_large's ring
+// kernels spilled 52-152 bytes, sm_90, where its staged ones spill none); else its launches
+// keep gemm_kernel. Only views of vectors along K (A) and N (B) run it: a B of vectors along K
 // would be staged transposed, where a warp's reads of its columns (16-byte vectors along K,
 // rows 4 apart) fall on two banks' groups.
 template <class Cfg, class T> struct gemm_simt_ring {
@@ -1241,6 +1243,7 @@ template <class Cfg, class T> struct gemm_simt_ring {
     static constexpr int stage_bytes = (a_elems + b_elems) * int(sizeof(T));
     static constexpr int stages = 4 * stage_bytes <= 48 * 1024 ? 4 : 2;
     static constexpr bool ok = std::is_same<T, mxc_compute_t<T>>::value && 2 * stage_bytes <= 48 * 1024 &&
+                               (Cfg::TM * Cfg::TN <= 32 || threads <= 128) &&
                                threads % (BK / V) == 0 && threads % (BN / V) == 0 && BM * BK / V <= 31 * threads &&
                                BK * BN / V <= 31 * threads;
 };
