@@ -44,8 +44,8 @@
 // as 16-byte vectors: the B reads of a warp are consecutive vectors, the A reads broadcasts. The
 // shared rows are padded by 16 bytes (gemm_pad: vector stores stay aligned, the transposed
 // stores spread over the banks). Where A's vectors run along K and B's along N and the target
-// has asynchronous copies (NVIDIA sm_80+), float and double tiles run gemm_ring_kernel instead:
-// the same thread tiles fed by a ring of stages copied without registers (gemm_simt_ring).
+// has asynchronous copies (NVIDIA sm_80+), float and double tiles feed the same thread tiles
+// from a ring of stages copied without registers instead (gemm_simt_ring).
 #pragma once
 #include "templates/hip/common.hpp" // first: the hip runtime, for MXC_HD's __host__ __device__
 #include "templates/hip/async_copy.hpp"
@@ -557,32 +557,18 @@ __device__ __forceinline__ void gemm_simt_store(const C (&acc)[Cfg::TM][Cfg::TN]
     gemm_tile_done<Cfg::BM, Cfg::BN, Cfg::threads>(out, zz, tm, tn);
 }
 
-// gemm_kernel: two shared stages, one barrier per k-tile: the next k-tile's vector loads go to registers
-// before the current tile is multiplied and to the other stage after it, so that their global
-// latency hides behind the multiply (element-wise views are loaded after the multiply).
-// At least 2 blocks per SM on NVIDIA (registers up to 64K / (2 x threads)): with the thread
-// count alone as the bound, ptxas capped the medium tile's kernels at 64-80 registers and
-// spilled (see the presets above).
-template <class Cfg, class T, class SA, class SB, class Out>
-__device__ __forceinline__ void gemm_simt_staged(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks,
-                                                 const SA& sa, const SB& sb, const Out& out) {
-    using C = mxc_compute_t<T>;
+// gemm_kernel's register-staged loop: two shared stages (as[2][BK][lda], bs[2][BK][ldb] at
+// `stage`), one barrier per k-tile: the next k-tile's vector loads go to registers before the
+// current tile is multiplied and to the other stage after it, so that their global latency
+// hides behind the multiply (element-wise views are loaded after the multiply).
+template <class Cfg, class C> constexpr int gemm_staged_elems = 2 * Cfg::BK * (Cfg::BM + Cfg::BN + 2 * gemm_pad<C>);
+template <class Cfg, class T, class VA, class VB, class C>
+__device__ __forceinline__ void gemm_simt_staged(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t kb, int64_t ke, int64_t m,
+                                                 int64_t n, C* stage, C (&acc)[Cfg::TM][Cfg::TN], int tid, int ty, int tx) {
     constexpr int lda = Cfg::BM + gemm_pad<C>, ldb = Cfg::BN + gemm_pad<C>;
-    static_assert(2 * Cfg::BK * (lda + ldb) * sizeof(C) <= 48 * 1024, "gemm_kernel: two stages must fit in 48 KiB of static shared memory");
-    alignas(16) __shared__ C as[2][Cfg::BK][lda];
-    alignas(16) __shared__ C bs[2][Cfg::BK][ldb];
-    // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
-    const int64_t zz = z0 + blockIdx.z, z = zz % zc, kb = zz / zc * ks, ke = kb + ks < k ? kb + ks : k;
-    const auto va = sa.view(z);
-    const auto vb = sb.view(z);
-    const int64_t m0 = (mb0 + blockIdx.y) * Cfg::BM, n0 = int64_t(blockIdx.x) * Cfg::BN;
-    const int tid = int(threadIdx.x), ty = tid / Cfg::tx_count, tx = tid % Cfg::tx_count;
+    const auto as = reinterpret_cast<C(*)[Cfg::BK][lda]>(stage);
+    const auto bs = reinterpret_cast<C(*)[Cfg::BK][ldb]>(stage + 2 * Cfg::BK * lda);
     const auto cb = gemm_col_of<Cfg::threads, Cfg::BN>(vb, n0, n, tid); // B's column state, if any
-    C acc[Cfg::TM][Cfg::TN];
-#pragma unroll
-    for (int i = 0; i < Cfg::TM; ++i)
-#pragma unroll
-        for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = C(0);
     gemm_simt_regs<Cfg::threads, Cfg::BM, Cfg::BK, T> ra;
     gemm_simt_regs<Cfg::threads, Cfg::BK, Cfg::BN, T> rb;
     gemm_simt_fetch_ab<Cfg>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
@@ -598,13 +584,6 @@ __device__ __forceinline__ void gemm_simt_staged(int64_t m, int64_t n, int64_t k
         block_sync(); // the other stage is written, and every thread is done with this one
         cur ^= 1;
     }
-    gemm_simt_store<Cfg>(acc, out, zz, mb0 + blockIdx.y, blockIdx.x, m, n, ty, tx);
-}
-template <class Cfg, class T, class SA, class SB, class Out>
-__global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
-    gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
-    grid_dependency_sync();
-    gemm_simt_staged<Cfg, T>(m, n, k, z0, mb0, zc, ks, sa, sb, out);
 }
 
 // Whether a view type can be a vector view at all (views that never are declare vec a constant
@@ -1206,36 +1185,35 @@ inline constexpr bool gemm_host_ring = true;
 
 
 // The pipelined loop's condition for every batch z < zc (views of more batches: the first
-// gemm_ring_checks and the last; the kernel keeps a fallback for the others): A of vectors
-// along K, B of vectors (along N where b_fast: the SIMT ring stages no transposed B).
+// gemm_ring_checks and the last; the kernel keeps a fallback for the others).
 constexpr int64_t gemm_ring_checks = 256;
-template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB& sb, int64_t zc, bool b_fast = false) {
+template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB& sb, int64_t zc) {
     auto ok = [&](int64_t z) {
         const auto va = sa.view(z);
         const auto vb = sb.view(z);
-        return va.vec && va.fast && vb.vec && (vb.fast || !b_fast);
+        return va.vec && va.fast && vb.vec;
     };
     for (int64_t z = 0; z < zc && z < gemm_ring_checks; ++z)
         if (!ok(z)) return false;
     return zc <= gemm_ring_checks || ok(zc - 1);
 }
 
-// The SIMT kernel's ring (gemm_ring_kernel; sm_80+, float and double): gemm_pipelined with
-// configuration Cfg's tile, so that k-tiles t + 1 .. t + stages - 1 are in flight as
-// asynchronous copies while tile t is multiplied, where gemm_kernel holds one k-tile in
-// registers (and its loop, every orientation's fetch and put in it, took 1175-1277 sm_90
-// instructions a 32-deep step of 512 FMAs: ViT-B/16's products on the tuned SIMT tiles,
-// which beat the fp32 matrix units on its QKV and fc1 products on the H200, 2026-11-26). The
-// stages are the matrix-unit ring's: A row-major (as[i * lda + k], its 16-byte chunks along
-// K) and B k-major (bs[k * ldb + j]), rows padded by 16 bytes; 4 of them where they fit the 48
-// KiB of static shared memory, else 2 (a copy in flight during each multiply, still none in
-// registers). ok: Cfg's tile takes the ring (whole rows of chunks a round of threads, at most
-// 31 chunks a thread: gemm_async_stream; two stages in 48 KiB; not 8 x 8 sums a thread on 256
-// threads, whose 128 registers the copies' state and A's rows overran: gemm_large's ring
-// kernels spilled 52-152 bytes, sm_90, where its staged ones spill none); else its launches
-// keep gemm_kernel. Only views of vectors along K (A) and N (B) run it: a B of vectors along K
-// would be staged transposed, where a warp's reads of its columns (16-byte vectors along K,
-// rows 4 apart) fall on two banks' groups.
+// The SIMT kernel's ring (sm_80+, float and double): gemm_pipelined with configuration Cfg's
+// tile, so that k-tiles t + 1 .. t + stages - 1 are in flight as asynchronous copies while
+// tile t is multiplied, where the register-staged loop holds one k-tile in registers (and
+// took 1175-1277 sm_90 instructions a 32-deep step of 512 FMAs, every orientation's fetch and
+// put in it: ViT-B/16's products on the tuned SIMT tiles, which beat the fp32 matrix units on
+// its QKV and fc1 products on the H200, 2026-11-26; the ring's loop, 367-385 a 16-deep step
+// of 256 for the medium tile). The stages are the matrix-unit ring's: A row-major (as[i * lda
+// + k], its 16-byte chunks along K) and B k-major (bs[k * ldb + j]), rows padded by 16 bytes;
+// 4 of them where they fit the 48 KiB of static shared memory, else 2 (a copy in flight during
+// each multiply, still none in registers). ok: Cfg's tile takes the ring (whole rows of chunks
+// a round of threads, at most 31 chunks a thread: gemm_async_stream; two stages in 48 KiB; not
+// 8 x 8 sums a thread on 256 threads, whose 128 registers the copies' state and A's rows
+// overran: gemm_large's ring spilled 52-152 bytes, sm_90, where its staged loop spills none).
+// Only views of vectors along K (A) and N (B) take it: a B of vectors along K would be staged
+// transposed, where a warp's reads of its columns (16-byte vectors along K, rows 4 apart) fall
+// on two banks' groups.
 template <class Cfg, class T> struct gemm_simt_ring {
     using elem = T;
     static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, threads = Cfg::threads, V = gemm_vec_width<T>;
@@ -1286,48 +1264,52 @@ __device__ __forceinline__ void gemm_fma_step_rows(const C* as, const C* bs, C (
     }
 }
 
-// gemm_kernel with the ring (gemm_simt_ring; the launcher's choice where the views are vectors
-// along K and N). A block whose views are not so after all (the host checks at most
-// gemm_ring_checks batches) fills stage 0 element by element and multiplies it, a k-tile at a
-// time. Built without asynchronous copies (nvcc for sm_75, whose host pass cannot tell), it is
-// gemm_kernel.
+// The SIMT kernel: a block's BM x BN tile, its k-tiles through the ring (gemm_simt_ring, where
+// the tile takes it, the target has asynchronous copies and the block's views are vectors
+// along K and N) or the register-staged loop (gemm_simt_staged: every view), one kernel with
+// both loops (chosen per block; the two kernels took ResNet-50 fp32's first build from 15 to
+// 24 s, nvcc 13, sm_90, 2 cores: each fused epilogue compiled twice), then the epilogue. At
+// least 2 blocks per SM on NVIDIA (registers up to 64K / (2 x threads)): with the thread count
+// alone as the bound, ptxas capped the medium tile's kernels at 64-80 registers and spilled
+// (see the presets above). Built without asynchronous copies (AMD; nvcc for sm_75), only the
+// staged loop.
 template <class Cfg, class T, class SA, class SB, class Out>
 __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
-    gemm_ring_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
+    gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     grid_dependency_sync();
-#if defined(MXC_ASYNC_COPY)
+    using C = mxc_compute_t<T>;
     using R = gemm_simt_ring<Cfg, T>;
-    static_assert(R::ok, "gemm_ring_kernel: the tile does not take the ring");
-    alignas(16) __shared__ T stages[R::stages * (R::a_elems + R::b_elems)];
-    T* const stage_a = stages;
-    T* const stage_b = stages + R::stages * R::a_elems;
+#if defined(MXC_ASYNC_COPY)
+    constexpr bool ring = R::ok && gemm_may_vec<gemm_view_of<SA>>::value && gemm_may_vec<gemm_view_of<SB>>::value;
+#else
+    constexpr bool ring = false;
+#endif
+    constexpr int staged = gemm_staged_elems<Cfg, C>, rung = ring ? R::stages * (R::a_elems + R::b_elems) : 0;
+    static_assert(staged * sizeof(C) <= 48 * 1024, "gemm_kernel: two stages must fit in 48 KiB of static shared memory");
+    alignas(16) __shared__ C stage[staged > rung ? staged : rung];
     // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
     const int64_t zz = z0 + blockIdx.z, z = zz % zc, kb = zz / zc * ks, ke = kb + ks < k ? kb + ks : k;
     const auto va = sa.view(z);
     const auto vb = sb.view(z);
     const int64_t m0 = (mb0 + blockIdx.y) * Cfg::BM, n0 = int64_t(blockIdx.x) * Cfg::BN;
     const int tid = int(threadIdx.x), ty = tid / Cfg::tx_count, tx = tid % Cfg::tx_count;
-    T acc[Cfg::TM][Cfg::TN];
+    C acc[Cfg::TM][Cfg::TN];
 #pragma unroll
     for (int i = 0; i < Cfg::TM; ++i)
 #pragma unroll
-        for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = T(0);
-    auto step = [&](const T* a, const T* b) { gemm_fma_step_rows<R, Cfg>(a, b, acc, ty, tx); };
-    if (va.vec && va.fast && vb.vec && vb.fast) {
-        gemm_pipelined<R, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid, step);
-    } else {
-        for (int64_t k0 = kb; k0 < ke; k0 += Cfg::BK) {
-            gemm_put_each<Cfg::threads, Cfg::BM, Cfg::BK, true>(va, m0, k0, m, ke, stage_a, R::lda, tid);
-            gemm_put_each<Cfg::threads, Cfg::BK, Cfg::BN, true>(vb, k0, n0, ke, n, stage_b, R::ldb, tid);
-            block_sync();
-            step(stage_a, stage_b);
-            block_sync(); // every thread is done with the stage
+        for (int j = 0; j < Cfg::TN; ++j) acc[i][j] = C(0);
+    bool pipelined = false;
+#if defined(MXC_ASYNC_COPY)
+    if constexpr (ring) {
+        if (va.vec && va.fast && vb.vec && vb.fast) {
+            gemm_pipelined<R, false>(va, vb, m0, n0, kb, ke, m, n, stage, stage + R::stages * R::a_elems, tid,
+                                     [&](const C* a, const C* b) { gemm_fma_step_rows<R, Cfg>(a, b, acc, ty, tx); });
+            pipelined = true;
         }
     }
-    gemm_simt_store<Cfg>(acc, out, zz, mb0 + blockIdx.y, blockIdx.x, m, n, ty, tx);
-#else
-    gemm_simt_staged<Cfg, T>(m, n, k, z0, mb0, zc, ks, sa, sb, out);
 #endif
+    if (!pipelined) gemm_simt_staged<Cfg, T>(va, vb, m0, n0, kb, ke, m, n, stage, acc, tid, ty, tx);
+    gemm_simt_store<Cfg>(acc, out, zz, mb0 + blockIdx.y, blockIdx.x, m, n, ty, tx);
 }
 
 // Launches one configuration over zs = z x slices grid z (slice depth ks; ks = k: no split);
@@ -1337,17 +1319,10 @@ inline void gemm_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64
                                const Out& out, hipStream_t stream) {
     constexpr int64_t lim = 65535;
     const int64_t gx = (n + Cfg::BN - 1) / Cfg::BN, gy = (m + Cfg::BM - 1) / Cfg::BM;
-    auto kernel = [] {
+    const auto kernel = [] {
         if constexpr (gemm_is_gemv<Cfg>::value) return gemv_kernel<T, SA, SB, Out>;
         else return gemm_kernel<Cfg, T, SA, SB, Out>;
     }();
-    // the SIMT ring where the tile takes it and the views are vectors along K (A) and N (B)
-    if constexpr (!gemm_is_gemv<Cfg>::value) {
-        if constexpr (gemm_simt_ring<Cfg, T>::ok && gemm_host_ring && gemm_may_vec<gemm_view_of<SA>>::value &&
-                      gemm_may_vec<gemm_view_of<SB>>::value) {
-            if (gemm_ring_views(sa, sb, z, true)) kernel = gemm_ring_kernel<Cfg, T, SA, SB, Out>;
-        }
-    }
     for (int64_t z0 = 0; z0 < zs; z0 += lim)
         for (int64_t y0 = 0; y0 < gy; y0 += lim) {
             const dim3 grid(unsigned(gx), unsigned(gy - y0 < lim ? gy - y0 : lim), unsigned(zs - z0 < lim ? zs - z0 : lim));

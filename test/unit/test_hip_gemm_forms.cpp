@@ -514,7 +514,8 @@ TEST(HipGemmForms, FloatConvolutionOnTheMatrixUnitKernel) {
     }
 }
 
-// The SIMT kernel's pipeline (two shared stages, the next k-tile's vector loads held in
+// The SIMT kernel's loops (the ring of asynchronous copies where the emulator has them, for A
+// along K and B along N; else two shared stages, the next k-tile's vector loads held in
 // registers across the multiply): several k-tiles with K not a multiple of BK, edge tiles
 // with partial vectors, vector views read along K (A row-major, B transposed) and along M / N
 // (A transposed, B row-major), element-wise views (odd strides), double, half with few rows
@@ -570,43 +571,6 @@ TEST(HipGemmForms, PipelinedSimtKernelMatchesTheReference) {
             expect_simt_dot<mxc_bf16, mxc::hip::gemm_small_m>(12, 134, kd, a_t, b_t, 1);
         }
     }
-}
-
-// The SIMT ring kernel's element-wise fallback (a block whose views are not vectors after all,
-// past the batches the launcher checks), launched directly on views of odd row strides (no
-// vectors), K over several k-tiles and not a multiple of BK, rows and columns past the tile edge.
-TEST(HipGemmForms, SimtRingKernelFallbackMatchesTheReference) {
-    ASSERT_EQ(hipDeviceReset(), hipSuccess);
-    using Cfg = mxc::hip::gemm_medium;
-    using src = mxc::hip::batch_strided_source<float>;
-    using out_t = mxc::hip::dot_out_strided<mxc::hip::plain_store<float>>;
-    const int64_t m = 70, n = 67, kd = 37, lda = 39, ldb = 69;
-    const auto a = ramp(size_t(m * lda), 0.25f), b = ramp(size_t(kd * ldb), 0.5f);
-    float *da = nullptr, *db = nullptr, *dy = nullptr;
-    ASSERT_EQ(hipMalloc(&da, a.size() * 4), hipSuccess);
-    ASSERT_EQ(hipMalloc(&db, b.size() * 4), hipSuccess);
-    ASSERT_EQ(hipMalloc(&dy, size_t(m * n) * 4), hipSuccess);
-    ASSERT_EQ(hipMemcpy(da, a.data(), a.size() * 4, hipMemcpyHostToDevice), hipSuccess);
-    ASSERT_EQ(hipMemcpy(db, b.data(), b.size() * 4, hipMemcpyHostToDevice), hipSuccess);
-    ASSERT_EQ(hipMemset(dy, 0xff, size_t(m * n) * 4), hipSuccess); // NaN: an unwritten output shows
-    const src sa{da, 0, lda, 1}, sb{db, 0, ldb, 1};
-    ASSERT_FALSE(sa.view(0).vec || sb.view(0).vec);
-    const out_t out{mxc::hip::plain_store<float>{dy}, 0, n};
-    const dim3 grid(unsigned((n + Cfg::BN - 1) / Cfg::BN), unsigned((m + Cfg::BM - 1) / Cfg::BM), 1);
-    hipLaunchKernelGGL((mxc::hip::gemm_ring_kernel<Cfg, float, src, src, out_t>), grid, dim3(Cfg::threads), 0, hipStream_t{}, m, n,
-                       kd, int64_t(0), int64_t(0), int64_t(1), kd, sa, sb, out);
-    ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
-    std::vector<float> y(size_t(m * n));
-    ASSERT_EQ(hipMemcpy(y.data(), dy, y.size() * 4, hipMemcpyDeviceToHost), hipSuccess);
-    for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) {
-            double ref = 0;
-            for (int64_t q = 0; q < kd; ++q) ref += double(a[size_t(i * lda + q)]) * double(b[size_t(q * ldb + j)]);
-            ASSERT_NEAR(y[size_t(i * n + j)], ref, 1e-4 * (1.0 + std::fabs(ref))) << "row " << i << " column " << j;
-        }
-    (void)hipFree(da);
-    (void)hipFree(db);
-    (void)hipFree(dy);
 }
 
 // The collapsed offsets of a fused epilogue's extra inputs (make_epi_offset) against
