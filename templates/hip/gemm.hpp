@@ -1219,8 +1219,9 @@ template <class Cfg, class T> struct gemm_simt_ring {
     static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, threads = Cfg::threads, V = gemm_vec_width<T>;
     static constexpr int lda = BK + V, ldb = BN + V, a_elems = BM * lda, b_elems = BK * ldb;
     static constexpr int stage_bytes = (a_elems + b_elems) * int(sizeof(T));
-    static constexpr int stages = 4 * stage_bytes <= 48 * 1024 ? 4 : 2;
-    static constexpr bool ok = std::is_same<T, mxc_compute_t<T>>::value && 2 * stage_bytes <= 48 * 1024 &&
+    static constexpr int room = 47 * 1024; // of the 48 KiB of static shared memory (1 KiB for the kernel's others: split-K's flag)
+    static constexpr int stages = 4 * stage_bytes <= room ? 4 : 2;
+    static constexpr bool ok = std::is_same<T, mxc_compute_t<T>>::value && 2 * stage_bytes <= room &&
                                (Cfg::TM * Cfg::TN <= 32 || threads <= 128) &&
                                threads % (BK / V) == 0 && threads % (BN / V) == 0 && BM * BK / V <= 31 * threads &&
                                BK * BN / V <= 31 * threads;
