@@ -11,10 +11,12 @@ softmax among them, are in model.hip) to a cubin with nvcc (-Xptxas -v: register
 header CUDA 12.8+ writes, so the header is rewritten in the old form first), and prints per
 kernel whose name matches REGEX (default: every one) its registers, spill bytes and
 instructions; with --loops, each loop (a backward branch) that holds matrix instructions
-(HMMA, or every loop with --all-loops): its static instruction count and opcode mix. A loop's
-instructions per K step, against the matrix instructions in it, is the number to compare:
-the fp32 GEMM's ring loop took 954 a 32-deep step for 192 HMMA before 2026-11-29's streamed
-copies, 743 after (bench/gpu/README.md).
+(HMMA), or whose instructions are at least an eighth FMAs (FFMA, DFMA, HFMA2: the SIMT GEMM),
+or every loop with --all-loops: its static instruction count and opcode mix. A loop's
+instructions per K step, against the matrix instructions or FMAs in it, is the number to
+compare: the fp32 GEMM's ring loop took 954 a 32-deep step for 192 HMMA before 2026-11-29's
+streamed copies, 743 after; the SIMT medium tile's loop 630-707 a 16-deep step for 256 FFMA
+register-staged, 366-367 on the ring (bench/gpu/README.md).
 
 MXC is build/mxc unless $MXC names another; NVCC /usr/local/cuda/bin/nvcc unless $NVCC.
 """
@@ -86,7 +88,8 @@ def loops(body, all_loops):
         m = re.search(r"BRA\s+`?\(?(\.L_x_\d+)", text)
         if m and m.group(1) in labels and labels[m.group(1)] <= j:
             c = collections.Counter(opcode(t) for t in ins[labels[m.group(1)]:j + 1])
-            if all_loops or any(k.startswith("HMMA") or k.startswith("HGMMA") for k in c):
+            fma = sum(v for k, v in c.items() if k.split(".")[0] in ("FFMA", "DFMA", "HFMA2"))
+            if all_loops or any(k.startswith("HMMA") or k.startswith("HGMMA") for k in c) or 8 * fma >= sum(c.values()):
                 found.append((labels[m.group(1)], j, c))
     return len(ins), found
 
@@ -128,7 +131,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("model")
     ap.add_argument("--kernel", default="", help="regular expression on the demangled kernel names")
-    ap.add_argument("--loops", action="store_true", help="each loop with matrix instructions: count and opcode mix")
+    ap.add_argument("--loops", action="store_true", help="each loop with matrix instructions or mostly FMAs: count and opcode mix")
     ap.add_argument("--all-loops", action="store_true", help="every loop, with --loops")
     ap.add_argument("--out", help="keep the sources, cubins and SASS here (default: a temporary folder)")
     ap.add_argument("--arch", default="sm_90")
