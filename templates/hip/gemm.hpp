@@ -1285,9 +1285,9 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
 #else
     constexpr bool ring = false;
 #endif
-    constexpr int staged = gemm_staged_elems<Cfg, C>, rung = ring ? R::stages * (R::a_elems + R::b_elems) : 0;
-    static_assert(staged * sizeof(C) <= 48 * 1024, "gemm_kernel: two stages must fit in 48 KiB of static shared memory");
-    alignas(16) __shared__ C stage[staged > rung ? staged : rung];
+    constexpr int staged_elems = gemm_staged_elems<Cfg, C>, ring_elems = ring ? R::stages * (R::a_elems + R::b_elems) : 0;
+    static_assert(staged_elems * sizeof(C) <= 48 * 1024, "gemm_kernel: two stages must fit in 48 KiB of static shared memory");
+    alignas(16) __shared__ C stage[staged_elems > ring_elems ? staged_elems : ring_elems];
     // grid z: batch z of zc, K slice zz / zc (split-K: K range [kb, ke); else the whole of K)
     const int64_t zz = z0 + blockIdx.z, z = zz % zc, kb = zz / zc * ks, ke = kb + ks < k ? kb + ks : k;
     const auto va = sa.view(z);
