@@ -271,7 +271,7 @@ template <class T> inline bool attention_vectors(const mxc_kargs& k, const mxc_a
     for (int i = 0; i < 3; ++i) {
         const mxc_desc& x = k.in_desc[i];
         const int fast = i == 1 ? x.rank - 2 : x.rank - 1; // kt [..., D, Lk]: along D
-        if (reinterpret_cast<uintptr_t>(k.in[i]) % 16 != 0 || x.strides[fast] != 1) return false;
+        if (!aligned_16(k.in[i]) || x.strides[fast] != 1) return false;
         for (int dim = 0; dim < x.rank; ++dim)
             if (dim != fast && x.strides[dim] % V != 0) return false;
     }

@@ -61,8 +61,6 @@ template <class S> struct block_team { // S: the type of the shared slots (the c
 // its start on 16 bytes).
 template <class T> constexpr int row_vec = int(16 / sizeof(T));
 template <class T> struct alignas(16) row_chunk { T v[row_vec<T>]; };
-// Whether a row's start may be read or written by 16-byte chunks (the host's checks).
-inline bool row_chunk_aligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 // The row index of the lane's element s (a chunk's elements are valid together).
 template <int V, class Team> __device__ __forceinline__ int row_index(const Team& t, int s) {
     return V == 1 ? t.rank + s * t.size : (t.rank + s / V * t.size) * V + s % V;

@@ -128,6 +128,10 @@ template <auto K> inline void allow_dynamic_shared(int bytes) {
         done[dev].store(true, std::memory_order_relaxed);
 }
 
+// Whether p may be read or written by 16-byte vectors (the host's and the views' checks before
+// they take a vector path).
+MXC_HD inline bool aligned_16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+
 // A 16-byte (or other vector) access at p must be aligned to the vector: a GPU faults
 // ("misaligned address"), the host does not, so the emulator checks every vector access.
 template <class V> __device__ inline void check_vector_aligned(const void* p) {

@@ -281,7 +281,7 @@ template <class T, int Index> struct conv_1x1_source {
     MXC_HD conv_1x1_view<T, Index> view(int64_t z) const {
         constexpr int V = gemm_vec_width<T>;
         const T* p = x + z * cg * xs1;
-        const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0 && plane % V == 0 && xs0 % V == 0 && xs1 % V == 0;
+        const bool vec = aligned_16(p) && plane % V == 0 && xs0 % V == 0 && xs1 % V == 0;
         return {p, xs0, xs1, plane, plane_d, small, 1, vec};
     }
 };

@@ -149,7 +149,7 @@ template <class T> struct gemm_strided_view {
 };
 template <class T> MXC_HD inline gemm_strided_view<T> make_strided_view(const T* p, int64_t sr, int64_t sc) {
     constexpr int V = gemm_vec_width<T>;
-    const bool aligned = reinterpret_cast<uintptr_t>(p) % 16 == 0;
+    const bool aligned = aligned_16(p);
     gemm_strided_view<T> v{p, sr, sc, 1, false};
     if (sc == 1) v.vec = aligned && sr % V == 0;
     else if (sr == 1) {
@@ -1385,13 +1385,12 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
     if constexpr (ring) {
 #if defined(MXC_ASYNC_COPY)
         if (va.vec && va.fast && vb.vec) {
-            auto step = [&](auto bt, const E* a, const E* b) { gemm_mma_step<G, decltype(bt)::value>(a, b, acc, row0, col0, fn); };
             if (vb.fast)
                 gemm_pipelined<G, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid,
-                                         [&](const E* a, const E* b) { step(std::false_type{}, a, b); });
+                                         [&](const E* a, const E* b) { gemm_mma_step<G, false>(a, b, acc, row0, col0, fn); });
             else
                 gemm_pipelined<G, true>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid,
-                                        [&](const E* a, const E* b) { step(std::true_type{}, a, b); });
+                                        [&](const E* a, const E* b) { gemm_mma_step<G, true>(a, b, acc, row0, col0, fn); });
         } else {
             // the fallback (see gemm_loop): stage 0, element by element
             for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {

@@ -134,7 +134,7 @@ inline bool norm_rows_stepped(const mxc_kargs& k) {
 // dims before the axis multiples of V).
 template <class T> inline bool norm_rows_vectors(const mxc_kargs& k, int64_t len) {
     constexpr int V = row_vec<T>;
-    if (len % V != 0 || !row_chunk_aligned(k.out)) return false;
+    if (len % V != 0 || !aligned_16(k.out)) return false;
     for (int j = 0; j < k.n_in && j < 3; ++j) {
         const mxc_desc& d = k.in_desc[j];
         int64_t step = 0;
@@ -143,7 +143,7 @@ template <class T> inline bool norm_rows_vectors(const mxc_kargs& k, int64_t len
             if (j == 0) return false;
             continue;
         }
-        if (!row_chunk_aligned(k.in[j])) return false;
+        if (!aligned_16(k.in[j])) return false;
         for (int i = 0; i < k.ip[0] && i < d.rank; ++i)
             if (d.lens[i] != 1 && d.strides[i] % V != 0) return false;
     }

@@ -58,7 +58,7 @@ template <class T, bool Log, int N, int V = 1> struct softmax_row_cached_fn {
 // V elements, the input's other strides multiples of V, both bases on 16 bytes.
 template <class T> inline bool softmax_rows_vectors(const mxc_kargs& k, int64_t axis, int64_t len) {
     constexpr int V = row_vec<T>;
-    if (len % V != 0 || !row_chunk_aligned(k.in[0]) || !row_chunk_aligned(k.out)) return false;
+    if (len % V != 0 || !aligned_16(k.in[0]) || !aligned_16(k.out)) return false;
     for (int i = 0; i < k.in_desc[0].rank; ++i)
         if (i != axis && k.in_desc[0].lens[i] != 1 && k.in_desc[0].strides[i] % V != 0) return false;
     return true;

@@ -131,7 +131,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("model")
     ap.add_argument("--kernel", default="", help="regular expression on the demangled kernel names")
-    ap.add_argument("--loops", action="store_true", help="each loop with matrix instructions or mostly FMAs: count and opcode mix")
+    ap.add_argument("--loops", action="store_true", help="each loop with matrix instructions or at least an eighth FMAs: count and opcode mix")
     ap.add_argument("--all-loops", action="store_true", help="every loop, with --loops")
     ap.add_argument("--out", help="keep the sources, cubins and SASS here (default: a temporary folder)")
     ap.add_argument("--arch", default="sm_90")
