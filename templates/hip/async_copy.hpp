@@ -4,6 +4,8 @@
 //   async_copy16(dst, src, bytes);  // 16 bytes to shared dst (16-byte aligned): the first `bytes`
 //                                   // (0..16) read from global src (16-byte aligned; not read
 //                                   // when bytes is 0), the rest zero
+//   async_copy_elem<N>(dst, src, in); // one element of N = 4 or 8 bytes (dst and src aligned to
+//                                   // N): read from src where `in`, else zero (src not read)
 //   async_commit();                 // closes the group of this thread's copies issued so far
 //   async_wait<N>();                // waits until at most N of this thread's committed groups
 //                                   // are still in flight
@@ -43,10 +45,20 @@ __device__ __forceinline__ void async_copy16(void* dst, const void* src, int byt
 #if defined(MXC_HIP_EMU)
     check_vector_aligned<async_chunk>(dst);
     if (bytes > 0) check_vector_aligned<async_chunk>(src);
-    mxc_emu::async_copy16(dst, src, bytes);
+    mxc_emu::async_copy(dst, src, 16, bytes);
 #else
     const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src), "r"(bytes) : "memory");
+#endif
+}
+
+template <int N> __device__ __forceinline__ void async_copy_elem(void* dst, const void* src, bool in) {
+    static_assert(N == 4 || N == 8, "async_copy_elem: 4 or 8 bytes");
+#if defined(MXC_HIP_EMU)
+    mxc_emu::async_copy(dst, src, N, in ? N : 0);
+#else
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(src), "n"(N), "r"(in ? N : 0) : "memory");
 #endif
 }
 

@@ -1004,7 +1004,9 @@ __device__ __forceinline__ void gemm_mma_step(const typename G::elem* as, const 
 // copied asynchronously to dst (row-major, leading dim ld): a chunk that starts outside
 // rn x cn is zeros (nothing read), one that crosses the c edge is read up to it (the rest
 // zeros; the vector views' rule: it lies in one aligned 16-byte chunk).
-template <int Threads, int R, int CC, class View, class T>
+// Transposed: the tile lands column-major instead (element (o, f) at dst[f * ld + o]: the SIMT
+// ring's k-major A), each chunk as V one-element copies.
+template <int Threads, int R, int CC, bool Transposed = false, class View, class T>
 __device__ __forceinline__ void gemm_async_tile(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, T* dst, int ld,
                                                 int tid) {
     constexpr int V = gemm_vec_width<T>, chunks = R * CC / V;
@@ -1017,8 +1019,13 @@ __device__ __forceinline__ void gemm_async_tile(const View& v, int64_t r0, int64
         const int64_t go = r0 + o, gf = c0 + f;
         const T* src = nullptr;
         const bool in = gemm_vec_src<true>(v, go, gf, go < rn && gf < cn, src);
-        const int bytes = in ? int(cn - gf < V ? cn - gf : V) * int(sizeof(T)) : 0;
-        async_copy16(dst + o * ld + f, in ? src : v.ptr(0, 0), bytes);
+        const int count = in ? int(cn - gf < V ? cn - gf : V) : 0;
+        if constexpr (Transposed) {
+#pragma unroll
+            for (int e = 0; e < V; ++e) async_copy_elem<sizeof(T)>(dst + (f + e) * ld + o, in ? src + e : v.ptr(0, 0), e < count);
+        } else {
+            async_copy16(dst + o * ld + f, in ? src : v.ptr(0, 0), count * int(sizeof(T)));
+        }
     }
 }
 
@@ -1026,6 +1033,7 @@ __device__ __forceinline__ void gemm_async_tile(const View& v, int64_t r0, int64
 template <class View, class T> struct gemm_transposed {
     const View& v;
     __device__ const T* ptr(int64_t r, int64_t c) const { return v.ptr(c, r); }
+    __device__ T at(int64_t r, int64_t c) const { return v.at(c, r); }
     __device__ const T* src(int64_t r, int64_t c) const {
         const T* p = nullptr;
         gemm_vec_src<true>(v, c, r, true, p);
@@ -1044,12 +1052,14 @@ template <class View, class T> struct gemm_transposed {
 // generic tile's 64-bit index math and bounds per chunk took about 270 of the ring loop's 954
 // instructions a 32-deep k-tile for its 8 copies, streamed about 120; nvdisasm of the cubin.
 // cp.async's ignore-src form in place of a byte count saved 40 more but took the kernels from
-// 127 registers to 198.)
-template <int Threads, int R, int CC, bool KAlongF, class T> struct gemm_async_stream {
+// 127 registers to 198.) Transposed (with KAlongF): the tile lands column-major, element (o, f)
+// at f * ld + o, as gemm_async_tile's Transposed.
+template <int Threads, int R, int CC, bool KAlongF, class T, bool Transposed = false> struct gemm_async_stream {
     static constexpr int V = gemm_vec_width<T>, per_row = CC / V, chunks = R * per_row;
     static constexpr int n = (chunks + Threads - 1) / Threads, step = Threads / per_row;
     static_assert(CC % V == 0 && Threads % per_row == 0, "gemm_async_stream: rows of whole chunks, whole rows per round");
     static_assert(n <= 31, "gemm_async_stream: a bit per chunk");
+    static_assert(!Transposed || KAlongF, "gemm_async_stream: only a tile along K lands transposed");
     const T* p;      // this thread's first chunk in the next tile
     int64_t ostep;   // elements between this thread's chunks (step rows along o)
     int64_t kstep;   // elements from one tile to the next
@@ -1076,7 +1086,7 @@ template <int Threads, int R, int CC, bool KAlongF, class T> struct gemm_async_s
             fixed = frem <= 0 ? 0 : int(frem < V ? frem : V) * int(sizeof(T));
         }
         ld = ld_;
-        dst0 = o0 * ld + f;
+        dst0 = Transposed ? f * ld + o0 : o0 * ld + f;
         first = tid;
     }
     // Copies the next tile to the stage at dst and moves on. A chunk outside the
@@ -1090,7 +1100,14 @@ template <int Threads, int R, int CC, bool KAlongF, class T> struct gemm_async_s
 #pragma unroll
         for (int i = 0; i < n; ++i) {
             if (chunks % Threads != 0 && first + i * Threads >= chunks) break;
-            async_copy16(dst + dst0 + i * step * ld, p + i * ostep, inside(i) ? bytes : 0);
+            if constexpr (Transposed) {
+#pragma unroll
+                for (int e = 0; e < V; ++e)
+                    async_copy_elem<sizeof(T)>(dst + dst0 + i * step + e * ld, p + i * ostep + e,
+                                               inside(i) && e * int(sizeof(T)) < bytes);
+            } else {
+                async_copy16(dst + dst0 + i * step * ld, p + i * ostep, inside(i) ? bytes : 0);
+            }
         }
         p += kstep;
         rem -= KAlongF ? CC : R;
@@ -1108,7 +1125,11 @@ template <class T> struct gemm_is_strided_view<gemm_strided_view<T>> : std::true
 // tile's stages of A and B (the matrix units' gemm_mma_step, the SIMT ring's
 // gemm_fma_step_rows). One group is committed per tile, empty past the end, so that "all but
 // the stages - 2 newest groups" is always "up to tile t". G: the geometry (elem, threads, BM,
-// BN, BK, stages, lda, ldb, a_elems, b_elems).
+// BN, BK, stages, lda, ldb, a_elems, b_elems; a_kmajor where A's stages are k-major).
+// Whether geometry G stages A k-major (a_kmajor: as[k * lda + i]; else row-major, as[i * lda + k]).
+template <class G, class = void> struct gemm_a_kmajor : std::false_type {};
+template <class G> struct gemm_a_kmajor<G, std::void_t<decltype(G::a_kmajor)>> : std::bool_constant<G::a_kmajor> {};
+
 template <class G, bool BT, class VA, class VB, class Step>
 __device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t kb, int64_t ke, int64_t m,
                                                int64_t n, typename G::elem* stage_a, typename G::elem* stage_b, int tid, Step&& step) {
@@ -1117,7 +1138,8 @@ __device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64
     const int64_t tiles = (ke - kb + G::BK - 1) / G::BK;
     // tiles are issued in order, 0, 1, 2, ...: strided views stream (gemm_async_stream)
     constexpr bool streams = gemm_is_strided_view<VA>::value && gemm_is_strided_view<VB>::value;
-    using SA = gemm_async_stream<G::threads, G::BM, G::BK, true, E>;
+    constexpr bool AT = gemm_a_kmajor<G>::value;
+    using SA = gemm_async_stream<G::threads, G::BM, G::BK, true, E, AT>;
     using SB = std::conditional_t<BT, gemm_async_stream<G::threads, G::BN, G::BK, true, E>,
                                   gemm_async_stream<G::threads, G::BK, G::BN, false, E>>;
     auto stream_a = [&] {
@@ -1136,7 +1158,7 @@ __device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64
             stream_b.issue(stage_b + st * G::b_elems);
         } else {
             const int64_t k0 = kb + t * G::BK;
-            gemm_async_tile<G::threads, G::BM, G::BK>(va, m0, k0, m, ke, stage_a + st * G::a_elems, G::lda, tid);
+            gemm_async_tile<G::threads, G::BM, G::BK, AT>(va, m0, k0, m, ke, stage_a + st * G::a_elems, G::lda, tid);
             if constexpr (BT) gemm_async_tile<G::threads, G::BN, G::BK>(gemm_transposed<VB, E>{vb}, n0, k0, n, ke, stage_b + st * G::b_elems, G::lda, tid);
             else gemm_async_tile<G::threads, G::BK, G::BN>(vb, k0, n0, ke, n, stage_b + st * G::b_elems, G::ldb, tid);
         }
@@ -1172,7 +1194,9 @@ __device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64
 //    and multiplies it, one k-tile at a time: slow, correct, and light on registers. Built
 //    where there are no asynchronous copies (nvcc for sm_75, say), it is the staged kernel.
 //  - gemm_loop_staged: the register-staged loop (every view; two of the stages).
-enum gemm_loop : int { gemm_loop_staged = 0, gemm_loop_ring = 1 };
+//  - gemm_loop_either: both loops in the kernel, chosen per block (the SIMT kernel's tiles but
+//    gemm_large: see gemm_kernel).
+enum gemm_loop : int { gemm_loop_staged = 0, gemm_loop_ring = 1, gemm_loop_either = 2 };
 
 // Whether the ring can run where this code is built, as the host sees it (no arch macro there:
 // nvcc's host pass cannot tell sm_75 from sm_90, and a ring kernel built without asynchronous
@@ -1187,11 +1211,13 @@ inline constexpr bool gemm_host_ring = true;
 // The pipelined loop's condition for every batch z < zc (views of more batches: the first
 // gemm_ring_checks and the last; the kernel keeps a fallback for the others).
 constexpr int64_t gemm_ring_checks = 256;
-template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB& sb, int64_t zc) {
+// b_along_n: B's vectors must run along N too (the SIMT ring; the matrix units' also stage B's
+// along K).
+template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB& sb, int64_t zc, bool b_along_n = false) {
     auto ok = [&](int64_t z) {
         const auto va = sa.view(z);
         const auto vb = sb.view(z);
-        return va.vec && va.fast && vb.vec;
+        return va.vec && va.fast && vb.vec && (vb.fast || !b_along_n);
     };
     for (int64_t z = 0; z < zc && z < gemm_ring_checks; ++z)
         if (!ok(z)) return false;
@@ -1204,25 +1230,30 @@ template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB
 // took 1175-1277 sm_90 instructions a 32-deep step of 512 FMAs, every orientation's fetch and
 // put in it: ViT-B/16's products on the tuned SIMT tiles, which beat the fp32 matrix units on
 // its QKV and fc1 products on the H200, 2026-11-26; the ring's loop, 367-385 a 16-deep step
-// of 256 for the medium tile). The stages are the matrix-unit ring's: A row-major (as[i * lda
-// + k], its 16-byte chunks along K) and B k-major (bs[k * ldb + j]), rows padded by 16 bytes;
-// 4 of them where they fit the 48 KiB of static shared memory, else 2 (a copy in flight during
-// each multiply, still none in registers). ok: Cfg's tile takes the ring (whole rows of chunks
-// a round of threads, at most 31 chunks a thread: gemm_async_stream; two stages in 48 KiB; not
-// 8 x 8 sums a thread on 256 threads, whose 128 registers the copies' state and A's rows
-// overran: gemm_large's ring spilled 52-152 bytes, sm_90, where its staged loop spills none).
-// Only views of vectors along K (A) and N (B) take it: a B of vectors along K would be staged
-// transposed, where a warp's reads of its columns (16-byte vectors along K, rows 4 apart) fall
-// on two banks' groups.
+// of 256 for the medium tile). B's stages are k-major (bs[k * ldb + j]) and A's row-major (as[i
+// * lda + k], its 16-byte chunks along K: the matrix-unit ring's), rows padded by 16 bytes; 4
+// of them where they fit the 48 KiB of static shared memory, else 2 (a copy in flight during
+// each multiply, still none in registers). A thread's TM rows of A read V deep (TM x V
+// registers) fit where TM x V <= 16; with more (gemm_large's 8 x 8 sums, 256 threads: 32
+// registers for A, where the 128 of two blocks an SM hold 64 sums) the ring spilled (52-324
+// bytes, sm_90, nvcc 13), so there A lands k-major instead (a_kmajor: as[k * lda + i], lda =
+// BM + V, each 16-byte chunk as V one-element copies, gemm_async_stream's Transposed, 4 copies
+// a thread a k-tile for gemm_large) and the step is the staged loop's (gemm_fma_step: per k, a
+// thread's TM values of A and TN of B in 16-byte reads). ok: Cfg's tile takes the ring (whole
+// rows of chunks a round of threads, at most 31 chunks a thread: gemm_async_stream; two stages
+// in 48 KiB). Only views of vectors along K (A) and N (B) take it: a B of vectors along K would
+// be staged transposed, where a warp's reads of its columns (16-byte vectors along K, rows 4
+// apart) fall on two banks' groups.
 template <class Cfg, class T> struct gemm_simt_ring {
     using elem = T;
     static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, threads = Cfg::threads, V = gemm_vec_width<T>;
-    static constexpr int lda = BK + V, ldb = BN + V, a_elems = BM * lda, b_elems = BK * ldb;
+    static constexpr bool a_kmajor = Cfg::TM * V * int(sizeof(T)) > 64; // TM x V elements of A over 16 registers
+    static constexpr int lda = a_kmajor ? BM + V : BK + V, ldb = BN + V, a_elems = a_kmajor ? BK * lda : BM * lda,
+                         b_elems = BK * ldb;
     static constexpr int stage_bytes = (a_elems + b_elems) * int(sizeof(T));
     static constexpr int room = 47 * 1024; // of the 48 KiB of static shared memory (1 KiB for the kernel's others: split-K's flag)
     static constexpr int stages = 4 * stage_bytes <= room ? 4 : 2;
     static constexpr bool ok = std::is_same<T, mxc_compute_t<T>>::value && 2 * stage_bytes <= room &&
-                               (Cfg::TM * Cfg::TN <= 32 || threads <= 128) &&
                                threads % (BK / V) == 0 && threads % (BN / V) == 0 && BM * BK / V <= 31 * threads &&
                                BK * BN / V <= 31 * threads;
 };
@@ -1268,20 +1299,25 @@ __device__ __forceinline__ void gemm_fma_step_rows(const C* as, const C* bs, C (
 // The SIMT kernel: a block's BM x BN tile, its k-tiles through the ring (gemm_simt_ring, where
 // the tile takes it, the target has asynchronous copies and the block's views are vectors
 // along K and N) or the register-staged loop (gemm_simt_staged: every view), one kernel with
-// both loops (chosen per block; the two kernels took ResNet-50 fp32's first build from 15 to
-// 24 s, nvcc 13, sm_90, 2 cores: each fused epilogue compiled twice), then the epilogue. At
-// least 2 blocks per SM on NVIDIA (registers up to 64K / (2 x threads)): with the thread count
-// alone as the bound, ptxas capped the medium tile's kernels at 64-80 registers and spilled
-// (see the presets above). Built without asynchronous copies (AMD; nvcc for sm_75), only the
-// staged loop.
-template <class Cfg, class T, class SA, class SB, class Out>
+// both loops (Loop = gemm_loop_either, chosen per block; the two kernels took ResNet-50 fp32's
+// first build from 15 to 24 s, nvcc 13, sm_90, 2 cores: each fused epilogue compiled twice),
+// then the epilogue. The tiles whose ring stages A k-major (gemm_large) have one loop a kernel,
+// chosen by the launcher as gemm_mma_kernel's (gemm_loop): with both, its 128 registers
+// spilled 108-224 bytes, in both loops (sm_90, nvcc 13), and none with either alone (the ring
+// kernel, 123-127 registers; blocks whose views are not vectors after all fill a stage element
+// by element). At least 2 blocks per SM on NVIDIA (registers up to 64K / (2 x threads)): with
+// the thread count alone as the bound, ptxas capped the medium tile's kernels at 64-80
+// registers and spilled (see the presets above). Built without asynchronous copies (AMD; nvcc
+// for sm_75), only the staged loop.
+template <class Cfg, class T> constexpr bool gemm_simt_one_loop = gemm_simt_ring<Cfg, T>::a_kmajor;
+template <class Cfg, class T, class SA, class SB, class Out, int Loop = gemm_loop_either>
 __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
     gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
     grid_dependency_sync();
     using C = mxc_compute_t<T>;
     using R = gemm_simt_ring<Cfg, T>;
 #if defined(MXC_ASYNC_COPY)
-    constexpr bool ring = R::ok && gemm_may_vec<gemm_view_of<SA>>::value && gemm_may_vec<gemm_view_of<SB>>::value;
+    constexpr bool ring = Loop != gemm_loop_staged && R::ok && gemm_may_vec<gemm_view_of<SA>>::value && gemm_may_vec<gemm_view_of<SB>>::value;
 #else
     constexpr bool ring = false;
 #endif
@@ -1303,13 +1339,33 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
 #if defined(MXC_ASYNC_COPY)
     if constexpr (ring) {
         if (va.vec && va.fast && vb.vec && vb.fast) {
-            gemm_pipelined<R, false>(va, vb, m0, n0, kb, ke, m, n, stage, stage + R::stages * R::a_elems, tid,
-                                     [&](const C* a, const C* b) { gemm_fma_step_rows<R, Cfg>(a, b, acc, ty, tx); });
+            gemm_pipelined<R, false>(va, vb, m0, n0, kb, ke, m, n, stage, stage + R::stages * R::a_elems, tid, [&](const C* a, const C* b) {
+                if constexpr (R::a_kmajor) {
+                    static_assert(R::lda == Cfg::BM + gemm_pad<C> && R::ldb == Cfg::BN + gemm_pad<C>, "gemm_kernel: the staged loop's layout");
+                    gemm_fma_step<Cfg>(reinterpret_cast<const C(*)[R::lda]>(a), reinterpret_cast<const C(*)[R::ldb]>(b), acc, ty, tx);
+                } else {
+                    gemm_fma_step_rows<R, Cfg>(a, b, acc, ty, tx);
+                }
+            });
+            pipelined = true;
+        } else if constexpr (Loop == gemm_loop_ring) {
+            // the fallback (see gemm_loop): stage 0 element by element, in the ring's layout
+            static_assert(R::a_kmajor, "gemm_kernel: a ring-only SIMT kernel stages A k-major");
+            C* const as = stage;
+            C* const bs = stage + R::stages * R::a_elems;
+            for (int64_t k0 = kb; k0 < ke; k0 += Cfg::BK) {
+                gemm_put_each<Cfg::threads, Cfg::BK, Cfg::BM, false>(gemm_transposed<decltype(va), T>{va}, k0, m0, ke, m, as, R::lda, tid);
+                gemm_put_each<Cfg::threads, Cfg::BK, Cfg::BN, true>(vb, k0, n0, ke, n, bs, R::ldb, tid);
+                block_sync();
+                gemm_fma_step<Cfg>(reinterpret_cast<const C(*)[R::lda]>(as), reinterpret_cast<const C(*)[R::ldb]>(bs), acc, ty, tx);
+                block_sync(); // every thread is done with the stage
+            }
             pipelined = true;
         }
     }
 #endif
-    if (!pipelined) gemm_simt_staged<Cfg, T>(va, vb, m0, n0, kb, ke, m, n, stage, acc, tid, ty, tx);
+    if constexpr (Loop != gemm_loop_ring || !ring)
+        if (!pipelined) gemm_simt_staged<Cfg, T>(va, vb, m0, n0, kb, ke, m, n, stage, acc, tid, ty, tx);
     gemm_simt_store<Cfg>(acc, out, zz, mb0 + blockIdx.y, blockIdx.x, m, n, ty, tx);
 }
 
@@ -1320,9 +1376,17 @@ inline void gemm_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64
                                const Out& out, hipStream_t stream) {
     constexpr int64_t lim = 65535;
     const int64_t gx = (n + Cfg::BN - 1) / Cfg::BN, gy = (m + Cfg::BM - 1) / Cfg::BM;
-    const auto kernel = [] {
-        if constexpr (gemm_is_gemv<Cfg>::value) return gemv_kernel<T, SA, SB, Out>;
-        else return gemm_kernel<Cfg, T, SA, SB, Out>;
+    const auto kernel = [&] {
+        if constexpr (gemm_is_gemv<Cfg>::value) {
+            return gemv_kernel<T, SA, SB, Out>;
+        } else if constexpr (gemm_simt_one_loop<Cfg, T>) {
+            if constexpr (gemm_simt_ring<Cfg, T>::ok && gemm_host_ring && gemm_may_vec<gemm_view_of<SA>>::value &&
+                          gemm_may_vec<gemm_view_of<SB>>::value)
+                if (gemm_ring_views(sa, sb, z, true)) return gemm_kernel<Cfg, T, SA, SB, Out, gemm_loop_ring>;
+            return gemm_kernel<Cfg, T, SA, SB, Out, gemm_loop_staged>;
+        } else {
+            return gemm_kernel<Cfg, T, SA, SB, Out>;
+        }
     }();
     for (int64_t z0 = 0; z0 < zs; z0 += lim)
         for (int64_t y0 = 0; y0 < gy; y0 += lim) {

@@ -550,6 +550,40 @@ template <class T, class Cfg> void expect_simt_dot(int64_t m, int64_t n, int64_t
 }
 } // namespace
 
+// gemm_large's ring kernel (A staged k-major, one loop a kernel) launched directly, also on views
+// that are not vectors (element-wise: the launcher never picks it for those, but a block whose
+// batch's views turn out not to be vectors fills the stage element by element).
+template <class T> void dot_large_ring(const mxc_kargs& k, hipStream_t s) {
+    using namespace mxc::hip;
+    using Cfg = gemm_large;
+    static_assert(gemm_simt_one_loop<Cfg, T>, "gemm_large's ring stages A k-major");
+    const mxc_desc &ad = k.in_desc[0], &bd = k.in_desc[1], &od = *k.out_desc;
+    const int64_t m = od.lens[0], n = od.lens[1], kd = ad.lens[1];
+    const dim3 grid(unsigned((n + Cfg::BN - 1) / Cfg::BN), unsigned((m + Cfg::BM - 1) / Cfg::BM), 1);
+    using Out = dot_out<plain_store<T>>;
+    hipLaunchKernelGGL((gemm_kernel<Cfg, T, dot_source<T>, dot_source<T>, Out, gemm_loop_ring>), grid, dim3(Cfg::threads), 0, s, m, n, kd,
+                       int64_t(0), int64_t(0), int64_t(1), kd, dot_source<T>{static_cast<const T*>(k.in[0]), ad},
+                       dot_source<T>{static_cast<const T*>(k.in[1]), bd}, Out{plain_store<T>{static_cast<T*>(k.out)}, m, n});
+}
+
+TEST(HipGemmForms, RingOnlySimtKernelMatchesTheReference) {
+    ASSERT_EQ(hipDeviceReset(), hipSuccess);
+    for (int64_t kd : {0, 5, 34, 100})
+        for (int64_t pad : {0, 1}) {
+            SCOPED_TRACE("k " + std::to_string(kd) + " pad " + std::to_string(pad));
+            const int64_t m = 130, n = 134, lda = (kd + 7) / 8 * 8 + pad, ldb = (n + 7) / 8 * 8 + pad;
+            const mxc_desc ins[2] = {strided({m, kd}, {lda, 1}), strided({kd, n}, {ldb, 1})};
+            const mxc_desc od = packed({m, n});
+            const std::vector<float> a = ramp(size_t(m * lda + 1), 0.125f), b = ramp(size_t(kd * ldb + 1), 0.25f);
+            const std::vector<float> got = run_kernel(dot_large_ring<float>, a, b, ins, od, {});
+            ASSERT_EQ(got.size(), size_t(m * n));
+            for (int64_t i = 0; i < m * n; ++i) {
+                const double ref = double(mxc_dot_at(a.data(), ins[0], b.data(), ins[1], od, i));
+                ASSERT_NEAR(double(got[size_t(i)]), ref, 1e-4 * (1.0 + std::fabs(ref))) << "element " << i;
+            }
+        }
+}
+
 TEST(HipGemmForms, PipelinedSimtKernelMatchesTheReference) {
     ASSERT_EQ(hipDeviceReset(), hipSuccess);
     using odd = mxc::hip::gemm_config<40, 64, 16, 4, 4>;

@@ -322,6 +322,7 @@ inline void thread_exit(scheduler& s, unsigned t);
 struct async_record {
     void* dst;
     unsigned group; // the number of groups committed before it was issued
+    unsigned size;  // the bytes it writes to shared memory (4, 8 or 16)
     unsigned char data[16];
 };
 enum { max_async = 64 }; // copies in flight per thread
@@ -340,7 +341,7 @@ inline void async_start(unsigned t) {
 inline void async_land(unsigned t) {
     async_state* a = async_states();
     if (!a) return;
-    for (unsigned i = 0; i < a[t].count; ++i) memcpy(a[t].q[i].dst, a[t].q[i].data, 16);
+    for (unsigned i = 0; i < a[t].count; ++i) memcpy(a[t].q[i].dst, a[t].q[i].data, a[t].q[i].size);
     a[t].count = 0;
 }
 
@@ -1226,7 +1227,8 @@ inline hipError_t hipGraphDestroy(hipGraph_t g) {
 #define MXC_EMU_ASYNC_COPY 1
 #endif
 namespace mxc_emu {
-inline void async_copy16(void* dst, const void* src, int bytes) {
+// One copy of `size` bytes (4, 8 or 16) to shared dst, the first `bytes` of them read from src now.
+inline void async_copy(void* dst, const void* src, int size, int bytes) {
     scheduler& s = sched();
     async_state*& a = async_states();
     if (!a) {
@@ -1235,11 +1237,15 @@ inline void async_copy16(void* dst, const void* src, int bytes) {
         for (unsigned t = 0; t < max_threads; ++t) a[t].count = a[t].committed = 0;
     }
     async_state& st = a[s.cur->tid];
-    if (bytes < 0 || bytes > 16) fail_block("asynchronous copy of %d bytes (0 to 16)", bytes);
+    if ((size != 4 && size != 8 && size != 16) || bytes < 0 || bytes > size)
+        fail_block("asynchronous copy of %d bytes (0 to %d)", bytes, size);
+    if (reinterpret_cast<uintptr_t>(dst) % unsigned(size) != 0 || (bytes > 0 && reinterpret_cast<uintptr_t>(src) % unsigned(size) != 0))
+        fail_block("asynchronous copy of %d bytes from %p to %p: not aligned to %d bytes", bytes, src, dst, size);
     if (st.count == max_async) fail_block("more than %d asynchronous copies in flight in one thread", int(max_async));
     async_record& r = st.q[st.count++];
     r.dst = dst;
     r.group = st.committed;
+    r.size = unsigned(size);
     memset(r.data, 0, 16);
     if (bytes) memcpy(r.data, src, size_t(bytes));
 }
@@ -1256,7 +1262,7 @@ inline void async_wait(int n) {
     unsigned kept = 0;
     for (unsigned i = 0; i < st.count; ++i) {
         async_record& r = st.q[i];
-        if (r.group < limit) memcpy(r.dst, r.data, 16);
+        if (r.group < limit) memcpy(r.dst, r.data, r.size);
         else st.q[kept++] = r;
     }
     st.count = kept;
