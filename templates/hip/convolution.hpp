@@ -56,6 +56,9 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
     g.xs0 = xd.strides[0];
     g.xs1 = xd.strides[1];
     const bool small = mxc_conv_index_32(xd, wd, od, k.ip); // the shared rule (templates/common/gemm_choice.hpp)
+    // the dims past s are identities (one position, stride 0), so that index math written for
+    // more dims gives the same offsets without testing s (conv_im2col_view's row states)
+    for (int d = g.s; d < MXC_MAX_RANK; ++d) g.xlen[d] = g.klen[d] = g.olen[d] = g.stride[d] = 1;
     for (int d = 0; d < g.s; ++d) {
         g.xlen[d] = xd.lens[2 + d];
         g.xs[d] = xd.strides[2 + d];
@@ -71,7 +74,7 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
     if (small) { // every divisor below is at least 1 and below 2^31 (it bounds an index)
         g.kn_d = mxc_fastdiv(uint32_t(g.kn));
         g.plane_d = mxc_fastdiv(uint32_t(g.plane));
-        for (int d = 0; d < g.s; ++d) {
+        for (int d = 0; d < MXC_MAX_RANK - 2; ++d) {
             g.klen_d[d] = mxc_fastdiv(uint32_t(g.klen[d]));
             g.olen_d[d] = mxc_fastdiv(uint32_t(g.olen[d]));
             g.stride_d[d] = mxc_fastdiv(uint32_t(g.stride[d]));
@@ -204,6 +207,42 @@ template <class T, int Index> struct conv_im2col_view {
             off += uint32_t(pos) * uint32_t(g.xs[d]);
         }
         return in ? x[int32_t(off)] : T(0.0f);
+    }
+    // The per-row state (gemm.hpp's optional view contract, with cols()): row kk's channel
+    // offset c * xs1 and kernel offsets kd * dil per spatial dim, so that at_rc adds them to a
+    // column's state as at_col does, without at_col's two divisions an element, for 1-d and 2-d
+    // convolutions (row_dims: both dims always computed, a 1-d one's second is make_conv_geom's
+    // identity; no test of s an element). Not for a transposed convolution (its positions are
+    // quotients by the stride, per element).
+    static constexpr int row_dims = 2;
+    struct row_state {
+        uint32_t off;
+        int32_t delta[row_dims];
+    };
+    __device__ bool rows() const { return cols() && !g.transposed && g.s <= row_dims; }
+    __device__ __forceinline__ row_state row(int64_t kk) const {
+        row_state rs;
+        const uint32_t c = g.kn_d.div(uint32_t(kk));
+        uint32_t rest = uint32_t(kk) - c * uint32_t(g.kn);
+        rs.off = c * uint32_t(g.xs1);
+#pragma unroll
+        for (int d = row_dims - 1; d >= 0; --d) {
+            const uint32_t kq = d > 0 ? g.klen_d[d].div(rest) : 0u;
+            rs.delta[d] = int32_t(rest - kq * uint32_t(g.klen[d])) * int32_t(g.dil[d]);
+            rest = kq;
+        }
+        return rs;
+    }
+    __device__ __forceinline__ T at_rc(const row_state& rs, const col_state& st) const {
+        uint32_t off = uint32_t(st.base) + rs.off; // wrapping, as at_col's
+        bool out = false;
+#pragma unroll
+        for (int d = row_dims - 1; d >= 0; --d) {
+            const int32_t pos = st.pos[d] + rs.delta[d];
+            out |= uint32_t(pos) >= uint32_t(g.xlen[d]);
+            off += uint32_t(pos) * uint32_t(g.xs[d]);
+        }
+        return out ? T(0.0f) : x[int32_t(off)];
     }
 };
 template <class T, int Index> struct conv_im2col_source {

@@ -17,8 +17,13 @@
 //   view.cols()         whether col / at_col apply (uniform over the grid; else at is used)
 //   view.col(c, cn)     the state of column c (c >= cn allowed: its elements are zero)
 //   view.at_col(r, st)  the element (r, c) for st = col(c, cn), zero when c >= cn
-// A thread whose column stays the same over the k loop (the tile's fast dim is c and the block's
-// thread count a multiple of the tile width) computes its state once, before the loop.
+// and, with those, where the row part does not depend on the column (gemm_has_row):
+//   view.rows()            whether row / at_rc apply (uniform; only where cols() does)
+//   view.row(r)            the state of row r (r < rn)
+//   view.at_rc(rs, st)     the element (r, c) for rs = row(r), st = col(c, cn): at_col(r, st)
+// The block's column states sit in shared memory, computed once before the k loop; with row
+// states a thread loads a few rows of a k-tile, each row's state computed once for the row's
+// columns it loads (gemm_col_loads), else one column, its state read once a k-tile.
 // The out functor maps (z, i, j) to the output element and applies the epilogue (the plain
 // store, or a fused pointwise body, templates/hip/fused.hpp) per element:
 //   out.store(z, r, c, v)                    one element
@@ -203,6 +208,10 @@ __device__ inline auto gemm_col_of(const View& v, int64_t c0, int64_t cn, int ti
     else return gemm_no_col{};
 }
 template <class CS> constexpr bool gemm_col_state = !std::is_same<CS, gemm_no_col>::value;
+inline constexpr const gemm_no_col* gemm_no_cols = nullptr; // (an operand without column states)
+template <class View, class = void> struct gemm_has_row : std::false_type {};
+template <class View>
+struct gemm_has_row<View, std::void_t<decltype(std::declval<const View&>().row(int64_t(0)))>> : std::true_type {};
 
 // Runs of consecutive columns (see the out contract above).
 template <class Out, class C, class = void> struct gemm_has_run : std::false_type {};
@@ -292,14 +301,41 @@ template <int N, class T> __device__ __forceinline__ void gemm_read_run(const T*
 }
 
 // Thread tid's elements of an O x F tile (o0, on: the first row and the row count of the view;
-// column fastest, Threads % F == 0) through its column state cs: rows tid / F + i * Threads / F
-// of column tid % F, put(o, element). Loaded B at a time before any is written, so that B
+// column fastest, Threads % F == 0) through the column states of the tile's columns (cols[c],
+// in shared memory), put(o, c, element). Loaded B at a time before any is written, so that B
 // loads are in flight at once (a load written at once to shared memory waits for its data).
+//  - With row states (v.rows()): a warp's lanes on consecutive columns of one row (L = 32
+//    lanes a row where F allows), thread tid on rows tid / L + g * Threads / L and columns tid
+//    % L + i * L, each row's state computed once for its F / L columns (the implicit im2col
+//    matrix: a row's channel and kernel offsets, two divisions, once, where each element took
+//    them; sm_90: a 3x3 convolution's medium-tile loop 1273 -> ... instructions a 16-deep k-tile).
+//  - Else: column tid % F, its state read once, rows tid / F + i * Threads / F.
 template <int Threads, int F, int O, int B, class View, class CS, class Put>
-__device__ __forceinline__ void gemm_col_loads(const View& v, int64_t o0, int64_t on, const CS& cs, int tid, Put put) {
-    using T = decltype(v.at_col(int64_t(0), cs));
+__device__ __forceinline__ void gemm_col_loads(const View& v, int64_t o0, int64_t on, const CS* cols, int tid, Put put) {
+    using T = decltype(v.at_col(int64_t(0), cols[0]));
+    if constexpr (gemm_has_row<View>::value) {
+        constexpr int L = F < 32 ? F : 32, groups = Threads / L, rpt = O / groups, cpr = F / L;
+        if constexpr (Threads % L == 0 && F % L == 0 && O % groups == 0 && rpt >= 1 && rpt * cpr <= 16) {
+            if (v.rows()) {
+                T x[rpt * cpr];
+#pragma unroll
+                for (int g = 0; g < rpt; ++g) {
+                    const int o = tid / L + g * groups;
+                    const bool in = o0 + o < on;
+                    const auto rs = v.row(in ? o0 + o : o0);
+#pragma unroll
+                    for (int i = 0; i < cpr; ++i) x[g * cpr + i] = in ? v.at_rc(rs, cols[tid % L + i * L]) : T(0.0f);
+                }
+#pragma unroll
+                for (int g = 0; g < rpt; ++g)
+#pragma unroll
+                    for (int i = 0; i < cpr; ++i) put(tid / L + g * groups, tid % L + i * L, x[g * cpr + i]);
+                return;
+            }
+        }
+    }
     constexpr int step = Threads / F, n = (O + step - 1) / step;
-    const CS st = cs; // (cs may be in shared memory: read once, not after each store)
+    const CS st = cols[tid % F]; // (read once, not after each store)
 #pragma unroll 1
     for (int i0 = 0; i0 < n; i0 += B) {
         T x[B];
@@ -311,7 +347,7 @@ __device__ __forceinline__ void gemm_col_loads(const View& v, int64_t o0, int64_
 #pragma unroll
         for (int b = 0; b < B; ++b) {
             const int o = tid / F + (i0 + b) * step;
-            if (i0 + b < n && o < O) put(o, x[b]);
+            if (i0 + b < n && o < O) put(o, tid % F, x[b]);
         }
     }
 }
@@ -357,7 +393,7 @@ __device__ __forceinline__ void gemm_simt_fetch(const View& v, int64_t r0, int64
 template <int Threads, int R, int CC, bool Transposed, bool FastC, class View, class T, class C, class CS>
 __device__ __forceinline__ void gemm_simt_put(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn,
                                               const gemm_simt_regs<Threads, R, CC, T>& buf, C* dst, int ld, int tid,
-                                              const CS& cs) {
+                                              const CS* cols) {
     using B = gemm_simt_regs<Threads, R, CC, T>;
     constexpr int V = B::V, VC = gemm_vec_width<C>; // V is a multiple of VC (sizeof(C) >= sizeof(T))
     constexpr int F = FastC ? CC : R, O = FastC ? R : CC; // extents along the fast / other dim
@@ -386,9 +422,9 @@ __device__ __forceinline__ void gemm_simt_put(const View& v, int64_t r0, int64_t
     } else {
         const int64_t f0 = FastC ? c0 : r0, o0 = FastC ? r0 : c0, fn = FastC ? cn : rn, on = FastC ? rn : cn;
         if constexpr (FastC && gemm_col_state<CS>) {
-            if (v.cols()) { // the elements s = tid + i * Threads: column tid % F, rows tid / F + i * Threads / F
+            if (v.cols()) {
                 constexpr int per_thread = O * F / Threads;
-                gemm_col_loads<Threads, F, O, per_thread < 1 ? 1 : per_thread>(v, o0, on, cs, tid, [&](int o, T x) { at(tid % F, o) = C(x); });
+                gemm_col_loads<Threads, F, O, per_thread < 1 ? 1 : per_thread>(v, o0, on, cols, tid, [&](int o, int c, T x) { at(c, o) = C(x); });
                 return;
             }
         }
@@ -428,10 +464,10 @@ __device__ __forceinline__ void gemm_simt_fetch_ab(const VA& va, const VB& vb, i
 template <class Cfg, class VA, class VB, class RA, class RB, class C, class CB>
 __device__ __forceinline__ void gemm_simt_put_ab(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t k0, int64_t m,
                                                  int64_t n, int64_t k, const RA& ra, const RB& rb, C* as, C* bs, int tid,
-                                                 const CB& cb) {
+                                                 const CB* cb) {
     constexpr int lda = Cfg::BM + gemm_pad<C>, ldb = Cfg::BN + gemm_pad<C>;
-    if (va.fast) gemm_simt_put<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, k, ra, as, lda, tid, gemm_no_col{});
-    else gemm_simt_put<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, k, ra, as, lda, tid, gemm_no_col{});
+    if (va.fast) gemm_simt_put<Cfg::threads, Cfg::BM, Cfg::BK, true, true>(va, m0, k0, m, k, ra, as, lda, tid, gemm_no_cols);
+    else gemm_simt_put<Cfg::threads, Cfg::BM, Cfg::BK, true, false>(va, m0, k0, m, k, ra, as, lda, tid, gemm_no_cols);
     if (vb.fast) gemm_simt_put<Cfg::threads, Cfg::BK, Cfg::BN, false, true>(vb, k0, n0, k, n, rb, bs, ldb, tid, cb);
     else gemm_simt_put<Cfg::threads, Cfg::BK, Cfg::BN, false, false>(vb, k0, n0, k, n, rb, bs, ldb, tid, cb);
 }
@@ -570,7 +606,13 @@ __device__ __forceinline__ void gemm_simt_staged(const VA& va, const VB& vb, int
     constexpr int lda = Cfg::BM + gemm_pad<C>, ldb = Cfg::BN + gemm_pad<C>;
     const auto as = reinterpret_cast<C(*)[Cfg::BK][lda]>(stage);
     const auto bs = reinterpret_cast<C(*)[Cfg::BK][ldb]>(stage + 2 * Cfg::BK * lda);
-    const auto cb = gemm_col_of<Cfg::threads, Cfg::BN>(vb, n0, n, tid); // B's column state, if any
+    // B's column states, if any, in shared memory: column c's at cb[c]
+    using CB = decltype(gemm_col_of<Cfg::threads, Cfg::BN>(vb, n0, n, tid));
+    __shared__ CB cb[gemm_col_state<CB> ? Cfg::BN : 1];
+    if constexpr (gemm_col_state<CB>) {
+        if (tid < Cfg::BN) cb[tid] = gemm_col_of<Cfg::threads, Cfg::BN>(vb, n0, n, tid);
+        block_sync();
+    }
     gemm_simt_regs<Cfg::threads, Cfg::BM, Cfg::BK, T> ra;
     gemm_simt_regs<Cfg::threads, Cfg::BK, Cfg::BN, T> rb;
     gemm_simt_fetch_ab<Cfg>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
@@ -903,7 +945,7 @@ __device__ __forceinline__ void gemm_put_each(const View& v, int64_t r0, int64_t
 }
 template <int Threads, int R, int CC, bool FastC, class View, class T, int E, class CS>
 __device__ __forceinline__ void gemm_put(const View& v, int64_t r0, int64_t c0, int64_t rn, int64_t cn, const T (&buf)[E], T* dst,
-                                int ld, int tid, const CS& cs) {
+                                int ld, int tid, const CS* cols) {
     constexpr int V = gemm_vec_width<T>;
     constexpr int F = FastC ? CC : R;
     if (v.vec) {
@@ -922,8 +964,8 @@ __device__ __forceinline__ void gemm_put(const View& v, int64_t r0, int64_t c0, 
         }
     } else {
         if constexpr (FastC && gemm_col_state<CS>) {
-            if (v.cols()) { // column tid % F (cs), rows tid / F + i * Threads / F (as gemm_put_each), 8 loads in flight
-                gemm_col_loads<Threads, F, R, 8>(v, r0, rn, cs, tid, [&](int o, T x) { dst[o * ld + tid % F] = x; });
+            if (v.cols()) { // 8 loads in flight
+                gemm_col_loads<Threads, F, R, 8>(v, r0, rn, cols, tid, [&](int o, int c, T x) { dst[o * ld + c] = x; });
                 return;
             }
         }
@@ -953,9 +995,9 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
                                     int64_t k, const typename G::elem (&ra)[G::BM * G::BK / G::threads],
                                     const typename G::elem (&rb)[G::BK * G::BN / G::threads], typename G::elem* as,
                                     typename G::elem* bs, int tid,
-                                    const CB& cb) {
-    if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_col{});
-    else gemm_put<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_col{});
+                                    const CB* cb) {
+    if (va.fast) gemm_put<G::threads, G::BM, G::BK, true>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_cols);
+    else gemm_put<G::threads, G::BM, G::BK, false>(va, m0, k0, m, k, ra, as, G::lda, tid, gemm_no_cols);
     if constexpr (BT) {
         constexpr int V = gemm_vec_width<typename G::elem>, E = G::BK * G::BN / G::threads;
 #pragma unroll
@@ -1478,7 +1520,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
             if (tid < G::BN) cols_b[tid] = gemm_col_of<G::threads, G::BN>(vb, n0, n, tid);
             block_sync();
         }
-        const CB& cb = cols_b[gemm_col_state<CB> ? tid % G::BN : 0];
+        const CB* cb = cols_b;
         // BT: B of vectors along K, staged transposed (as the pipelined loop does) where the
         // configuration's stages can hold it so
         auto staged = [&](auto bt) {
