@@ -1279,13 +1279,13 @@ template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB
 // of 256 for the medium tile). B's stages are k-major (bs[k * ldb + j]) and A's row-major (as[i
 // * lda + k], its 16-byte chunks along K: the matrix-unit ring's), rows padded by 16 bytes; 4
 // of them where they fit the 48 KiB of static shared memory, else 2 (a copy in flight during
-// each multiply, still none in registers). A thread's TM rows of A read V deep (TM x V
-// registers) fit where TM x V <= 16; with more (gemm_large's 8 x 8 sums, 256 threads: 32
-// registers for A, where the 128 of two blocks an SM hold 64 sums) the ring spilled (52-324
-// bytes, sm_90, nvcc 13), so there A lands k-major instead (a_kmajor: as[k * lda + i], lda =
-// BM + V, each 16-byte chunk as V one-element copies, gemm_async_stream's Transposed, 4 copies
-// a thread a k-tile for gemm_large) and the step is the staged loop's (gemm_fma_step: per k, a
-// thread's TM values of A and TN of B in 16-byte reads). ok: Cfg's tile takes the ring (whole
+// each multiply, still none in registers). A thread's TM rows of A are read V deep (TM x V
+// registers); with 8 x 8 sums a thread on 256 threads (gemm_large: 32 registers for A, where
+// the 128 of two blocks an SM hold 64 sums) the ring spilled (52-324 bytes, sm_90, nvcc 13), so
+// there A lands k-major instead (a_kmajor: as[k * lda + i], lda = BM + V, each 16-byte chunk
+// as V one-element copies, gemm_async_stream's Transposed, 4 copies a thread a k-tile for
+// gemm_large) and the step is the staged loop's (gemm_fma_step: per k, a thread's TM values of
+// A and TN of B in 16-byte reads). ok: Cfg's tile takes the ring (whole
 // rows of chunks a round of threads, at most 31 chunks a thread: gemm_async_stream; two stages
 // in 48 KiB). Only views of vectors along K (A) and N (B) take it: a B of vectors along K would
 // be staged transposed, where a warp's reads of its columns (16-byte vectors along K, rows 4
@@ -1293,7 +1293,9 @@ template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB
 template <class Cfg, class T> struct gemm_simt_ring {
     using elem = T;
     static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, threads = Cfg::threads, V = gemm_vec_width<T>;
-    static constexpr bool a_kmajor = Cfg::TM * V * int(sizeof(T)) > 64; // TM x V elements of A over 16 registers
+    // A k-major where its rows read V deep spilled: 8 x 8 sums (or more) a thread on more than 128
+    // threads (at most 128 registers a thread)
+    static constexpr bool a_kmajor = Cfg::TM * Cfg::TN > 32 && threads > 128;
     static constexpr int lda = a_kmajor ? BM + V : BK + V, ldb = BN + V, a_elems = a_kmajor ? BK * lda : BM * lda,
                          b_elems = BK * ldb;
     static constexpr int stage_bytes = (a_elems + b_elems) * int(sizeof(T));

@@ -325,7 +325,7 @@ struct async_record {
     unsigned size;  // the bytes it writes to shared memory (4, 8 or 16)
     unsigned char data[16];
 };
-enum { max_async = 64 }; // copies in flight per thread
+enum { max_async = 256 }; // copies in flight per thread (a k-major SIMT ring's one-element copies: up to 20 x 4 stages)
 struct async_state {
     unsigned count, committed;
     async_record q[max_async];
