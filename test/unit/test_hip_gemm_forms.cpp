@@ -325,11 +325,13 @@ void expect_same_index_math(const conv_case& cc) {
     }
     EXPECT_GT(nonzero, 0);
     // the hoisted form (gemm.hpp's per-column state): at_col(kk, col(j, cols)) == at(kk, j), and
-    // zero for columns past the matrix (a GEMM tile's edge)
-    int64_t hoisted_nonzero = 0;
+    // zero for columns past the matrix (a GEMM tile's edge); with the per-row state too (1-d and
+    // 2-d, not transposed): at_rc(row(kk), col(j, cols)), the same
+    int64_t hoisted_nonzero = 0, row_nonzero = 0;
     for (int64_t z = 0; z < group; ++z) {
         const auto v = mxc::hip::conv_im2col_source<float, mxc::hip::conv_index_32>{x.data(), g}.view(z);
         ASSERT_EQ(v.cols(), g.s <= 3);
+        ASSERT_EQ(v.rows(), g.s <= 2 && !cc.transposed);
         if (!v.cols()) continue;
         for (int64_t j = 0; j < cols + 3; ++j) {
             const auto st = v.col(j, cols);
@@ -337,10 +339,15 @@ void expect_same_index_math(const conv_case& cc) {
                 const float want = j < cols ? v.at(kk, j) : 0.0f;
                 ASSERT_EQ(v.at_col(kk, st), want) << "group " << z << " hoisted B(" << kk << ", " << j << ")";
                 hoisted_nonzero += want != 0.0f;
+                if (v.rows()) {
+                    ASSERT_EQ(v.at_rc(v.row(kk), st), want) << "group " << z << " row-state B(" << kk << ", " << j << ")";
+                    row_nonzero += want != 0.0f;
+                }
             }
         }
     }
     if (g.s <= 3) EXPECT_EQ(hoisted_nonzero, nonzero);
+    if (g.s <= 2 && !cc.transposed) EXPECT_EQ(row_nonzero, nonzero);
     int64_t e32 = -1, e64 = -1;
     const mxc::hip::conv_out<last_put, mxc::hip::conv_index_32> o32{{&e32}, g.mg, g.mtot, g.plane, g.plane_d, 1};
     const mxc::hip::conv_out<last_put, mxc::hip::conv_index_64> o64{{&e64}, g.mg, g.mtot, g.plane, g.plane_d, 0};
@@ -379,8 +386,9 @@ TEST(HipGemmForms, ConvolutionIndexMathIn32BitsEqualsInt64) {
     expect_same_index_math({{2, 3, 7, 9}, {4, 3, 3, 3}, {2, 4, 7, 9}, {1, 1, 1, 1, 1, 1, 1}, false});
     // 2 groups, stride 2, dilation 2, pad 2, 3x2 kernel
     expect_same_index_math({{2, 4, 11, 10}, {6, 2, 3, 2}, {2, 6, 6, 6}, {2, 2, 2, 2, 2, 2, 2}, false});
-    // 1-d, stride 3, pad 2
+    // 1-d, stride 3, pad 2; 1-d, dilation 3, pad 4
     expect_same_index_math({{3, 2, 17}, {5, 2, 4}, {3, 5, 6}, {1, 2, 3, 1}, false});
+    expect_same_index_math({{2, 3, 13}, {4, 3, 3}, {2, 4, 15}, {1, 4, 1, 3}, false});
     // 3-d, strides 1, 2, 1
     expect_same_index_math({{1, 2, 5, 6, 7}, {3, 2, 2, 3, 2}, {1, 3, 6, 3, 8}, {1, 1, 1, 1, 1, 2, 1, 1, 1, 1}, false});
     // x a strided view (a slice of a larger tensor)
