@@ -1162,6 +1162,10 @@ template <int Threads, int R, int CC, bool KAlongF, class T, bool Transposed = f
 template <class View> struct gemm_is_strided_view : std::false_type {};
 template <class T> struct gemm_is_strided_view<gemm_strided_view<T>> : std::true_type {};
 
+// Whether geometry G stages A k-major (a_kmajor: as[k * lda + i]; else row-major, as[i * lda + k]).
+template <class G, class = void> struct gemm_a_kmajor : std::false_type {};
+template <class G> struct gemm_a_kmajor<G, std::void_t<decltype(G::a_kmajor)>> : std::bool_constant<G::a_kmajor> {};
+
 // The pipelined main loop (sm_80+; both views 16-byte vectors: A along K, B along N or, BT,
 // along K, staged transposed): G::stages shared stages in a ring, the k-tiles t + 1 .. t + stages - 1 in flight
 // as asynchronous copies while tile t is multiplied (no registers hold them), one barrier
@@ -1172,10 +1176,6 @@ template <class T> struct gemm_is_strided_view<gemm_strided_view<T>> : std::true
 // gemm_fma_step_rows). One group is committed per tile, empty past the end, so that "all but
 // the stages - 2 newest groups" is always "up to tile t". G: the geometry (elem, threads, BM,
 // BN, BK, stages, lda, ldb, a_elems, b_elems; a_kmajor where A's stages are k-major).
-// Whether geometry G stages A k-major (a_kmajor: as[k * lda + i]; else row-major, as[i * lda + k]).
-template <class G, class = void> struct gemm_a_kmajor : std::false_type {};
-template <class G> struct gemm_a_kmajor<G, std::void_t<decltype(G::a_kmajor)>> : std::bool_constant<G::a_kmajor> {};
-
 template <class G, bool BT, class VA, class VB, class Step>
 __device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64_t m0, int64_t n0, int64_t kb, int64_t ke, int64_t m,
                                                int64_t n, typename G::elem* stage_a, typename G::elem* stage_b, int tid, Step&& step) {
@@ -1285,11 +1285,11 @@ template <class SA, class SB> inline bool gemm_ring_views(const SA& sa, const SB
 // there A lands k-major instead (a_kmajor: as[k * lda + i], lda = BM + V, each 16-byte chunk
 // as V one-element copies, gemm_async_stream's Transposed, 4 copies a thread a k-tile for
 // gemm_large) and the step is the staged loop's (gemm_fma_step: per k, a thread's TM values of
-// A and TN of B in 16-byte reads). ok: Cfg's tile takes the ring (whole
-// rows of chunks a round of threads, at most 31 chunks a thread: gemm_async_stream; two stages
-// in 48 KiB). Only views of vectors along K (A) and N (B) take it: a B of vectors along K would
-// be staged transposed, where a warp's reads of its columns (16-byte vectors along K, rows 4
-// apart) fall on two banks' groups.
+// A and TN of B in 16-byte reads). ok: Cfg's tile takes the ring (whole rows of chunks a round
+// of threads, at most 31 chunks a thread: gemm_async_stream; two stages in 48 KiB). Only views
+// of vectors along K (A) and N (B) take it: a B of vectors along K would be staged transposed,
+// where a warp's reads of its columns (16-byte vectors along K, rows 4 apart) fall on two
+// banks' groups.
 template <class Cfg, class T> struct gemm_simt_ring {
     using elem = T;
     static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, threads = Cfg::threads, V = gemm_vec_width<T>;
@@ -1352,7 +1352,7 @@ __device__ __forceinline__ void gemm_fma_step_rows(const C* as, const C* bs, C (
 // then the epilogue. The tiles whose ring stages A k-major (gemm_large) have one loop a kernel,
 // chosen by the launcher as gemm_mma_kernel's (gemm_loop): with both, its 128 registers
 // spilled 108-224 bytes, in both loops (sm_90, nvcc 13), and none with either alone (the ring
-// kernel, 123-127 registers; blocks whose views are not vectors after all fill a stage element
+// kernel, 123-128 registers; blocks whose views are not vectors after all fill a stage element
 // by element). At least 2 blocks per SM on NVIDIA (registers up to 64K / (2 x threads)): with
 // the thread count alone as the bound, ptxas capped the medium tile's kernels at 64-80
 // registers and spilled (see the presets above). Built without asynchronous copies (AMD; nvcc
