@@ -102,6 +102,10 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
         expect_near_all(run_kernel(mxc::hip::dot<float, medium3>, a, b, ins, od, {}, bytes3), want);
         expect_near_all(run_kernel(mxc::hip::dot<float, small_m5>, a, b, ins, od, {}, bytes5), want);
         expect_near_all(run_kernel(mxc::hip::dot<float, medium3>, a, b, ins, od, {}), want); // no scratch: unsplit
+        // gemm_large's one-loop kernels: the ring (k 8 and 200: vector rows) or the staged loop
+        using large3 = mxc::hip::gemm_split<mxc::hip::gemm_large, 3>;
+        const int64_t bytes_l = mxc::hip::gemm_split_scratch_bytes<float>(20, 9, kd, 3, 3, mxc::hip::gemm_large::BK);
+        expect_near_all(run_kernel(mxc::hip::dot<float, large3>, a, b, ins, od, {}, bytes_l), want);
     }
     { // 13 slices: the fix-up adds them 8 at a time (slice 0, then 1-8, then 9-12)
         using medium16 = mxc::hip::gemm_split<mxc::hip::gemm_medium, 16>;
