@@ -1099,7 +1099,14 @@ template <class View, class T> struct gemm_transposed {
 // instructions a 32-deep k-tile for its 8 copies, streamed about 120; nvdisasm of the cubin.
 // cp.async's ignore-src form in place of a byte count saved 40 more but took the kernels from
 // 127 registers to 198.) Transposed (with KAlongF): the tile lands column-major, element (o, f)
-// at f * ld + o, as gemm_async_tile's Transposed.
+// at f * ld + o, as gemm_async_tile's Transposed. The distances along K are 32-bit (the K
+// slice at most gemm_ring_max_depth deep; the 64-bit ones took a pair of instructions for
+// every add and compare; sm_90, nvcc 13, ViT-B/16's products: the fp16 ring's loop 95-100 ->
+// 82 instructions a 32-deep k-tile of 8 HMMA, the fp32 one's 721-744 -> 704-716, the SIMT
+// medium tile's 367 -> 349 a 16-deep k-tile, gemm_large's 614 -> 604-606).
+// The deepest K slice the pipelined loop takes (its K distances and tile counts are int; a
+// deeper one runs the kernels' other loops).
+constexpr int64_t gemm_ring_max_depth = (int64_t(1) << 30);
 template <int Threads, int R, int CC, bool KAlongF, class T, bool Transposed = false> struct gemm_async_stream {
     static constexpr int V = gemm_vec_width<T>, per_row = CC / V, chunks = R * per_row;
     static constexpr int n = (chunks + Threads - 1) / Threads, step = Threads / per_row;
@@ -1109,7 +1116,7 @@ template <int Threads, int R, int CC, bool KAlongF, class T, bool Transposed = f
     const T* p;      // this thread's first chunk in the next tile
     int64_t ostep;   // elements between this thread's chunks (step rows along o)
     int64_t kstep;   // elements from one tile to the next
-    int64_t rem;     // what is left to the edge from this thread's first chunk: KAlongF, elements
+    int rem;         // what is left to the edge from this thread's first chunk: KAlongF, elements
                      // along f; else rows along o
     int fixed;       // what stays the same from tile to tile: KAlongF, bit i set where chunk i's
                      // row is inside; else the bytes of each chunk (0 to 16: the f edge)
@@ -1123,7 +1130,7 @@ template <int Threads, int R, int CC, bool KAlongF, class T, bool Transposed = f
         p = p0 + (ob + o0) * so + fb + f;
         ostep = step * so;
         kstep = KAlongF ? CC : R * so;
-        rem = KAlongF ? frem : orem;
+        rem = int(KAlongF ? frem : orem); // within the slice's depth (gemm_ring_max_depth)
         fixed = 0;
         if (KAlongF) {
 #pragma unroll
@@ -1181,7 +1188,7 @@ __device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64
                                                int64_t n, typename G::elem* stage_a, typename G::elem* stage_b, int tid, Step&& step) {
     constexpr int S = G::stages;
     using E = typename G::elem;
-    const int64_t tiles = (ke - kb + G::BK - 1) / G::BK;
+    const int tiles = int((ke - kb + G::BK - 1) / G::BK); // (ke - kb <= gemm_ring_max_depth)
     // tiles are issued in order, 0, 1, 2, ...: strided views stream (gemm_async_stream)
     constexpr bool streams = gemm_is_strided_view<VA>::value && gemm_is_strided_view<VB>::value;
     constexpr bool AT = gemm_a_kmajor<G>::value;
@@ -1197,7 +1204,7 @@ __device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64
         else if constexpr (streams) return SB(vb.p, vb.sr, kb, n0, ke, n, G::ldb, tid);
         else return 0;
     }();
-    auto issue = [&](int64_t t) {
+    auto issue = [&](int t) {
         const int st = int(t & (S - 1));
         if constexpr (streams) {
             stream_a.issue(stage_a + st * G::a_elems);
@@ -1214,7 +1221,7 @@ __device__ __forceinline__ void gemm_pipelined(const VA& va, const VB& vb, int64
         if (t < tiles) issue(t);
         async_commit();
     }
-    for (int64_t t = 0; t < tiles; ++t) {
+    for (int t = 0; t < tiles; ++t) {
         async_wait<S - 2>();
         block_sync();
         if (t + S - 1 < tiles) issue(t + S - 1);
@@ -1386,7 +1393,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
     bool pipelined = false;
 #if defined(MXC_ASYNC_COPY)
     if constexpr (ring) {
-        if (va.vec && va.fast && vb.vec && vb.fast) {
+        if (va.vec && va.fast && vb.vec && vb.fast && ke - kb <= gemm_ring_max_depth) {
             gemm_pipelined<R, false>(va, vb, m0, n0, kb, ke, m, n, stage, stage + R::stages * R::a_elems, tid, [&](const C* a, const C* b) {
                 if constexpr (R::a_kmajor) {
                     static_assert(R::lda == Cfg::BM + gemm_pad<C> && R::ldb == Cfg::BN + gemm_pad<C>, "gemm_kernel: the staged loop's layout");
@@ -1496,7 +1503,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
 #endif
     if constexpr (ring) {
 #if defined(MXC_ASYNC_COPY)
-        if (va.vec && va.fast && vb.vec) {
+        if (va.vec && va.fast && vb.vec && ke - kb <= gemm_ring_max_depth) {
             if (vb.fast)
                 gemm_pipelined<G, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid,
                                          [&](const E* a, const E* b) { gemm_mma_step<G, false>(a, b, acc, row0, col0, fn); });
