@@ -56,8 +56,9 @@ inline conv_geom make_conv_geom(const mxc_kargs& k) {
     g.xs0 = xd.strides[0];
     g.xs1 = xd.strides[1];
     const bool small = mxc_conv_index_32(xd, wd, od, k.ip); // the shared rule (templates/common/gemm_choice.hpp)
-    // the dims past s are identities (one position, stride 0), so that index math written for
-    // more dims gives the same offsets without testing s (conv_im2col_view's row states)
+    // the dims past s are identities (length 1, x stride 0, convolution stride 1, no padding or
+    // dilation), so that index math written for more dims gives the same offsets without
+    // testing s (conv_im2col_view's row states)
     for (int d = g.s; d < MXC_MAX_RANK; ++d) g.xlen[d] = g.klen[d] = g.olen[d] = g.stride[d] = 1;
     for (int d = 0; d < g.s; ++d) {
         g.xlen[d] = xd.lens[2 + d];
