@@ -80,7 +80,7 @@ template <int BM_, int BN_, int BK_, int TM_, int TN_> struct gemm_config {
 // (gfx90a) on the ResNet-50 kernels (batch 1) and a 1024^3 product / 112x112 convolutions:
 //   large   128x128x8, 8x8 per thread, 256 threads: 17 KiB (float). sm_90: 126 registers, no
 //           spills: 2 blocks (16 warps) per SM; its ring (4 stages, 41 KiB, A k-major) 123-128,
-//           614 instructions an 8-deep k-tile of 512 FFMA where the staged loop takes 941-1001.
+//           596 instructions an 8-deep k-tile of 512 FFMA where the staged loop takes 941-1001.
 //           gfx90a: 256 VGPRs + 30-38 AGPRs (spill room), 1 wave per SIMD. For big M and N: 64
 //           FMAs per 16 shared loads.
 //   medium  64x64x16, 4x4 per thread, 256 threads: 17 KiB. sm_90: 87-105 registers, no spills
