@@ -1368,6 +1368,10 @@ __device__ __forceinline__ void gemm_fma_step_rows(const C* as, const C* bs, C (
 // registers and spilled (see the presets above). Built without asynchronous copies (AMD; nvcc
 // for sm_75), only the staged loop.
 template <class Cfg, class T> constexpr bool gemm_simt_one_loop = gemm_simt_ring<Cfg, T>::a_kmajor;
+// Whether Cfg's tile on sources SA and SB can take the ring at all (their views may be vectors).
+template <class Cfg, class T, class SA, class SB>
+constexpr bool gemm_simt_ring_sources =
+    gemm_simt_ring<Cfg, T>::ok && gemm_may_vec<gemm_view_of<SA>>::value && gemm_may_vec<gemm_view_of<SB>>::value;
 template <class Cfg, class T, class SA, class SB, class Out, int Loop = gemm_loop_either>
 __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
     gemm_kernel(int64_t m, int64_t n, int64_t k, int64_t z0, int64_t mb0, int64_t zc, int64_t ks, SA sa, SB sb, Out out) {
@@ -1375,7 +1379,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(Cfg::threads, 2)
     using C = mxc_compute_t<T>;
     using R = gemm_simt_ring<Cfg, T>;
 #if defined(MXC_ASYNC_COPY)
-    constexpr bool ring = Loop != gemm_loop_staged && R::ok && gemm_may_vec<gemm_view_of<SA>>::value && gemm_may_vec<gemm_view_of<SB>>::value;
+    constexpr bool ring = Loop != gemm_loop_staged && gemm_simt_ring_sources<Cfg, T, SA, SB>;
 #else
     constexpr bool ring = false;
 #endif
@@ -1438,8 +1442,7 @@ inline void gemm_launch_slices(int64_t m, int64_t n, int64_t k, int64_t z, int64
         if constexpr (gemm_is_gemv<Cfg>::value) {
             return gemv_kernel<T, SA, SB, Out>;
         } else if constexpr (gemm_simt_one_loop<Cfg, T>) {
-            if constexpr (gemm_simt_ring<Cfg, T>::ok && gemm_host_ring && gemm_may_vec<gemm_view_of<SA>>::value &&
-                          gemm_may_vec<gemm_view_of<SB>>::value)
+            if constexpr (gemm_host_ring && gemm_simt_ring_sources<Cfg, T, SA, SB>)
                 if (gemm_ring_views(sa, sb, z, true)) return gemm_kernel<Cfg, T, SA, SB, Out, gemm_loop_ring>;
             return gemm_kernel<Cfg, T, SA, SB, Out, gemm_loop_staged>;
         } else {
