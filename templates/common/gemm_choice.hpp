@@ -106,10 +106,16 @@ MXC_HD constexpr mxc_gemm_tile_dims mxc_gemm_preset_tile(mxc_gemm_preset p) {
 // gemm_fixup_out). The rule aims at about two blocks per SM of a 132-SM device (sm_90; an
 // MI250X GCD has 110 CUs), keeps every slice at least 8 K steps deep, or 256 where 8 steps
 // are deeper (steps of 64: 4), and takes at most 32 slices. 1: no split.
+// Products of 133 to 198 tiles (ViT-B/16's QKV, 144 64x64 tiles at batch 1, and fc1, 192) fill
+// one wave and spill into a second that few SMs run: two slices make the busiest SM's share
+// three halves of a tile where it was two tiles (a wave model: ceil(2 t / 132) / 2 = 1.5 against
+// ceil(t / 132) = 2; also where the SMs hold all the blocks at once, the ones running two tiles
+// set the time), so they take 2. Not yet timed on a device: on the H200 (2026-11-26) the split
+// fc2 ran 1.5 times the MACs a microsecond of the unsplit QKV, on the same fp32 tile.
 MXC_HD constexpr int mxc_gemm_splits(mxc_gemm_tile_dims t, int64_t m, int64_t n, int64_t k, int64_t z) {
     const int64_t tiles = ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn) * z;
-    if (tiles <= 0 || tiles >= 132) return 1;
-    int64_t s = (264 + tiles - 1) / tiles;
+    if (tiles <= 0 || tiles > 198) return 1;
+    int64_t s = tiles < 132 ? (264 + tiles - 1) / tiles : tiles > 132 ? 2 : 1;
     const int64_t min_steps = 8 * t.bk <= 256 ? 8 : t.bk >= 256 ? 1 : 256 / t.bk; // 8 steps, at most 256 deep
     const int64_t by_depth = ((k + t.bk - 1) / t.bk) / min_steps;
     if (s > by_depth) s = by_depth;
@@ -127,7 +133,7 @@ MXC_HD constexpr int64_t mxc_gemm_slices(int64_t k, int splits, int bk) {
     return k <= 0 ? 1 : (k + mxc_gemm_slice_depth(k, splits, bk) - 1) / mxc_gemm_slice_depth(k, splits, bk);
 }
 // The scratch of a split product: one counter (4 bytes) per output tile for the fix-up, room
-// for mxc_gemm_split_tiles of them (the rule splits only products of fewer than 132 tiles; a
+// for mxc_gemm_split_tiles of them (the rule splits only products of at most 198 tiles; a
 // product with more runs unsplit), then every slice's partial M x N tiles of the Z batches in
 // the compute type (elem_bytes: 8 for double, else 4); what the compiler reserves in the arena.
 constexpr int64_t mxc_gemm_split_tiles = 256;

@@ -128,6 +128,13 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 512, 49, 4608, 1), 32); // 8 tiles: 33, at most 32
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 256, 196, 2304, 1), 17); // 16 tiles
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64, 64, 64, 1), 1); // one K step
+    // one wave and a small second one (133 to 198 tiles): two slices; one full wave or more: none
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 197, 2304, 768, 1), 2); // 144 tiles
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 197, 3072, 768, 1), 2); // 192
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64 * 11, 64 * 18, 768, 1), 2); // 198
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64 * 11, 64 * 12, 768, 1), 1); // 132
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64 * 11, 64 * 18 + 1, 768, 1), 1); // 209
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 197, 2304, 240, 1), 1); // 15 K steps: one slice of 8
 }
 
 // Split-K's fix-up counters: a launch leaves them zero, so that the next split product of a

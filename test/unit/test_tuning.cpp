@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <fstream>
@@ -171,7 +172,10 @@ TEST(Tuning, MmaTiles) {
         for (auto& u : c) {
             EXPECT_TRUE(u.mma);
             EXPECT_EQ(u.invalid(p.type), "") << u.text();
-            EXPECT_NE(u.text(), rule_mma_tile(p, false).text()); // timed as "mma"
+            // timed as "mma" at its split (197 x 3072: 192 tiles, two slices; the unsplit one is a variant)
+            gemm_tile rule = rule_mma_tile(p, false);
+            rule.splits = rule_splits(rule, p);
+            EXPECT_NE(u.text(), rule.text());
             EXPECT_TRUE(seen.insert(u.text()).second) << u.text();
         }
     }
@@ -275,13 +279,20 @@ TEST(Tuning, Splits) {
     ASSERT_GE(c.size(), v.size());
     for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(c[c.size() - v.size() + i].text(), v[i]);
     for (std::size_t i = 0; i + v.size() < c.size(); ++i) EXPECT_EQ(c[i].splits, rule_splits(c[i], fc2)) << c[i].text();
-    // QKV (197 x 2304 x 768): 144 tiles, which the rule does not split; the variants do (16
-    // slices would be 48 deep, 12 again; 24 and 32, one K step)
+    // where the rule keeps the SIMT engine (NVIDIA's float dot products), the rule's own tile is
+    // a named candidate too, at its split, just before its other splits
+    auto w = mma_candidates(fc2, true, true);
+    ASSERT_EQ(w.size(), c.size() + 1);
+    EXPECT_EQ(w[w.size() - v.size() - 1].text(), "mma:64x64x32/2x4x128/k6");
+    EXPECT_EQ(std::count_if(w.begin(), w.end(), [&](const gemm_tile& t) { return t.text() == "mma:64x64x32/2x4x128/k6"; }), 1);
+    // QKV (197 x 2304 x 768): 144 tiles, which the rule splits in two (one wave and a small
+    // second); the variants unsplit and at more slices (16 slices would be 48 deep, 12 again;
+    // 24 and 32, one K step)
     const gemm_problem qkv{"dot", dtype::float_type, 197, 2304, 768, 1};
-    EXPECT_EQ(rule_splits(deep, qkv), 1);
+    EXPECT_EQ(rule_splits(deep, qkv), 2);
     v.clear();
     for (auto& u : split_variants(deep, qkv)) v.push_back(u.text());
-    EXPECT_EQ(v, (std::vector<std::string>{"mma:64x64x32/2x4x128/k2", "mma:64x64x32/2x4x128/k3", "mma:64x64x32/2x4x128/k4",
+    EXPECT_EQ(v, (std::vector<std::string>{"mma:64x64x32/2x4x128", "mma:64x64x32/2x4x128/k3", "mma:64x64x32/2x4x128/k4",
                                            "mma:64x64x32/2x4x128/k6", "mma:64x64x32/2x4x128/k8", "mma:64x64x32/2x4x128/k12"}));
     // a database entry with a split reads back with it
     const gemm_tile k3 = read_back(fc2, split_variants(deep, fc2)[2], "split-db.tsv");
