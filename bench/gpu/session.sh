@@ -107,7 +107,7 @@ print(sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.
       f=$res/ncu-$(basename "${args%% *}" .onnx)$([[ $args == *--fp16* ]] && echo -fp16)$sfx.txt
       ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
       if [ -z "$ncu" ]; then log "ncu: not installed on the device"; else
-        timeout "$l" "$ncu" --target-processes all -k 'regex:gemm_mma|attention|norm_row' -c 10 --section SpeedOfLight \
+        timeout "$l" "$ncu" --target-processes all -k 'regex:gemm_|attention|norm_row' -c 10 --section SpeedOfLight \
           --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats \
           --section MemoryWorkloadAnalysis "$MXC" perf $args --target hip --offload-arch sm_90 -n 1 --warmup 0 -q \
           > "$f" 2>&1; log "ncu exit $?"; grep -E "^  [a-z_:<]|Duration|Stall|Throughput" "$f" | head -30
