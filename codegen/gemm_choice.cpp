@@ -245,22 +245,10 @@ bool has_f32_matrix_units(const std::string& arch) {
     return false;
 }
 
-bool f32_matrix_units_by_default(const std::string& arch) {
-    return has_f32_matrix_units(arch) && arch.rfind("sm_", 0) != 0;
-}
-
-bool f32_matrix_units_allowed(const std::string& arch) {
-    const char* env = std::getenv("MXC_FP32_MMA");
-    return has_f32_matrix_units(arch) && !(env != nullptr && std::strcmp(env, "0") == 0);
-}
-
 bool f32_matrix_units_take(const std::string& arch, const std::string& op) {
-    if (!f32_matrix_units_allowed(arch)) return false;
     const char* env = std::getenv("MXC_FP32_MMA");
-    const std::string want = env != nullptr ? env : "";
-    if (op == "convolution") return want == "all";
-    if (op != "dot") return false;
-    return want == "1" || want == "dot" || want == "all" || f32_matrix_units_by_default(arch);
+    if (!has_f32_matrix_units(arch) || (env != nullptr && std::strcmp(env, "0") == 0)) return false;
+    return op == "dot" || (op == "convolution" && env != nullptr && std::strcmp(env, "all") == 0);
 }
 
 namespace {

@@ -50,28 +50,11 @@ bool conv_runs_channels_last(const kernel_call& k);
 // such a GPU so that its builds (CI's conformance and lit tests) run that kernel.
 bool has_f32_matrix_units(const std::string& arch);
 
-// Whether `arch`'s float dot products go to those units when mxc's environment does not say:
-// AMD CDNA (fp32 MFMA: one matrix product a step, twice the fp32 vector rate) and the emulator
-// (so that CI's builds run that kernel), not NVIDIA. There the units take fp32 as three TF32
-// products and the split of each operand (gemm_mma_f32), and on the H200 (2026-11-26, ViT-B/16
-// at batch 1) the SIMT tiles beat it on two of the four products (QKV 49 against 89 us, fc1 73
-// against 95) while the SIMT loop still staged its k-tiles through registers; that loop now
-// streams them (gemm_simt_ring: 341 sm_90 instructions a 16-deep k-tile of 256 FFMA where the
-// staged one took 630-707; 3xTF32's loop went from about 960 to 708-716 a 32-deep k-tile of 4 warps
-// of 32 x 32), and its sums are fp32 FMA, as cuBLAS's with TF32 off,
-// where the tensor cores' truncating accumulation cost 3xTF32 a tolerance of the tune (fc2,
-// 3072 deep). MXC_FP32_MMA=1 (or dot) is the A/B: NVIDIA's dot products on the units again.
-bool f32_matrix_units_by_default(const std::string& arch);
-
-// Whether float products may go to those units at all: has_f32_matrix_units, unless
-// MXC_FP32_MMA=0 in mxc's environment. What the tune times (compiler/tune.cpp).
-bool f32_matrix_units_allowed(const std::string& arch);
-
 // Whether the float products of kernel `op` (dot, convolution; the fused forms' op without
-// "fused_") built for `arch` go to those units: where f32_matrix_units_allowed, dot products
-// where f32_matrix_units_by_default or with MXC_FP32_MMA=1, dot or all in mxc's environment,
-// the GEMM forms of convolutions with MXC_FP32_MMA=all only (an A/B for a device: by default
-// they keep the SIMT engine); nothing with MXC_FP32_MMA=0 (the SIMT engine everywhere).
+// "fused_") built for `arch` go to those units: dot products where has_f32_matrix_units, the
+// GEMM forms of convolutions too with MXC_FP32_MMA=all in mxc's environment (an A/B for a
+// device: by default they keep the SIMT engine), nothing with MXC_FP32_MMA=0 (the A/B: the SIMT
+// engine everywhere).
 bool f32_matrix_units_take(const std::string& arch, const std::string& op);
 
 // Marks the float kernels of a hip module built for `arch` whose products go to the matrix

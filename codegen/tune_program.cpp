@@ -99,7 +99,7 @@ gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring) {
     return preset_mma_tile(MXC_GEMM_MMA_SMALL, 2, 4); // gemm_mma_small
 }
 
-std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring, bool with_rule) {
+std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring) {
     std::vector<gemm_tile> all;
     if (p.type == dtype::float_type)
         // 8 warps (gemm_mma_f32 before 2026-11-28: 32 x 16 a warp), then 4 (32 x 32, 16 x 32,
@@ -118,7 +118,6 @@ std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring, bo
         if (!same_block(t, rule) && t.invalid(p.type).empty() && t.bm <= std::max<int64_t>(64, block_bound(p.m)) &&
             t.bn <= std::max<int64_t>(64, block_bound(p.n)))
             r.push_back(with_splits(t, rule_splits(t, p)));
-    if (with_rule) r.push_back(with_splits(rule, rule_splits(rule, p)));
     for (const gemm_tile& t : split_variants(rule, p)) r.push_back(t);
     return r;
 }

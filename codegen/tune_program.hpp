@@ -42,11 +42,9 @@ gemm_tile rule_mma_tile(const gemm_problem& p, bool large_ring);
 // shapes around the rule's (fewer rows or columns per block, one fragment row per warp, deeper K
 // steps, more stages, wider blocks), those valid for the type (gemm_tile::invalid) and not wider
 // than the problem needs (BM <= max(64, M rounded up as in tuning_candidates), the same for BN),
-// less the rule's own tile, which the job times as "mma" (at the rule's split), unless
-// with_rule (float products the rule leaves to the SIMT engine: f32_matrix_units_by_default, so
-// there is no "mma" to time and the tile must be named by an entry to run); each split as the
-// rule would split it; then the rule's own tile at its other splits (split_variants).
-std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring, bool with_rule = false);
+// less the rule's own tile, which the job times as "mma" (at the rule's split); each split as
+// the rule would split it; then the rule's own tile at its other splits (split_variants).
+std::vector<gemm_tile> mma_candidates(const gemm_problem& p, bool large_ring);
 
 // The timing program's watchdog: a reference or a tile (all its launches) running longer than
 // this ends the program with SIGALRM.

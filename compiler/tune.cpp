@@ -49,19 +49,14 @@ std::shared_ptr<const tuning_db> tune_kernels(const lowered_module& l, const bui
         auto p = gemm_problem_of(k);
         if (!p) continue;
         if (!labels.insert(tuning_label(*p)).second) continue;
-        // the matrix-unit kernel too where the rule would take it without an entry ("mma"), and
-        // the matrix-unit tiles wherever the target has them for the product (float: dot products,
-        // convolutions with MXC_FP32_MMA=all; the rule's tile among them where the rule keeps
-        // the SIMT engine, f32_matrix_units_by_default)
-        const bool f32_units = p->type == dtype::float_type && f32_matrix_units_allowed(opts.offload_arch) &&
-                               (p->op == "dot" || f32_matrix_units_take(opts.offload_arch, p->op)) &&
-                               mxc_gemm_f32_mma(p->m, p->n, p->k, p->z);
-        const bool mma = p->type == dtype::half_type || (f32_units && f32_matrix_units_take(opts.offload_arch, p->op));
-        const bool units = p->type == dtype::half_type || f32_units;
-        const bool ring = units && large_ring_wanted(opts.offload_arch);
+        // the matrix-unit kernel too where the rule would take it without an entry
+        const bool mma = p->type == dtype::half_type ||
+                         (p->type == dtype::float_type && f32_matrix_units_take(opts.offload_arch, p->op) &&
+                          mxc_gemm_f32_mma(p->m, p->n, p->k, p->z));
+        const bool ring = mma && large_ring_wanted(opts.offload_arch);
         std::vector<gemm_tile> tiles_of = tuning_candidates(*p);
-        if (units)
-            for (const gemm_tile& t : mma_candidates(*p, ring, !mma)) tiles_of.push_back(t);
+        if (mma)
+            for (const gemm_tile& t : mma_candidates(*p, ring)) tiles_of.push_back(t);
         jobs.push_back({*p, std::move(tiles_of), mma, ring, mma ? rule_splits(rule_mma_tile(*p, ring), *p) : 1});
         tiles += jobs.back().tiles.size() + jobs.back().mma;
     }

@@ -376,9 +376,8 @@ def ratio(a, b):
 
 # The build and launch settings a row was measured with, where they differ from the defaults
 # (versions(), below; bench/gpu/session.sh's stage suffixes set them): "" for the defaults.
-DEFAULT_SETTINGS = {"pdl": "off", "async_copy": "on", "channels_last": "rule",
-                    "fp32_matrix_units": "rule (NVIDIA: off; AMD CDNA: dot products)", "large_ring": "on",
-                    "fuse_attention": "on", "tuning_db": "none"}
+DEFAULT_SETTINGS = {"pdl": "off", "async_copy": "on", "channels_last": "rule", "fp32_matrix_units": "dot products",
+                    "large_ring": "on", "fuse_attention": "on", "tuning_db": "none"}
 
 
 def variant_of(meta):
@@ -484,12 +483,9 @@ def versions():
         # the -nchw / -nhwc stages: mxc built the libraries with MXC_CHANNELS_LAST=0 / 1 (docs/tuning.md)
         v["channels_last"] = {"0": "never (MXC_CHANNELS_LAST=0)", "1": "wherever allowed (MXC_CHANNELS_LAST=1)"}.get(
             os.environ.get("MXC_CHANNELS_LAST", ""), "rule")
-        # the -simt / -mma / -mmaall stages: float products on the SIMT engine (MXC_FP32_MMA=0), dot products
-        # on the matrix units (=1: NVIDIA's default is the SIMT engine since 2026-11-29), convolutions too (=all)
-        v["fp32_matrix_units"] = {"0": "off (MXC_FP32_MMA=0)", "1": "dot products (MXC_FP32_MMA=1)",
-                                  "dot": "dot products (MXC_FP32_MMA=dot)",
-                                  "all": "dot products and convolutions (MXC_FP32_MMA=all)"}.get(
-            os.environ.get("MXC_FP32_MMA", ""), "rule (NVIDIA: off; AMD CDNA: dot products)")
+        # the -simt / -mmaall stages: float products on the SIMT engine (MXC_FP32_MMA=0), convolutions on the matrix units too (=all)
+        v["fp32_matrix_units"] = {"0": "off (MXC_FP32_MMA=0)", "all": "dot products and convolutions (MXC_FP32_MMA=all)"}.get(
+            os.environ.get("MXC_FP32_MMA", ""), "dot products")
         # the -noring stages: the half large tile without its ring of stages (MXC_LARGE_RING=0, docs/tuning.md)
         v["large_ring"] = "off (MXC_LARGE_RING=0)" if os.environ.get("MXC_LARGE_RING", "") == "0" else "on"
         # the -noattn stages: attention as three to five kernels, not fused (MXC_FUSE_ATTENTION=0, passes/fuse_attention.cpp)

@@ -21,11 +21,9 @@
 # or -nhwc (bench-nchw:ARGS, profile-nhwc:MODEL) builds with MXC_CHANNELS_LAST=0 or 1 (half
 # convolutions never / wherever allowed channels-last, instead of mxc_conv_channels_last_pays),
 # into files named so: the A/B of the channels-last form. A stage name ending in -simt
-# (bench-simt:ARGS, profile-simt:MODEL) builds with MXC_FP32_MMA=0: float products on the
-# SIMT engine everywhere (since 2026-11-29 NVIDIA's default for dot products too), into files
-# named with -simt; one ending in -mma builds with MXC_FP32_MMA=1: float dot products on the
-# matrix units (gemm_mma_f32, 3xTF32 on NVIDIA), into files named with -mma, the A/B of that
-# default; one ending in -mmaall with MXC_FP32_MMA=all (float convolutions on them too). A stage
+# (bench-simt:ARGS, profile-simt:MODEL) builds with MXC_FP32_MMA=0: float dot products on the
+# SIMT engine instead of the matrix units (gemm_mma_f32, 3xTF32), into files named with -simt;
+# one ending in -mmaall builds with MXC_FP32_MMA=all (float convolutions on them too). A stage
 # name ending in -noring (bench-noring:ARGS, profile-noring:MODEL) builds with MXC_LARGE_RING=0:
 # the half products of the large tile on the two-stage gemm_mma_large (channels-last
 # convolutions on gemm_mma_small) instead of gemm_mma_large_ring, into files named with -noring.
@@ -59,7 +57,6 @@ for st in "$@"; do
   [[ $name == *-nchw ]] && { name=${name%-nchw}; sfx=-nchw; export MXC_CHANNELS_LAST=0; }
   [[ $name == *-nhwc ]] && { name=${name%-nhwc}; sfx=-nhwc; export MXC_CHANNELS_LAST=1; }
   [[ $name == *-simt ]] && { name=${name%-simt}; sfx=-simt; export MXC_FP32_MMA=0; }
-  [[ $name == *-mma ]] && { name=${name%-mma}; sfx=-mma; export MXC_FP32_MMA=1; }
   [[ $name == *-mmaall ]] && { name=${name%-mmaall}; sfx=-mmaall; export MXC_FP32_MMA=all; }
   [[ $name == *-noring ]] && { name=${name%-noring}; sfx=-noring; export MXC_LARGE_RING=0; }
   [[ $name == *-noattn ]] && { name=${name%-noattn}; sfx=-noattn; export MXC_FUSE_ATTENTION=0; }

@@ -817,9 +817,8 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(gemm_gemv::threads, 2)
 //     wmma 16x16x8 on NVIDIA sm_80+, fp32 MFMA 16x16x4 on AMD; templates/hip/mma.hpp): the small
 //     tile's layout with rows padded by 4 floats; 16 deep so that 4 x (64x20 + 64x20) floats =
 //     40 KiB fit the 48 KiB (32 deep would need 72 KiB, more than gfx90a's 64). The compiler's
-//     choice for float dot products where the target has such units and takes them by default
-//     (mxc_gemm_f32_mma; codegen's f32_matrix_units_by_default: AMD CDNA and the emulator, NVIDIA
-//     only with MXC_FP32_MMA=1 since 2026-11-29); never gemm_auto's. 4 warps of 32 x 32 (2 x 2 fragments; wavefronts of 64: 2 of 32 x 64): per
+//     choice for float dot products where the target has such units (mxc_gemm_f32_mma); never
+//     gemm_auto's. 4 warps of 32 x 32 (2 x 2 fragments; wavefronts of 64: 2 of 32 x 64): per
 //     8-deep step a warp loads and splits 4 fragments for 4 products of three TF32 mma each,
 //     where the 8 warps of 32 x 16 it had until 2026-11-28 split 3 for 2 (the split, two
 //     conversions and a select per element, was most of a step's instructions: a block's step

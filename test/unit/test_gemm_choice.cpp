@@ -291,10 +291,9 @@ TEST(GemmChoice, ChannelsLastWeightsPacked) {
     EXPECT_NE(c.comment.find("the weights stored so"), std::string::npos) << c.comment;
 }
 
-// fp32 dot products on the matrix units (gemm_mma_f32) where the target has them and the rule
-// takes them by default (CDNA and the emulator; NVIDIA sm_80+ with MXC_FP32_MMA=1 only);
-// convolutions (but with MXC_FP32_MMA=all), skinny products and other targets keep the SIMT
-// engine; MXC_FP32_MMA=0 turns it off; a tuned tile still wins.
+// fp32 dot products on the matrix units (gemm_mma_f32) where the target has them: sm_80+, CDNA
+// and the emulator; convolutions (but with MXC_FP32_MMA=all), skinny products and other
+// targets keep the SIMT engine; MXC_FP32_MMA=0 turns it off; a tuned tile still wins.
 TEST(GemmChoice, Fp32MatrixUnits) {
     ::unsetenv("MXC_FP32_MMA");
     for (const char* a : {"sm_80", "sm_90", "sm_100", "gfx908", "gfx90a", "gfx90a:xnack-", "gfx942", "emu"})
@@ -310,17 +309,7 @@ TEST(GemmChoice, Fp32MatrixUnits) {
     l.kernels.push_back(call("convolution", f32, {sh(f32, {1, 64, 56, 56}), sh(f32, {64, 64, 1, 1})}, {1, 64, 56, 56},
                              {1, 0, 0, 1, 1, 1, 1}));
     EXPECT_EQ(use_f32_matrix_units(l, "sm_75"), 0);
-    for (const char* a : {"gfx90a", "gfx942", "emu"}) EXPECT_TRUE(f32_matrix_units_by_default(a)) << a;
-    for (const char* a : {"sm_80", "sm_90", "sm_100", "sm_75", "gfx1030"}) EXPECT_FALSE(f32_matrix_units_by_default(a)) << a;
-    // NVIDIA: the SIMT engine unless MXC_FP32_MMA=1 (or dot)
-    EXPECT_EQ(use_f32_matrix_units(l, "sm_90"), 0);
-    EXPECT_TRUE(f32_matrix_units_allowed("sm_90"));
-    for (const char* v : {"1", "dot"}) {
-        ::setenv("MXC_FP32_MMA", v, 1);
-        EXPECT_EQ(use_f32_matrix_units(l, "sm_90"), 3) << v;
-    }
-    ::unsetenv("MXC_FP32_MMA");
-    EXPECT_EQ(use_f32_matrix_units(l, "gfx90a"), 3);
+    EXPECT_EQ(use_f32_matrix_units(l, "sm_90"), 3);
     EXPECT_TRUE(l.kernels[0].f32_mma && l.kernels[1].f32_mma && l.kernels[2].f32_mma);
     EXPECT_FALSE(l.kernels[3].f32_mma || l.kernels[4].f32_mma);
     auto c = hip_launch_choice_of(l.kernels[0]);
@@ -364,8 +353,7 @@ TEST(GemmChoice, Fp32MatrixUnits) {
     EXPECT_EQ(use_f32_matrix_units(l, "gfx1030"), 0);
     // the A/B switch
     ::setenv("MXC_FP32_MMA", "0", 1);
-    EXPECT_EQ(use_f32_matrix_units(l, "gfx90a"), 0);
-    EXPECT_FALSE(f32_matrix_units_allowed("gfx90a"));
+    EXPECT_EQ(use_f32_matrix_units(l, "sm_90"), 0);
     ::unsetenv("MXC_FP32_MMA");
     EXPECT_EQ(hip_launch_choice_of(l.kernels[0]).args, ", mxc::hip::gemm_medium");
 }
