@@ -134,7 +134,7 @@ TEST(HipGemmForms, SplitKDotMatchesTheReference) {
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64 * 11, 64 * 18, 768, 1), 2); // 198
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64 * 11, 64 * 12, 768, 1), 1); // 132
     EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 64 * 11, 64 * 18 + 1, 768, 1), 1); // 209
-    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 197, 2304, 240, 1), 1); // 15 K steps: one slice of 8
+    EXPECT_EQ(mxc_gemm_splits(mxc_gemm_preset_tile(MXC_GEMM_MEDIUM), 197, 2304, 240, 1), 1); // 15 K steps: two slices would be under 8 steps each
 }
 
 // Split-K's fix-up counters: a launch leaves them zero, so that the next split product of a
