@@ -208,6 +208,16 @@ __device__ inline auto gemm_col_of(const View& v, int64_t c0, int64_t cn, int ti
     else return gemm_no_col{};
 }
 template <class CS> constexpr bool gemm_col_state = !std::is_same<CS, gemm_no_col>::value;
+// The column states of a block's BN columns at n0 (< n), in shared memory cols[0 .. BN) (the
+// kernel's __shared__ array of gemm_col_of's type, one element where there are none), filled
+// before the k loop: column c's at cols[c].
+template <int Threads, int BN, class View, class CS>
+__device__ __forceinline__ void gemm_fill_cols(const View& v, int64_t n0, int64_t n, int tid, CS* cols) {
+    if constexpr (gemm_col_state<CS>) {
+        if (tid < BN) cols[tid] = gemm_col_of<Threads, BN>(v, n0, n, tid);
+        block_sync();
+    }
+}
 inline constexpr const gemm_no_col* gemm_no_cols = nullptr; // (an operand without column states)
 template <class View, class = void> struct gemm_has_row : std::false_type {};
 template <class View>
@@ -611,10 +621,7 @@ __device__ __forceinline__ void gemm_simt_staged(const VA& va, const VB& vb, int
     // B's column states, if any, in shared memory: column c's at cb[c]
     using CB = decltype(gemm_col_of<Cfg::threads, Cfg::BN>(vb, n0, n, tid));
     __shared__ CB cb[gemm_col_state<CB> ? Cfg::BN : 1];
-    if constexpr (gemm_col_state<CB>) {
-        if (tid < Cfg::BN) cb[tid] = gemm_col_of<Cfg::threads, Cfg::BN>(vb, n0, n, tid);
-        block_sync();
-    }
+    gemm_fill_cols<Cfg::threads, Cfg::BN>(vb, n0, n, tid, cb);
     gemm_simt_regs<Cfg::threads, Cfg::BM, Cfg::BK, T> ra;
     gemm_simt_regs<Cfg::threads, Cfg::BK, Cfg::BN, T> rb;
     gemm_simt_fetch_ab<Cfg>(va, vb, m0, n0, kb, m, n, ke, ra, rb, tid);
@@ -1530,14 +1537,10 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
     } else {
         E ra[G::BM * G::BK / G::threads], rb[G::BK * G::BN / G::threads];
         // B's column states, if any, in shared memory (held in registers across the multiply they
-        // spill the large configuration): column c's at cols_b[c], read by its threads in each put
+        // spill the large configuration): column c's at cb[c], read by its threads in each put
         using CB = decltype(gemm_col_of<G::threads, G::BN>(vb, n0, n, tid));
-        __shared__ CB cols_b[gemm_col_state<CB> ? G::BN : 1];
-        if constexpr (gemm_col_state<CB>) {
-            if (tid < G::BN) cols_b[tid] = gemm_col_of<G::threads, G::BN>(vb, n0, n, tid);
-            block_sync();
-        }
-        const CB* cb = cols_b;
+        __shared__ CB cb[gemm_col_state<CB> ? G::BN : 1];
+        gemm_fill_cols<G::threads, G::BN>(vb, n0, n, tid, cb);
         // BT: B of vectors along K, staged transposed (as the pipelined loop does) where the
         // configuration's stages can hold it so
         auto staged = [&](auto bt) {
