@@ -829,7 +829,8 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(gemm_gemv::threads, 2)
 //     8-deep step a warp loads and splits 4 fragments for 4 products of three TF32 mma each,
 //     where the 8 warps of 32 x 16 it had until 2026-11-28 split 3 for 2 (the split, two
 //     conversions and a select per element, was most of a step's instructions: a block's step
-//     now issues about 30% fewer). sm_90 (ptxas -v, nvcc 13, ViT-B/16's products): the ring
+//     now issues about 30% fewer; the split is three instructions an element since 2026-11-29,
+//     the epilogue working NaN results out again: gemm_recheck_nan). sm_90 (ptxas -v, nvcc 13, ViT-B/16's products): the ring
 //     kernels 127-136 registers, no spills (three blocks per SM); the staged ones 185-255,
 //     one spilling 36 bytes (it runs only views that are not vectors). Its 8-warp form is the
 //     tuning candidate mma:64x64x16/2x4. Not yet timed on a device.
@@ -1468,6 +1469,30 @@ inline void gemm_launch(int64_t m, int64_t n, int64_t k, int64_t z, const SA& sa
     gemm_launch_slices<Cfg, T>(m, n, k, z, z, k, sa, sb, out, stream);
 }
 
+// gemm_mma_kernel's epilogue where its tile's products come out NaN for infinite operands
+// (mma_tile<E>::nan_recheck: 3xTF32): the run v[0, count) of row r's sums from column c, staged at
+// x[0, count), with each NaN in it worked out again in fp32, one FMA a K step in K order over
+// the block's K slice [kb, ke), from the views. A run without NaNs costs a test a sum; the rest
+// is off the main loop and runs only where a NaN is (an infinite or NaN operand, or a sum that
+// overflowed: the same NaN again).
+template <int RW, class VA, class VB>
+__device__ inline void gemm_recheck_nan(const VA& va, const VB& vb, int64_t r, int64_t c, int count, int64_t kb, int64_t ke, float (&v)[RW],
+                                        float* x) {
+    bool any = false;
+#pragma unroll
+    for (int q = 0; q < RW; ++q) any |= q < count && v[q] != v[q];
+    if (!any) return;
+    for (int q = 0; q < count; ++q) {
+        if (!(x[q] != x[q])) continue;
+        float sum = 0.0f;
+#pragma unroll 1
+        for (int64_t kk = kb; kk < ke; ++kk) sum = fmaf(float(va.at(r, kk)), float(vb.at(kk, c + q)), sum);
+        x[q] = sum;
+    }
+#pragma unroll
+    for (int q = 0; q < RW; ++q) v[q] = x[q];
+}
+
 // The ring kernels of every configuration keep to two blocks per SM (the staged loop's may not:
 // gemm_mma_f32's took up to 182 registers; its ring kernels 110-136, capped at 128 none spills).
 template <class G, int Loop> constexpr int gemm_mma_min_blocks = Loop == gemm_loop_ring && G::min_blocks < 2 ? 2 : G::min_blocks;
@@ -1596,6 +1621,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
 #pragma unroll
                     for (int q = 0; q < 4; ++q) v[h + q] = x.v[q];
                 }
+                if constexpr (mt::nan_recheck) gemm_recheck_nan(va, vb, r, c, n - c < RW ? int(n - c) : RW, kb, ke, v, cs + s * G::ldc + cc);
                 gemm_store_run(out, zz, r, c, v, n - c < RW ? int(n - c) : RW);
             }
         }

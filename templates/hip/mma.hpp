@@ -9,6 +9,8 @@
 //   mt::store(Cs, ldc, acc);                        // fp32, row-major: epilogues do not see the layout
 //   mt::load_acc(acc, Cs, ldc);                     // and back: an accumulator kept in memory
 //   mt::add(acc, other);                            // acc += other, element-wise (partial sums)
+//   mt::nan_recheck                                 // true: an infinite operand's products may
+//                                                   // come out NaN (3xTF32, below)
 //
 // A is row-major (A[m][k] = pa[m * lda + k]), B is row-major (B[k][n] = pb[k * ldb + n]), the
 // stored tile is row-major (D[m][n] = pd[m * ldd + n]); shared or global memory. B may also be
@@ -47,11 +49,16 @@
 //    by less than 2^-10 of itself, 2^-21 of x (rounding it first took two more integer
 //    operations an element, a fifth of the split). With the dropped a_small b_small (below
 //    2^-22 of |a b|), a product's error is of the order of a few fp32 roundings, where one TF32
-//    product alone is off by up to 2^-11. Infinities keep small = 0 (inf - inf would make every
-//    product NaN); a NaN stays NaN through its small part, whatever its payload (rounding a NaN
-//    of payload 0x7fffff, the GPU's own, carries into the sign: its big part is -0). Still,
-//    inf x y gives NaN where y is exactly a TF32 number (its small part is 0), where fp32 gives
-//    an infinity. TF32 products are exact in fp32 (11 x 11 significant bits).
+//    product alone is off by up to 2^-11. TF32 products are exact in fp32 (11 x 11 significant
+//    bits). A NaN stays NaN through its small part, whatever its payload (rounding a NaN of
+//    payload 0x7fffff, the GPU's own, carries into the sign: its big part is -0). An infinite
+//    operand's small part is NaN (inf - inf), so its products are NaN where fp32 gives an
+//    infinity, as are those of a finite operand within 2^-12 of FLT_MAX (its big part rounds
+//    to inf): nan_recheck says so, and the GEMM works every NaN result out again in fp32
+//    (gemm_mma_kernel's epilogue), so that its results are IEEE's. (Keeping an infinity's
+//    small part 0 took two of the five instructions of each element's split, 128 of the ring
+//    loop's 708 a 32-deep k-tile on sm_90, and still gave NaN wherever the other operand's
+//    small part was 0 or of the other sign than its big part: about half the time.)
 //  - AMD CDNA: __builtin_amdgcn_mfma_f32_16x16x4f32, native fp32 (K = 4). Lane layout (the AMD
 //    matrix instruction calculator): lane l holds A[l % 16][l / 16], B[l / 16][l % 16], and
 //    D[4 * (l / 16) + i][l % 16], i = 0..3, as for 16x16x16f16 with one k per lane.
@@ -149,6 +156,7 @@ template <int K, class Acc> __device__ inline void wmma_store_acc(float* p, int 
 
 template <> struct mma_tile<mxc_half> {
     static constexpr int M = 16, N = 16, K = 16;
+    static constexpr bool nan_recheck = false;
 #if defined(__CUDACC__)
     using vendor_half = __half;
 #else
@@ -179,6 +187,7 @@ template <> struct mma_tile<mxc_half> {
 // 3xTF32 (see the top of the file): a fragment holds the big and the small parts.
 template <> struct mma_tile<float> {
     static constexpr int M = 16, N = 16, K = 8;
+    static constexpr bool nan_recheck = true; // (see the top of the file)
     template <class Use, class Layout> struct split {
         nvcuda::wmma::fragment<Use, 16, 16, 8, nvcuda::wmma::precision::tf32, Layout> big, small;
     };
@@ -225,17 +234,17 @@ template <> struct mma_tile<float> {
     // Each element's split runs unconditionally, no asm in it: a conditional conversion (an
     // asm block nvcc 13 does not if-convert) cost a branch per element, splitting a K step into
     // basic blocks the scheduler could not interleave products across. small = x - big, left
-    // for the matrix unit to truncate (see the top of the file), and 0 where big == x: the
-    // element is a TF32 number already, or an infinity (inf - inf would make every product
-    // NaN). A NaN's small part is a NaN (its big part may be -0), so its products stay NaN. Five
-    // instructions an element (sm_90).
+    // for the matrix unit to truncate (see the top of the file): three instructions an element
+    // (sm_90). A NaN's small part is a NaN (its big part may be -0), so its products stay NaN;
+    // so are an infinity's (inf - inf) and those of an x within 2^-12 of FLT_MAX (big inf, small
+    // -inf): see nan_recheck.
     template <class F> __device__ static void load_split(F& f, const float* p, int ld) {
         load_tf32(f.big, p, ld);
 #pragma unroll
         for (int i = 0; i < f.big.num_elements; ++i) {
             const float x = f.big.x[i], big = tf32_round(x);
             f.big.x[i] = big;
-            f.small.x[i] = big == x ? 0.0f : x - big;
+            f.small.x[i] = x - big;
         }
     }
     __device__ static void load_a(frag_a& a, const float* p, int ld) { load_split(a, p, ld); }
@@ -259,6 +268,7 @@ typedef float mfma_float4 __attribute__((__vector_size__(4 * sizeof(float))));
 
 // The 16x16 fp32 accumulator of both MFMA tiles: lane l holds D[4 * (l / 16) + i][l % 16].
 struct mfma_acc {
+    static constexpr bool nan_recheck = false;
     struct frag_acc { mfma_float4 v; };
     __device__ static void zero(frag_acc& c) {
         for (int i = 0; i < 4; ++i) c.v[i] = 0.0f;
@@ -328,6 +338,7 @@ template <> struct mma_tile<float> : mfma_acc {
 template <class T, int K_> struct mma_tile_generic {
     static constexpr int M = 16, N = 16, K = K_;
     static constexpr int max_rows = 8; // 256 / warpSize for warps of 32 or 64 lanes
+    static constexpr bool nan_recheck = false;
     struct frag_a { T v[max_rows][K]; };
     struct frag_b { T v[K]; };
     using frag_bt = frag_b;

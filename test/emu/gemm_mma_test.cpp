@@ -165,6 +165,61 @@ template <class Cfg> static int check_nan(const char* name, uint32_t bits) {
     return bad;
 }
 
+// Infinities and a finite operand whose TF32 rounding overflows (FLT_MAX: big inf, small -inf)
+// give IEEE's results: C[i][j] as a double product of the same operands classifies it (inf of
+// its sign, NaN, or finite and within the tolerance). 3xTF32 gives NaN for every product of an
+// infinity, and gemm_mma_kernel works the NaN sums out again (mma_tile<float>::nan_recheck);
+// before, an infinity's small part was 0, and the row of A's infinity still came out NaN
+// wherever B's element was a TF32 number (0.5 here) or its small part of the other sign than
+// its big one (about half the columns), the row of FLT_MAX everywhere.
+template <class Cfg> static int check_inf(const char* name, bool tb) {
+    const int m = 40, n = 72, k = 90;
+    std::vector<float> a(m * k), b(k * n), c(m * n, -12345.0f);
+    for (float& x : a) x = random_float();
+    for (float& x : b) x = random_float();
+    auto bat = [&](int r, int j) -> float& { return tb ? b[j * k + r] : b[r * n + j]; };
+    a[3 * k + 5] = INFINITY;
+    a[9 * k + 5] = -INFINITY;
+    a[21 * k + 33] = 3.4028235e38f; // FLT_MAX
+    a[30 * k + 60] = -INFINITY;
+    a[30 * k + 61] = INFINITY; // row 30: inf - inf (NaN) where both B elements share a sign
+    bat(7, 11) = -INFINITY;
+    bat(5, 20) = 0.5f;         // a TF32 number: inf x 0.5 was NaN
+    bat(5, 40) = 0.0f;         // inf x 0 is NaN
+    bat(33, 50) = 0.5f;
+    float *da = nullptr, *db = nullptr, *dc = nullptr;
+    CHECK(hipMalloc(reinterpret_cast<void**>(&da), a.size() * sizeof(float)));
+    CHECK(hipMalloc(reinterpret_cast<void**>(&db), b.size() * sizeof(float)));
+    CHECK(hipMalloc(reinterpret_cast<void**>(&dc), c.size() * sizeof(float)));
+    CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(float), hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(float), hipMemcpyHostToDevice));
+    const test_source<float> sa{da, k, 1, 0};
+    const test_source<float> sb = tb ? test_source<float>{db, 1, k, 0} : test_source<float>{db, n, 1, 0};
+    mxc::hip::gemm_run<float, Cfg>(m, n, k, 1, sa, sb, test_out{dc, m, n}, 0);
+    CHECK(hipDeviceSynchronize());
+    CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
+    int bad = 0, special = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            double ref = 0.0, mag = 0.0;
+            for (int q = 0; q < k; ++q) {
+                ref += double(a[i * k + q]) * double(bat(q, j));
+                mag += std::fabs(double(a[i * k + q]) * double(bat(q, j)));
+            }
+            const float got = c[i * n + j];
+            const bool ok = std::isnan(ref) ? std::isnan(got)
+                            : std::isinf(ref) ? got == float(ref)
+                                              : std::isfinite(got) && std::fabs(got - ref) <= 1e-5 * mag + 1e-30;
+            special += !std::isfinite(ref);
+            if (!ok && bad++ < 5) printf("  %s: c[%d][%d] = %g, expected %g\n", name, i, j, got, ref);
+        }
+    printf("%s infinities and FLT_MAX%s: %s (%d results not finite)\n", name, tb ? " B^T" : "", bad ? "FAIL" : "ok", special);
+    CHECK(hipFree(da));
+    CHECK(hipFree(db));
+    CHECK(hipFree(dc));
+    return bad;
+}
+
 int main() {
     using mxc::hip::gemm_mma_large;
     using mxc::hip::gemm_mma_small;
@@ -226,6 +281,9 @@ int main() {
     bad += check<gemm_mma_f32_deep>("f32-deep", 70, 33, 45, 3, true, false, 1);
     bad += check<gemm_mma_f32_deep, mxc::hip::gemm_loop_ring>("f32-deep", 70, 33, 45, 3, true, false, 1);
     for (uint32_t bits : {0x7fffffffu, 0x7fc00000u, 0xffc00000u, 0x7f800001u}) bad += check_nan<gemm_mma_f32_deep>("f32-deep", bits);
+    bad += check_inf<gemm_mma_f32_deep>("f32-deep", false);
+    bad += check_inf<gemm_mma_f32_deep>("f32-deep", true);
+    bad += check_inf<gemm_mma_f32>("f32", false);
     using f32_8_warps = mxc::hip::gemm_mma_config<64, 64, 2, 1, 16, 4, float>;
     using f32_wide = mxc::hip::gemm_mma_config<128, 64, 4, 2, 16, 4, float, 128>;
     bad += check<f32_8_warps>("f32-8-warps", 130, 72, 45, 2, false, false, 0, true);
