@@ -31,7 +31,10 @@
 // second product (half: 11 significant bits) while l sums the fp32 exponentials. Shared memory
 // is dynamic (attention_mma_layout_of), sized for the warps of the platform; BK is the larger
 // of 32 and 16 that fits attention_mma_max_bytes, none for float heads of 128 (on NVIDIA) or
-// heads of 256, which then run attention_kernel.
+// heads of 256, which then run attention_kernel. Float on NVIDIA is 3xTF32, whose products of
+// an infinite q, key or value element are NaN (mma_tile<float>::nan_recheck; the GEMM works
+// such results out again, this kernel does not: a mask's -inf is added to the scores, after
+// the product, and P is finite).
 #pragma once
 #include "templates/common/attention.hpp"
 #include "templates/common/pointwise_program.hpp"
