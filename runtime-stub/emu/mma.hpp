@@ -143,7 +143,20 @@ inline void store_matrix_sync(T* p, const fragment<accumulator, m, n, k, T, void
     }
 }
 
-// d = a * b + c, fp32 accumulation in k order (d may be c).
+// x rounded toward zero to float.
+inline float round_toward_zero(double x) {
+    float f = static_cast<float>(x);
+    if (fabs(static_cast<double>(f)) > fabs(x)) f = nextafterf(f, 0.0f);
+    return f;
+}
+
+// d = a * b + c. An element's k products (exact: 11 x 11 significant bits at most) and c are
+// summed, then rounded toward zero to fp32: the hardware's sums truncate (Fasi, Higham,
+// Mikaitis and Pranesh, "Numerical behavior of NVIDIA tensor cores", PeerJ CS 2021: no
+// rounding of the aligned addends, the result normalised toward zero), which biases a long
+// chain of accumulations toward zero, where an FMA loop's rounding errors cancel. Here the sum
+// is exact (double) before its one truncation: the bias of the chain, not every bit of it.
+// (d may be c.)
 template <int m, int n, int k, class TA, class LA, class TB, class LB, class TC>
 inline void mma_sync(fragment<accumulator, m, n, k, TC, void>& d, const fragment<matrix_a, m, n, k, TA, LA>& a,
                      const fragment<matrix_b, m, n, k, TB, LB>& b, const fragment<accumulator, m, n, k, TC, void>& c) {
@@ -151,9 +164,10 @@ inline void mma_sync(fragment<accumulator, m, n, k, TC, void>& d, const fragment
     float r[m * n];
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
-            float s = static_cast<float>(c.x[i * n + j]);
-            for (int q = 0; q < k; ++q) s = fmaf(mma_operand<TA>(a.x[i * k + q]), mma_operand<TB>(b.x[q * n + j]), s);
-            r[i * n + j] = s;
+            double s = static_cast<double>(static_cast<float>(c.x[i * n + j]));
+            for (int q = 0; q < k; ++q)
+                s += static_cast<double>(mma_operand<TA>(a.x[i * k + q])) * static_cast<double>(mma_operand<TB>(b.x[q * n + j]));
+            r[i * n + j] = round_toward_zero(s);
         }
     for (int i = 0; i < m * n; ++i) d.x[i] = static_cast<TC>(r[i]);
 }

@@ -441,15 +441,27 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
         block_sync(); // O is rescaled (by other lanes)
 #pragma unroll
         for (int n0 = 0; n0 < HD; n0 += 16) { // O += P v, 16 output columns a fragment
+            // float: the tile's products into fresh accumulators, added to O with rounding
+            // (the matrix unit's sums truncate: mma_tile<float>::rz_sums; O's chain runs
+            // through every key tile)
+            constexpr bool fresh = mt::rz_sums && std::is_same<T, float>::value;
             typename mt::frag_acc acc;
-            mt::load_acc(acc, &os[warp][0][n0], LDO);
+            if constexpr (fresh) mt::zero(acc);
+            else mt::load_acc(acc, &os[warp][0][n0], LDO);
 #pragma unroll
             for (int k0 = 0; k0 < BK; k0 += mt::K) {
                 typename mt::frag_b fb;
                 mt::load_b(fb, &vs[warp][k0][n0], LDV);
                 mt::mma(acc, pa[k0 / mt::K], fb);
             }
-            mt::store(&os[warp][0][n0], LDO, acc);
+            if constexpr (fresh) {
+                typename mt::frag_acc o;
+                mt::load_acc(o, &os[warp][0][n0], LDO);
+                mt::add(o, acc);
+                mt::store(&os[warp][0][n0], LDO, o);
+            } else {
+                mt::store(&os[warp][0][n0], LDO, acc);
+            }
         }
     }
     if (sub == 0) {

@@ -830,8 +830,9 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(gemm_gemv::threads, 2)
 //     where the 8 warps of 32 x 16 it had until 2026-11-28 split 3 for 2 (the split, two
 //     conversions and a select per element, was most of a step's instructions: a block's step
 //     now issues about 30% fewer; the split is three instructions an element since 2026-11-29,
-//     the epilogue working NaN results out again: gemm_recheck_nan). sm_90 (ptxas -v, nvcc 13, ViT-B/16's products): the ring
-//     kernels 127-136 registers, no spills (three blocks per SM); the staged ones 185-255,
+//     the epilogue working NaN results out again: gemm_recheck_nan; each k-tile's products go
+//     to fresh accumulators: gemm_mma_step). sm_90 (ptxas -v, nvcc 13, ViT-B/16's products):
+//     the ring kernels 157-160 registers, no spills (three blocks per SM); the staged ones 185-255,
 //     one spilling 36 bytes (it runs only views that are not vectors). Its 8-warp form is the
 //     tuning candidate mma:64x64x16/2x4. Not yet timed on a device.
 //   gemm_mma_f32_deep: the same 32 deep, 4 x (64x36 + 64x36) floats = 72 KiB of dynamic shared
@@ -840,7 +841,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(gemm_gemv::threads, 2)
 //     K step of the ring costs at least a memory latency shared by the stages in flight (ViT's
 //     fp16 products, 64 bytes a row a stage like the fp32 tile 16 deep, took 0.57 us a step on
 //     the H200, 2026-11-26), so twice the depth halves the steps; their products are the same.
-//     sm_90 (ViT-B/16): ring kernels 154-168 registers (three blocks an SM), no spills; the
+//     sm_90 (ViT-B/16): ring kernels 163 registers (three blocks an SM), no spills; the
 //     staged ones 255, up to 20 bytes of spills. Not yet timed; MXC_LARGE_RING=0 keeps 16 deep.
 // gemm_mma_pick_large chooses between the half ones by the number of large tiles;
 // gemm_mma_launch<G> runs one (G = gemm_auto: the choice at run time, half).
@@ -1027,9 +1028,39 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
 // One k-tile of the block: this warp's FM x fn fragments += its rows of stage A x its columns
 // of stage B, mt::K deep at a time. BT: stage B is transposed (bs[n * lda + k], the pipelined
 // loop's layout for a B whose rows run along K), else bs[k * ldb + n].
+template <class G, bool BT, class Acc>
+__device__ __forceinline__ void gemm_mma_products(const typename G::elem* as, const typename G::elem* bs, Acc (&acc)[G::FM][G::fn_max],
+                                                  int row0, int col0, int fn);
+// Where the matrix unit's sums truncate (mma_tile<E>::rz_sums) and the operands are fp32, the
+// k-tile's products go to fresh accumulators, added to the block's with rounding at its end
+// (see templates/hip/mma.hpp; sm_90, ViT-B/16's fp32 products: 32 FADD more a 32-deep k-tile
+// of 192 HMMA, 131-135 -> 163 registers, still three blocks an SM). Half operands keep one
+// chain: their own rounding, 2^-11, is far above the bias.
 template <class G, bool BT = false, class Acc>
 __device__ __forceinline__ void gemm_mma_step(const typename G::elem* as, const typename G::elem* bs, Acc (&acc)[G::FM][G::fn_max],
                                               int row0, int col0, int fn) {
+    using mt = mma_tile<typename G::elem>;
+    constexpr int FM = G::FM, FNX = G::fn_max;
+    if constexpr (mt::rz_sums && std::is_same<typename G::elem, float>::value) {
+        Acc part[FM][FNX];
+#pragma unroll
+        for (int i = 0; i < FM; ++i)
+#pragma unroll
+            for (int j = 0; j < FNX; ++j)
+                if (j < fn) mt::zero(part[i][j]);
+        gemm_mma_products<G, BT>(as, bs, part, row0, col0, fn);
+#pragma unroll
+        for (int i = 0; i < FM; ++i)
+#pragma unroll
+            for (int j = 0; j < FNX; ++j)
+                if (j < fn) mt::add(acc[i][j], part[i][j]);
+    } else {
+        gemm_mma_products<G, BT>(as, bs, acc, row0, col0, fn);
+    }
+}
+template <class G, bool BT, class Acc>
+__device__ __forceinline__ void gemm_mma_products(const typename G::elem* as, const typename G::elem* bs, Acc (&acc)[G::FM][G::fn_max],
+                                                  int row0, int col0, int fn) {
     using mt = mma_tile<typename G::elem>;
     constexpr int FM = G::FM, FNX = G::fn_max;
 #pragma unroll

@@ -11,6 +11,7 @@
 //   mt::add(acc, other);                            // acc += other, element-wise (partial sums)
 //   mt::nan_recheck                                 // true: an infinite operand's products may
 //                                                   // come out NaN (3xTF32, below)
+//   mt::rz_sums                                     // true: mma's sums truncate (NVIDIA, below)
 //
 // A is row-major (A[m][k] = pa[m * lda + k]), B is row-major (B[k][n] = pb[k * ldb + n]), the
 // stored tile is row-major (D[m][n] = pd[m * ldd + n]); shared or global memory. B may also be
@@ -59,6 +60,13 @@
 //    small part 0 took two of the five instructions of each element's split, 128 of the ring
 //    loop's 708 a 32-deep k-tile on sm_90, and still gave NaN wherever the other operand's
 //    small part was 0 or of the other sign than its big part: about half the time.)
+//    The matrix unit's sums truncate (rz_sums: Fasi et al., "Numerical behavior of NVIDIA
+//    tensor cores", PeerJ CS 2021), so a running sum loses about half an ulp of itself to
+//    each mma, always toward zero: 4.6e-5 of the result after ViT-B/16's 3072-deep products
+//    (1152 of them) where an fp32 FMA loop's roundings mostly cancel. A caller that needs
+//    fp32's accuracy keeps the chain short: the GEMM multiplies each k-tile into fresh
+//    accumulators and adds them to its sums in fp32 (gemm_mma_step; 7.8e-7 there, on the
+//    emulator, which truncates as the hardware does).
 //  - AMD CDNA: __builtin_amdgcn_mfma_f32_16x16x4f32, native fp32 (K = 4). Lane layout (the AMD
 //    matrix instruction calculator): lane l holds A[l % 16][l / 16], B[l / 16][l % 16], and
 //    D[4 * (l / 16) + i][l % 16], i = 0..3, as for 16x16x16f16 with one k per lane.
@@ -156,7 +164,7 @@ template <int K, class Acc> __device__ inline void wmma_store_acc(float* p, int 
 
 template <> struct mma_tile<mxc_half> {
     static constexpr int M = 16, N = 16, K = 16;
-    static constexpr bool nan_recheck = false;
+    static constexpr bool nan_recheck = false, rz_sums = true;
 #if defined(__CUDACC__)
     using vendor_half = __half;
 #else
@@ -188,6 +196,7 @@ template <> struct mma_tile<mxc_half> {
 template <> struct mma_tile<float> {
     static constexpr int M = 16, N = 16, K = 8;
     static constexpr bool nan_recheck = true; // (see the top of the file)
+    static constexpr bool rz_sums = true;
     template <class Use, class Layout> struct split {
         nvcuda::wmma::fragment<Use, 16, 16, 8, nvcuda::wmma::precision::tf32, Layout> big, small;
     };
@@ -268,7 +277,7 @@ typedef float mfma_float4 __attribute__((__vector_size__(4 * sizeof(float))));
 
 // The 16x16 fp32 accumulator of both MFMA tiles: lane l holds D[4 * (l / 16) + i][l % 16].
 struct mfma_acc {
-    static constexpr bool nan_recheck = false;
+    static constexpr bool nan_recheck = false, rz_sums = false;
     struct frag_acc { mfma_float4 v; };
     __device__ static void zero(frag_acc& c) {
         for (int i = 0; i < 4; ++i) c.v[i] = 0.0f;
@@ -338,7 +347,7 @@ template <> struct mma_tile<float> : mfma_acc {
 template <class T, int K_> struct mma_tile_generic {
     static constexpr int M = 16, N = 16, K = K_;
     static constexpr int max_rows = 8; // 256 / warpSize for warps of 32 or 64 lanes
-    static constexpr bool nan_recheck = false;
+    static constexpr bool nan_recheck = false, rz_sums = false;
     struct frag_a { T v[max_rows][K]; };
     struct frag_b { T v[K]; };
     using frag_bt = frag_b;

@@ -220,6 +220,45 @@ template <class Cfg> static int check_inf(const char* name, bool tb) {
     return bad;
 }
 
+// A deep product of positive operands (every sum grows, K = 3072: ViT-B/16's fc2), against a
+// double product, within 4e-6 of each result: about what an fp32 FMA loop in K order gives
+// (its roundings to nearest mostly cancel). The matrix unit's sums truncate (the emulator's
+// wmma too, runtime-stub/emu/mma.hpp): one running sum through the 1152 products of three
+// TF32 mma a k step lost about half an ulp of itself to each, 4.6e-5 of it in all (on the
+// H200, 2026-11-26, 3.1e-3 of -76.27 at K = 3072), so the kernel adds each k-tile's products
+// to its sums with rounding (mma_tile<float>::rz_sums).
+template <class Cfg> static int check_deep(const char* name, int k) {
+    const int m = 40, n = 72;
+    std::vector<float> a(m * k), b(k * n), c(m * n, -12345.0f);
+    for (float& x : a) x = 0.5f * (random_float() + 1.0f);
+    for (float& x : b) x = 0.5f * (random_float() + 1.0f);
+    float *da = nullptr, *db = nullptr, *dc = nullptr;
+    CHECK(hipMalloc(reinterpret_cast<void**>(&da), a.size() * sizeof(float)));
+    CHECK(hipMalloc(reinterpret_cast<void**>(&db), b.size() * sizeof(float)));
+    CHECK(hipMalloc(reinterpret_cast<void**>(&dc), c.size() * sizeof(float)));
+    CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(float), hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(float), hipMemcpyHostToDevice));
+    const test_source<float> sa{da, k, 1, 0}, sb{db, n, 1, 0};
+    mxc::hip::gemm_run<float, Cfg>(m, n, k, 1, sa, sb, test_out{dc, m, n}, 0);
+    CHECK(hipDeviceSynchronize());
+    CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
+    int bad = 0;
+    double worst = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            double ref = 0.0;
+            for (int q = 0; q < k; ++q) ref += double(a[i * k + q]) * double(b[q * n + j]);
+            const double err = std::fabs(c[i * n + j] - ref) / ref;
+            if (err > worst) worst = err;
+            if (!(err <= 4e-6) && bad++ < 5) printf("  %s: c[%d][%d] = %.9g, expected %.9g\n", name, i, j, c[i * n + j], ref);
+        }
+    printf("%s %dx%dx%d of positive operands: %s (max relative error %.3g)\n", name, m, n, k, bad ? "FAIL" : "ok", worst);
+    CHECK(hipFree(da));
+    CHECK(hipFree(db));
+    CHECK(hipFree(dc));
+    return bad;
+}
+
 int main() {
     using mxc::hip::gemm_mma_large;
     using mxc::hip::gemm_mma_small;
@@ -284,6 +323,8 @@ int main() {
     bad += check_inf<gemm_mma_f32_deep>("f32-deep", false);
     bad += check_inf<gemm_mma_f32_deep>("f32-deep", true);
     bad += check_inf<gemm_mma_f32>("f32", false);
+    bad += check_deep<gemm_mma_f32_deep>("f32-deep", 3072);
+    bad += check_deep<gemm_mma_f32>("f32", 3072);
     using f32_8_warps = mxc::hip::gemm_mma_config<64, 64, 2, 1, 16, 4, float>;
     using f32_wide = mxc::hip::gemm_mma_config<128, 64, 4, 2, 16, 4, float, 128>;
     bad += check<f32_8_warps>("f32-8-warps", 130, 72, 45, 2, false, false, 0, true);
