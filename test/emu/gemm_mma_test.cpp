@@ -131,37 +131,47 @@ static int check(const char* name, int m, int n, int k, int z, bool ta, bool tb,
     return bad;
 }
 
-// A NaN in A or B makes its row or column of C NaN whatever its payload (0x7fffffff, the
-// NaN a GPU's arithmetic makes, rounds to -0 as a TF32 number: the 3xTF32 split must keep it
-// in the small part); the rest of C finite.
-template <class Cfg> static int check_nan(const char* name, uint32_t bits) {
-    const int m = 20, n = 24, k = 40;
-    std::vector<float> a(m * k), b(k * n), c(m * n, -12345.0f);
-    for (float& x : a) x = random_float();
-    for (float& x : b) x = random_float();
-    float nan;
-    memcpy(&nan, &bits, sizeof nan);
-    a[3 * k + 5] = nan;
-    b[7 * n + 11] = nan;
+// C = A B for one fp32 product on the device with configuration Cfg: A m x k row-major, B k x n
+// row-major (tb: n x k, B transposed in memory).
+template <class Cfg>
+static std::vector<float> product_f32(const std::vector<float>& a, const std::vector<float>& b, int m, int n, int k, bool tb = false) {
+    std::vector<float> c(size_t(m) * n, -12345.0f);
     float *da = nullptr, *db = nullptr, *dc = nullptr;
     CHECK(hipMalloc(reinterpret_cast<void**>(&da), a.size() * sizeof(float)));
     CHECK(hipMalloc(reinterpret_cast<void**>(&db), b.size() * sizeof(float)));
     CHECK(hipMalloc(reinterpret_cast<void**>(&dc), c.size() * sizeof(float)));
     CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(float), hipMemcpyHostToDevice));
     CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(float), hipMemcpyHostToDevice));
-    const test_source<float> sa{da, k, 1, 0}, sb{db, n, 1, 0};
+    const test_source<float> sa{da, k, 1, 0};
+    const test_source<float> sb = tb ? test_source<float>{db, 1, k, 0} : test_source<float>{db, n, 1, 0};
     mxc::hip::gemm_run<float, Cfg>(m, n, k, 1, sa, sb, test_out{dc, m, n}, 0);
     CHECK(hipDeviceSynchronize());
     CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
+    CHECK(hipFree(da));
+    CHECK(hipFree(db));
+    CHECK(hipFree(dc));
+    return c;
+}
+
+// A NaN in A or B makes its row or column of C NaN whatever its payload (0x7fffffff, the
+// NaN a GPU's arithmetic makes, rounds to -0 as a TF32 number: the 3xTF32 split must keep it
+// in the small part); the rest of C finite.
+template <class Cfg> static int check_nan(const char* name, uint32_t bits) {
+    const int m = 20, n = 24, k = 40;
+    std::vector<float> a(m * k), b(k * n);
+    for (float& x : a) x = random_float();
+    for (float& x : b) x = random_float();
+    float nan;
+    memcpy(&nan, &bits, sizeof nan);
+    a[3 * k + 5] = nan;
+    b[7 * n + 11] = nan;
+    const std::vector<float> c = product_f32<Cfg>(a, b, m, n, k);
     int bad = 0;
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j)
             if (std::isnan(c[i * n + j]) != (i == 3 || j == 11) && bad++ < 5)
                 printf("  %s: NaN 0x%08x: c[%d][%d] = %g\n", name, unsigned(bits), i, j, c[i * n + j]);
     printf("%s NaN 0x%08x in A and B: %s\n", name, unsigned(bits), bad ? "FAIL" : "ok");
-    CHECK(hipFree(da));
-    CHECK(hipFree(db));
-    CHECK(hipFree(dc));
     return bad;
 }
 
@@ -174,7 +184,7 @@ template <class Cfg> static int check_nan(const char* name, uint32_t bits) {
 // its big one (about half the columns), the row of FLT_MAX everywhere.
 template <class Cfg> static int check_inf(const char* name, bool tb) {
     const int m = 40, n = 72, k = 90;
-    std::vector<float> a(m * k), b(k * n), c(m * n, -12345.0f);
+    std::vector<float> a(m * k), b(k * n);
     for (float& x : a) x = random_float();
     for (float& x : b) x = random_float();
     auto bat = [&](int r, int j) -> float& { return tb ? b[j * k + r] : b[r * n + j]; };
@@ -187,17 +197,7 @@ template <class Cfg> static int check_inf(const char* name, bool tb) {
     bat(5, 20) = 0.5f;         // a TF32 number: inf x 0.5 was NaN
     bat(5, 40) = 0.0f;         // inf x 0 is NaN
     bat(33, 50) = 0.5f;
-    float *da = nullptr, *db = nullptr, *dc = nullptr;
-    CHECK(hipMalloc(reinterpret_cast<void**>(&da), a.size() * sizeof(float)));
-    CHECK(hipMalloc(reinterpret_cast<void**>(&db), b.size() * sizeof(float)));
-    CHECK(hipMalloc(reinterpret_cast<void**>(&dc), c.size() * sizeof(float)));
-    CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(float), hipMemcpyHostToDevice));
-    CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(float), hipMemcpyHostToDevice));
-    const test_source<float> sa{da, k, 1, 0};
-    const test_source<float> sb = tb ? test_source<float>{db, 1, k, 0} : test_source<float>{db, n, 1, 0};
-    mxc::hip::gemm_run<float, Cfg>(m, n, k, 1, sa, sb, test_out{dc, m, n}, 0);
-    CHECK(hipDeviceSynchronize());
-    CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
+    const std::vector<float> c = product_f32<Cfg>(a, b, m, n, k, tb);
     int bad = 0, special = 0;
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
@@ -214,9 +214,6 @@ template <class Cfg> static int check_inf(const char* name, bool tb) {
             if (!ok && bad++ < 5) printf("  %s: c[%d][%d] = %g, expected %g\n", name, i, j, got, ref);
         }
     printf("%s infinities and FLT_MAX%s: %s (%d results not finite)\n", name, tb ? " B^T" : "", bad ? "FAIL" : "ok", special);
-    CHECK(hipFree(da));
-    CHECK(hipFree(db));
-    CHECK(hipFree(dc));
     return bad;
 }
 
@@ -229,19 +226,10 @@ template <class Cfg> static int check_inf(const char* name, bool tb) {
 // to its sums with rounding (mma_tile<float>::rz_sums).
 template <class Cfg> static int check_deep(const char* name, int k) {
     const int m = 40, n = 72;
-    std::vector<float> a(m * k), b(k * n), c(m * n, -12345.0f);
+    std::vector<float> a(m * k), b(k * n);
     for (float& x : a) x = 0.5f * (random_float() + 1.0f);
     for (float& x : b) x = 0.5f * (random_float() + 1.0f);
-    float *da = nullptr, *db = nullptr, *dc = nullptr;
-    CHECK(hipMalloc(reinterpret_cast<void**>(&da), a.size() * sizeof(float)));
-    CHECK(hipMalloc(reinterpret_cast<void**>(&db), b.size() * sizeof(float)));
-    CHECK(hipMalloc(reinterpret_cast<void**>(&dc), c.size() * sizeof(float)));
-    CHECK(hipMemcpy(da, a.data(), a.size() * sizeof(float), hipMemcpyHostToDevice));
-    CHECK(hipMemcpy(db, b.data(), b.size() * sizeof(float), hipMemcpyHostToDevice));
-    const test_source<float> sa{da, k, 1, 0}, sb{db, n, 1, 0};
-    mxc::hip::gemm_run<float, Cfg>(m, n, k, 1, sa, sb, test_out{dc, m, n}, 0);
-    CHECK(hipDeviceSynchronize());
-    CHECK(hipMemcpy(c.data(), dc, c.size() * sizeof(float), hipMemcpyDeviceToHost));
+    const std::vector<float> c = product_f32<Cfg>(a, b, m, n, k);
     int bad = 0;
     double worst = 0;
     for (int i = 0; i < m; ++i)
@@ -253,9 +241,6 @@ template <class Cfg> static int check_deep(const char* name, int k) {
             if (!(err <= 4e-6) && bad++ < 5) printf("  %s: c[%d][%d] = %.9g, expected %.9g\n", name, i, j, c[i * n + j], ref);
         }
     printf("%s %dx%dx%d of positive operands: %s (max relative error %.3g)\n", name, m, n, k, bad ? "FAIL" : "ok", worst);
-    CHECK(hipFree(da));
-    CHECK(hipFree(db));
-    CHECK(hipFree(dc));
     return bad;
 }
 
