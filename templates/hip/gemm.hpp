@@ -1030,7 +1030,29 @@ __device__ __forceinline__ void gemm_mma_put(const VA& va, const VB& vb, int64_t
 // loop's layout for a B whose rows run along K), else bs[k * ldb + n].
 template <class G, bool BT, class Acc>
 __device__ __forceinline__ void gemm_mma_products(const typename G::elem* as, const typename G::elem* bs, Acc (&acc)[G::FM][G::fn_max],
-                                                  int row0, int col0, int fn);
+                                                  int row0, int col0, int fn) {
+    using mt = mma_tile<typename G::elem>;
+    constexpr int FM = G::FM, FNX = G::fn_max;
+#pragma unroll
+    for (int kk = 0; kk < G::BK; kk += mt::K) {
+        std::conditional_t<BT, typename mt::frag_bt, typename mt::frag_b> fb[FNX];
+#pragma unroll
+        for (int j = 0; j < FNX; ++j) {
+            if (j >= fn) continue;
+            if constexpr (BT) mt::load_bt(fb[j], bs + (col0 + j * 16) * G::lda + kk, G::lda);
+            else mt::load_b(fb[j], bs + kk * G::ldb + col0 + j * 16, G::ldb);
+        }
+#pragma unroll
+        for (int i = 0; i < FM; ++i) {
+            typename mt::frag_a fa;
+            mt::load_a(fa, as + (row0 + i * 16) * G::lda + kk, G::lda);
+#pragma unroll
+            for (int j = 0; j < FNX; ++j)
+                if (j < fn) mt::mma(acc[i][j], fa, fb[j]);
+        }
+    }
+}
+
 // Where the matrix unit's sums truncate (mma_tile<E>::rz_sums) and the operands are fp32, the
 // k-tile's products go to fresh accumulators, added to the block's with rounding at its end
 // (see templates/hip/mma.hpp; sm_90, ViT-B/16's fp32 products: 32 FADD more a 32-deep k-tile
@@ -1056,30 +1078,6 @@ __device__ __forceinline__ void gemm_mma_step(const typename G::elem* as, const 
                 if (j < fn) mt::add(acc[i][j], part[i][j]);
     } else {
         gemm_mma_products<G, BT>(as, bs, acc, row0, col0, fn);
-    }
-}
-template <class G, bool BT, class Acc>
-__device__ __forceinline__ void gemm_mma_products(const typename G::elem* as, const typename G::elem* bs, Acc (&acc)[G::FM][G::fn_max],
-                                                  int row0, int col0, int fn) {
-    using mt = mma_tile<typename G::elem>;
-    constexpr int FM = G::FM, FNX = G::fn_max;
-#pragma unroll
-    for (int kk = 0; kk < G::BK; kk += mt::K) {
-        std::conditional_t<BT, typename mt::frag_bt, typename mt::frag_b> fb[FNX];
-#pragma unroll
-        for (int j = 0; j < FNX; ++j) {
-            if (j >= fn) continue;
-            if constexpr (BT) mt::load_bt(fb[j], bs + (col0 + j * 16) * G::lda + kk, G::lda);
-            else mt::load_b(fb[j], bs + kk * G::ldb + col0 + j * 16, G::ldb);
-        }
-#pragma unroll
-        for (int i = 0; i < FM; ++i) {
-            typename mt::frag_a fa;
-            mt::load_a(fa, as + (row0 + i * 16) * G::lda + kk, G::lda);
-#pragma unroll
-            for (int j = 0; j < FNX; ++j)
-                if (j < fn) mt::mma(acc[i][j], fa, fb[j]);
-        }
     }
 }
 
@@ -1514,7 +1512,7 @@ __device__ inline void gemm_recheck_nan(const VA& va, const VB& vb, int64_t r, i
     for (int q = 0; q < RW; ++q) any |= q < count && v[q] != v[q];
     if (!any) return;
     for (int q = 0; q < count; ++q) {
-        if (!(x[q] != x[q])) continue;
+        if (x[q] == x[q]) continue; // not a NaN
         float sum = 0.0f;
 #pragma unroll 1
         for (int64_t kk = kb; kk < ke; ++kk) sum = fmaf(float(va.at(r, kk)), float(vb.at(kk, c + q)), sum);

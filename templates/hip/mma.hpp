@@ -62,11 +62,12 @@
 //    small part was 0 or of the other sign than its big part: about half the time.)
 //    The matrix unit's sums truncate (rz_sums: Fasi et al., "Numerical behavior of NVIDIA
 //    tensor cores", PeerJ CS 2021), so a running sum loses about half an ulp of itself to
-//    each mma, always toward zero: 4.6e-5 of the result after ViT-B/16's 3072-deep products
-//    (1152 of them) where an fp32 FMA loop's roundings mostly cancel. A caller that needs
-//    fp32's accuracy keeps the chain short: the GEMM multiplies each k-tile into fresh
-//    accumulators and adds them to its sums in fp32 (gemm_mma_step; 7.8e-7 there, on the
-//    emulator, which truncates as the hardware does).
+//    each mma, always toward zero: 4.1e-5 of the result after ViT-B/16's 3072-deep products
+//    (1152 of them; 3.1e-3 of -76.27 on the H200, 2026-11-26) where an fp32 FMA loop's
+//    roundings mostly cancel. A caller that needs fp32's accuracy keeps the chain short: the
+//    GEMM multiplies each k-tile into fresh accumulators and adds them to its sums in fp32
+//    (gemm_mma_step: on the emulator, which truncates as the hardware does, 3072-deep sums
+//    of positive operands are off by 7.8e-7 where one chain was off by 2.7e-5).
 //  - AMD CDNA: __builtin_amdgcn_mfma_f32_16x16x4f32, native fp32 (K = 4). Lane layout (the AMD
 //    matrix instruction calculator): lane l holds A[l % 16][l / 16], B[l / 16][l % 16], and
 //    D[4 * (l / 16) + i][l % 16], i = 0..3, as for 16x16x16f16 with one k per lane.

@@ -221,7 +221,7 @@ template <class Cfg> static int check_inf(const char* name, bool tb) {
 // double product, within 4e-6 of each result: about what an fp32 FMA loop in K order gives
 // (its roundings to nearest mostly cancel). The matrix unit's sums truncate (the emulator's
 // wmma too, runtime-stub/emu/mma.hpp): one running sum through the 1152 products of three
-// TF32 mma a k step lost about half an ulp of itself to each, 4.6e-5 of it in all (on the
+// TF32 mma a k step lost about half an ulp of itself to each, 2.7e-5 of it in all here (4.1e-5 on the
 // H200, 2026-11-26, 3.1e-3 of -76.27 at K = 3072), so the kernel adds each k-tile's products
 // to its sums with rounding (mma_tile<float>::rz_sums).
 template <class Cfg> static int check_deep(const char* name, int k) {
