@@ -1650,8 +1650,9 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
 #pragma unroll
                     for (int q = 0; q < 4; ++q) v[h + q] = x.v[q];
                 }
-                if constexpr (mt::nan_recheck) gemm_recheck_nan(va, vb, r, c, n - c < RW ? int(n - c) : RW, kb, ke, v, cs + s * G::ldc + cc);
-                gemm_store_run(out, zz, r, c, v, n - c < RW ? int(n - c) : RW);
+                const int count = n - c < RW ? int(n - c) : RW;
+                if constexpr (mt::nan_recheck) gemm_recheck_nan(va, vb, r, c, count, kb, ke, v, cs + s * G::ldc + cc);
+                gemm_store_run(out, zz, r, c, v, count);
             }
         }
     }
