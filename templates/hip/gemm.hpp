@@ -1555,6 +1555,11 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
     const int warps_n = G::threads / ws / G::warps_m, fn = G::BN / 16 / warps_n;
     const int wm = warp % G::warps_m, wn = warp / G::warps_m;
     const int row0 = wm * FM * 16, col0 = wn * fn * 16; // this warp's tile in the block tile
+    // A warp whose rows or columns all lie past the product's edge has nothing to multiply: it
+    // copies its share of each k-tile and meets every barrier, but skips the fragments (ViT-B/16
+    // at batch 1: 197 rows, four tiles of 64; the last tile's five rows leave its second warp
+    // row, half the block's products, all padding). The test is the same for the whole warp.
+    const bool busy = m0 + row0 < m && n0 + col0 < n;
 
     typename mt::frag_acc acc[FM][FNX];
 #pragma unroll
@@ -1573,17 +1578,21 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
         if (va.vec && va.fast && vb.vec && ke - kb <= gemm_ring_max_depth) {
             if (vb.fast)
                 gemm_pipelined<G, false>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid,
-                                         [&](const E* a, const E* b) { gemm_mma_step<G, false>(a, b, acc, row0, col0, fn); });
+                                         [&](const E* a, const E* b) {
+                                             if (busy) gemm_mma_step<G, false>(a, b, acc, row0, col0, fn);
+                                         });
             else
                 gemm_pipelined<G, true>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid,
-                                        [&](const E* a, const E* b) { gemm_mma_step<G, true>(a, b, acc, row0, col0, fn); });
+                                        [&](const E* a, const E* b) {
+                                             if (busy) gemm_mma_step<G, true>(a, b, acc, row0, col0, fn);
+                                         });
         } else {
             // the fallback (see gemm_loop): stage 0, element by element
             for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
                 gemm_put_each<G::threads, G::BM, G::BK, true>(va, m0, k0, m, ke, stage_a, G::lda, tid);
                 gemm_put_each<G::threads, G::BK, G::BN, true>(vb, k0, n0, ke, n, stage_b, G::ldb, tid);
                 block_sync();
-                gemm_mma_step<G, false>(stage_a, stage_b, acc, row0, col0, fn);
+                if (busy) gemm_mma_step<G, false>(stage_a, stage_b, acc, row0, col0, fn);
                 block_sync(); // every warp is done with the stage (the next k-tile, or the epilogue's float tile)
             }
         }
@@ -1607,7 +1616,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
                 const bool next = k0 + G::BK < ke;
                 // the next k-tile (zeros past ke: unconditional, fewer live registers), in flight during the mma
                 gemm_mma_fetch<G>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, tid);
-                gemm_mma_step<G, BT>(stage_a + cur * G::a_elems, stage_b + cur * G::b_elems, acc, row0, col0, fn);
+                if (busy) gemm_mma_step<G, BT>(stage_a + cur * G::a_elems, stage_b + cur * G::b_elems, acc, row0, col0, fn);
                 if (next)
                     gemm_mma_put<G, BT>(va, vb, m0, n0, k0 + G::BK, m, n, ke, ra, rb, stage_a + (cur ^ 1) * G::a_elems,
                                         stage_b + (cur ^ 1) * G::b_elems, tid, cb);
