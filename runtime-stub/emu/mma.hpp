@@ -176,6 +176,41 @@ inline void mma_sync(fragment<accumulator, m, n, k, TC, void>& d, const fragment
 } // namespace nvcuda
 
 namespace mxc_emu {
+// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 on a warp of 32, d += a b, with the lane
+// layout templates/hip/mma.hpp gives (mma_m16n8k8_tf32: lane l, g = l / 4, t = l % 4, holds
+// A[g][t], A[g + 8][t], A[g][t + 4], A[g + 8][t + 4], B[t][g], B[t + 4][g] and D[g][2t],
+// D[g][2t + 1], D[g + 8][2t], D[g + 8][2t + 1]). The lanes put their operands in their warp's
+// slot of a scratch (the block's fibers share an OS thread), meet (__syncwarp), each sums its
+// four outputs from the whole tile, and meet again before the slot can be reused. As mma_sync
+// above: the operands' top 19 bits, each output's 8 products and c summed exactly, then rounded
+// toward zero.
+inline void mma_m16n8k8_tf32(float (&d)[4], const float (&a)[4], const float (&b)[2]) {
+    if (warpSize != 32)
+        fail_block("mma.m16n8k8 needs warps of 32 lanes (MXC_EMU_WARP=32), warpSize is %d", static_cast<int>(warpSize));
+    struct slot {
+        float a[32][4], b[32][2];
+    };
+    thread_local slot slots[max_threads / 32];
+    const unsigned tid = sched().cur->tid, l = tid % 32;
+    slot& s = slots[tid / 32];
+    for (int i = 0; i < 4; ++i) s.a[l][i] = a[i];
+    for (int i = 0; i < 2; ++i) s.b[l][i] = b[i];
+    __syncwarp();
+    // A[r][k] and B[k][c] from the lanes holding them
+    auto at = [&](int r, int k) { return nvcuda::wmma::mma_operand<nvcuda::wmma::precision::tf32>(s.a[(r % 8) * 4 + k % 4][(r / 8) + 2 * (k / 4)]); };
+    auto bt = [&](int k, int c) { return nvcuda::wmma::mma_operand<nvcuda::wmma::precision::tf32>(s.b[c * 4 + k % 4][k / 4]); };
+    const int g = static_cast<int>(l) / 4, t = static_cast<int>(l) % 4;
+    float r[4];
+    for (int i = 0; i < 4; ++i) {
+        const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
+        double sum = static_cast<double>(d[i]);
+        for (int k = 0; k < 8; ++k) sum += static_cast<double>(at(row, k)) * static_cast<double>(bt(k, col));
+        r[i] = nvcuda::wmma::round_toward_zero(sum);
+    }
+    __syncwarp(); // every lane has read the slot
+    for (int i = 0; i < 4; ++i) d[i] = r[i];
+}
+
 // Fails the block unless the wavefront has 64 lanes and the broadcast controls are 0 (not emulated).
 inline void check_mfma_args(const char* what, int cbsz, int abid, int blgp) {
     if (warpSize != 64)

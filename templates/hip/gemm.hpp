@@ -821,7 +821,7 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(gemm_gemv::threads, 2)
 //     ResNet-50 fp16's convolutions 86-96 registers; BERT-base's fused products took 110-130
 //     with both loops in one kernel (130: one block per SM), their ring kernels take 94-112.
 //   gemm_mma_f32 64x64x16 with 4 stages on 128 threads, fp32 operands (mma_tile<float>: 3xTF32
-//     wmma 16x16x8 on NVIDIA sm_80+, fp32 MFMA 16x16x4 on AMD; templates/hip/mma.hpp): the small
+//     mma.sync m16n8k8 on NVIDIA sm_80+, fp32 MFMA 16x16x4 on AMD; templates/hip/mma.hpp): the small
 //     tile's layout with rows padded by 4 floats; 16 deep so that 4 x (64x20 + 64x20) floats =
 //     40 KiB fit the 48 KiB (32 deep would need 72 KiB, more than gfx90a's 64). The compiler's
 //     choice for float dot products where the target has such units (mxc_gemm_f32_mma); never
@@ -841,8 +841,10 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(gemm_gemv::threads, 2)
 //     K step of the ring costs at least a memory latency shared by the stages in flight (ViT's
 //     fp16 products, 64 bytes a row a stage like the fp32 tile 16 deep, took 0.57 us a step on
 //     the H200, 2026-11-26), so twice the depth halves the steps; their products are the same.
-//     sm_90 (ViT-B/16): ring kernels 163 registers (three blocks an SM), no spills; the
-//     staged ones 255, up to 20 bytes of spills. Not yet timed; MXC_LARGE_RING=0 keeps 16 deep.
+//     sm_90 (ViT-B/16, 2026-11-29, the products on mma.sync m16n8k8): ring kernels 154-156
+//     registers (three blocks an SM), no spills, 444-464 instructions a 32-deep k-tile of 96
+//     HMMA.1688 (wmma's shape: 616-624 of 192 HMMA.1684); the staged ones 217-220, none. Not
+//     yet timed; MXC_LARGE_RING=0 keeps 16 deep.
 // gemm_mma_pick_large chooses between the half ones by the number of large tiles;
 // gemm_mma_launch<G> runs one (G = gemm_auto: the choice at run time, half).
 template <int BM_, int BN_, int FM_, int MinBlocks, int BK_ = 32, int Stages_ = 2, class E = mxc_half, int Threads_ = 256>

@@ -35,15 +35,17 @@
 //    loop. Lane l of a warp of W lanes (W = 32 or 64) owns column l % 16 of the tile and the
 //    rows l / 16 + j * (W / 16), j < 256 / W; it keeps those rows of A and that column of B.
 // The host emulator compiles the wmma or MFMA path with -DMXC_EMU_MMA_WMMA / -DMXC_EMU_MMA_MFMA
-// against emulated vendor APIs (runtime-stub/emu/mma.hpp), so CI checks both lane mappings.
+// against emulated vendor APIs (runtime-stub/emu/mma.hpp: wmma, mma.sync m16n8k8 TF32, the
+// MFMA builtins), so CI checks every lane mapping.
 // All paths accumulate fp32 products of fp16 values (exact) in fp32; only the summation order
 // differs.
 //
 // mma_tile<float> is the same interface for fp32 operands (A and B float in memory, the
 // accumulator fp32), with a K that depends on the path (mt::K: 8, 4 or 8 below). Results are
 // fp32-accurate on every path:
-//  - NVIDIA sm_80+: nvcuda::wmma 16x16x8 on TF32 (10-bit mantissa) fragments, three products
-//    per mma ("3xTF32", the error-compensated scheme of NVIDIA's CUTLASS documentation): each
+//  - NVIDIA sm_80+: TF32 (10-bit mantissa) products of PTX mma.sync m16n8k8, two a 16x16x8
+//    tile (mma_m16n8k8_tf32 below: wmma's 16x16x8 shape took twice the instructions), three
+//    products per mma ("3xTF32", the error-compensated scheme of NVIDIA's CUTLASS documentation): each
 //    operand x is split into big = tf32(x) (rounded to nearest) and small = x - big (exact in
 //    fp32, below half a TF32 unit of x), and acc += a_small b_big + a_big b_small + a_big b_big.
 //    The matrix unit reads a TF32 operand's top 19 bits, so small counts truncated to TF32: off
@@ -119,42 +121,38 @@ template <class Acc> __device__ inline void wmma_add(Acc& c, const Acc& d) {
     for (int i = 0; i < c.num_elements; ++i) c.x[i] += d.x[i];
 }
 
-// The fp32 accumulator fragment (16 x 16, K the shape's depth: 16 for half, 8 for TF32) loaded
-// from / stored to p, row-major. On the device, a pointer into shared memory (the GEMM's float
-// tile, attention's scores and outputs, every caller's) takes the shared-state form of the same
-// wmma instruction (the same fragment layout: x[i] is operand i), as load_tf32 below does for
-// the operands: wmma::load_matrix_sync / store_matrix_sync pass a generic address, which nvcc
-// 13 leaves generic (sm_90: LD.E / ST.E where LDS / STS do; attention_mma_kernel loads and
-// stores its output rows so every key tile). The instructions, the shape ("m16n16k16" or
-// "m16n16k8") spliced into their text:
-#define MXC_WMMA_LOAD_C(shape)                                                                                         \
-    asm volatile("wmma.load.c.sync.aligned.row." shape ".shared.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;"     \
+// The fp32 accumulator fragment (16 x 16 of the 16x16x16 shape) loaded from / stored to p,
+// row-major. On the device, a pointer into shared memory (the GEMM's float tile, attention's
+// scores and outputs, every caller's) takes the shared-state form of the same wmma instruction
+// (the same fragment layout: x[i] is operand i): wmma::load_matrix_sync / store_matrix_sync pass
+// a generic address, which nvcc 13 leaves generic (sm_90: LD.E / ST.E where LDS / STS do;
+// attention_mma_kernel loads and stores its output rows so every key tile).
+#define MXC_WMMA_LOAD_C                                                                                                \
+    asm volatile("wmma.load.c.sync.aligned.row.m16n16k16.shared.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;"    \
                  : "=f"(c.x[0]), "=f"(c.x[1]), "=f"(c.x[2]), "=f"(c.x[3]), "=f"(c.x[4]), "=f"(c.x[5]), "=f"(c.x[6]), "=f"(c.x[7]) \
                  : "l"(s), "r"(ld)                                                                                     \
                  : "memory")
-#define MXC_WMMA_STORE_D(shape)                                                                                        \
-    asm volatile("wmma.store.d.sync.aligned.row." shape ".shared.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8}, %9;" ::"l"(s), \
+#define MXC_WMMA_STORE_D                                                                                               \
+    asm volatile("wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8}, %9;" ::"l"(s), \
                  "f"(c.x[0]), "f"(c.x[1]), "f"(c.x[2]), "f"(c.x[3]), "f"(c.x[4]), "f"(c.x[5]), "f"(c.x[6]), "f"(c.x[7]), "r"(ld) \
                  : "memory")
-template <int K, class Acc> __device__ inline void wmma_load_acc(Acc& c, const float* p, int ld) {
+template <class Acc> __device__ inline void wmma_load_acc(Acc& c, const float* p, int ld) {
 #if defined(__CUDA_ARCH__)
-    static_assert(Acc::num_elements == 8 && (K == 16 || K == 8), "wmma_load_acc: 16 x 16 fp32 accumulators");
+    static_assert(Acc::num_elements == 8, "wmma_load_acc: 16 x 16 fp32 accumulators");
     if (__isShared(p)) {
         const size_t s = __cvta_generic_to_shared(p);
-        if constexpr (K == 16) MXC_WMMA_LOAD_C("m16n16k16");
-        else MXC_WMMA_LOAD_C("m16n16k8");
+        MXC_WMMA_LOAD_C;
         return;
     }
 #endif
     nvcuda::wmma::load_matrix_sync(c, p, static_cast<unsigned>(ld), nvcuda::wmma::mem_row_major);
 }
-template <int K, class Acc> __device__ inline void wmma_store_acc(float* p, int ld, const Acc& c) {
+template <class Acc> __device__ inline void wmma_store_acc(float* p, int ld, const Acc& c) {
 #if defined(__CUDA_ARCH__)
-    static_assert(Acc::num_elements == 8 && (K == 16 || K == 8), "wmma_store_acc: 16 x 16 fp32 accumulators");
+    static_assert(Acc::num_elements == 8, "wmma_store_acc: 16 x 16 fp32 accumulators");
     if (__isShared(p)) {
         const size_t s = __cvta_generic_to_shared(p);
-        if constexpr (K == 16) MXC_WMMA_STORE_D("m16n16k16");
-        else MXC_WMMA_STORE_D("m16n16k8");
+        MXC_WMMA_STORE_D;
         return;
     }
 #endif
@@ -186,60 +184,67 @@ template <> struct mma_tile<mxc_half> {
         nvcuda::wmma::load_matrix_sync(b, reinterpret_cast<const vendor_half*>(p), static_cast<unsigned>(ld));
     }
     __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
-    __device__ static void load_acc(frag_acc& c, const float* p, int ld) { wmma_load_acc<K>(c, p, ld); }
+    __device__ static void load_acc(frag_acc& c, const float* p, int ld) { wmma_load_acc(c, p, ld); }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void mma(frag_acc& c, const frag_a& a, const frag_bt& b) { nvcuda::wmma::mma_sync(c, a, b, c); }
     __device__ static void add(frag_acc& c, const frag_acc& d) { wmma_add(c, d); }
-    __device__ static void store(float* p, int ld, const frag_acc& c) { wmma_store_acc<K>(p, ld, c); }
+    __device__ static void store(float* p, int ld, const frag_acc& c) { wmma_store_acc(p, ld, c); }
 };
 
-// 3xTF32 (see the top of the file): a fragment holds the big and the small parts.
+// One m16n8k8 TF32 product on the matrix unit, d += a b: PTX mma.sync.aligned.m16n8k8.row.col
+// .f32.tf32.tf32.f32, one HMMA.1688 instruction on sm_80 and sm_90, where wmma's 16x16x8 shape
+// compiles to four HMMA.1684 for the two n8 halves (192 of the fp32 GEMM ring loop's 616
+// instructions a 32-deep k-tile, sm_90; its products are the same in half the issue slots). Lane
+// l, g = l / 4, t = l % 4 (PTX ISA, "Matrix fragments for mma.m16n8k8", .tf32):
+//   a (16 x 8):    a[0] A[g][t], a[1] A[g + 8][t], a[2] A[g][t + 4], a[3] A[g + 8][t + 4]
+//   b (8 x 8):     b[0] B[t][g], b[1] B[t + 4][g]
+//   c, d (16 x 8): d[0] D[g][2t], d[1] D[g][2t + 1], d[2] D[g + 8][2t], d[3] D[g + 8][2t + 1]
+// The matrix unit reads an operand's top 19 bits. Warp-collective; the host emulator's version
+// (runtime-stub/emu/mma.hpp) takes the same lanes.
+__device__ __forceinline__ void mma_m16n8k8_tf32(float (&d)[4], const float (&a)[4], const float (&b)[2]) {
+#if defined(__CUDA_ARCH__)
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(__float_as_uint(a[0])), "r"(__float_as_uint(a[1])), "r"(__float_as_uint(a[2])), "r"(__float_as_uint(a[3])),
+          "r"(__float_as_uint(b[0])), "r"(__float_as_uint(b[1])));
+#elif defined(MXC_HIP_EMU)
+    mxc_emu::mma_m16n8k8_tf32(d, a, b);
+#else
+    (void)d, (void)a, (void)b; // (nvcc's host pass: device code only)
+#endif
+}
+// The lane in its warp of 32 (mma_m16n8k8_tf32's l).
+__device__ __forceinline__ int mma_tf32_lane() {
+#if defined(__CUDA_ARCH__)
+    unsigned l;
+    asm("mov.u32 %0, %%laneid;" : "=r"(l));
+    return int(l);
+#elif defined(MXC_HIP_EMU)
+    return int(__lane_id());
+#else
+    return 0; // (nvcc's host pass)
+#endif
+}
+
+// 3xTF32 (see the top of the file) on m16n8k8 products: a 16 x 16 tile is two 16 x 8 halves
+// (columns 0-7, 8-15), each fragment's elements where mma_m16n8k8_tf32 takes them, the operands
+// in big and small parts. Loads and stores are plain shared-memory accesses at those elements
+// (the accumulators' pairs of columns as 8-byte ones), where wmma's loads gave the same LDS
+// count; the callers' pointers and strides keep wmma's rules (see the top of the file).
 template <> struct mma_tile<float> {
     static constexpr int M = 16, N = 16, K = 8;
     static constexpr bool nan_recheck = true; // (see the top of the file)
     static constexpr bool rz_sums = true;
-    template <class Use, class Layout> struct split {
-        nvcuda::wmma::fragment<Use, 16, 16, 8, nvcuda::wmma::precision::tf32, Layout> big, small;
-    };
-    using frag_a = split<nvcuda::wmma::matrix_a, nvcuda::wmma::row_major>;
-    using frag_b = split<nvcuda::wmma::matrix_b, nvcuda::wmma::row_major>;
-    using frag_bt = split<nvcuda::wmma::matrix_b, nvcuda::wmma::col_major>;
-    using frag_acc = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 8, float>;
+    struct frag_a { float big[4], small[4]; };       // A 16 x 8
+    struct frag_b { float big[2][2], small[2][2]; }; // B 8 x 16: [half][b0, b1]
+    using frag_bt = frag_b;                          // the same elements, from B's transpose
+    struct frag_acc { float x[2][4]; };              // D 16 x 16: [half][d0..d3]
+    struct alignas(8) pair { float v[2]; };
 
-    // The fragment at p. On the device, a pointer into shared memory (every caller's: the GEMM
-    // stages, attention's tiles) is loaded by the shared-state form of the same wmma.load
-    // instruction (the same fragment layout): wmma::load_matrix_sync takes a generic address,
-    // which nvcc 13 passes as one (cvta.shared, then a generic load) even where the pointer is
-    // a shared array's. The __isShared test folds away where the pointer's origin is known.
-    template <class Frag> __device__ static void load_tf32(Frag& f, const float* p, int ld) {
-#if defined(__CUDA_ARCH__)
-        if (__isShared(p)) {
-            unsigned r[4];
-            const size_t s = __cvta_generic_to_shared(p);
-            if constexpr (std::is_same<Frag, nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 8, nvcuda::wmma::precision::tf32,
-                                                                   nvcuda::wmma::row_major>>::value)
-                asm volatile("wmma.load.a.sync.aligned.row.m16n16k8.shared.tf32 {%0, %1, %2, %3}, [%4], %5;"
-                             : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(s), "r"(ld) : "memory");
-            else if constexpr (std::is_same<Frag, nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 8, nvcuda::wmma::precision::tf32,
-                                                                        nvcuda::wmma::row_major>>::value)
-                asm volatile("wmma.load.b.sync.aligned.row.m16n16k8.shared.tf32 {%0, %1, %2, %3}, [%4], %5;"
-                             : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(s), "r"(ld) : "memory");
-            else
-                asm volatile("wmma.load.b.sync.aligned.col.m16n16k8.shared.tf32 {%0, %1, %2, %3}, [%4], %5;"
-                             : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "l"(s), "r"(ld) : "memory");
-            static_assert(Frag::num_elements == 4, "mma_tile<float>: 4 tf32 elements per lane (m16n16k8)");
-#pragma unroll
-            for (int i = 0; i < 4; ++i) f.x[i] = __uint_as_float(r[i]);
-            return;
-        }
-#endif
-        nvcuda::wmma::load_matrix_sync(f, p, static_cast<unsigned>(ld));
-    }
     // x rounded to TF32 (10 mantissa bits), to nearest with ties away from zero: what
-    // cvt.rna.tf32.f32 (wmma::__float_to_tf32) gives a finite x, in two integer operations
-    // where the conversion takes three (sm_90: 280 against 152 instructions for 64 of them in
-    // a row). An infinity stays itself; a NaN may become an infinity (load_split keeps its
-    // small part NaN).
+    // cvt.rna.tf32.f32 gives a finite x, in two integer operations where the conversion takes
+    // three (sm_90: 280 against 152 instructions for 64 of them in a row). An infinity stays
+    // itself; a NaN may become an infinity (split keeps its small part NaN).
     __device__ static float tf32_round(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
     // Each element's split runs unconditionally, no asm in it: a conditional conversion (an
     // asm block nvcc 13 does not if-convert) cost a branch per element, splitting a K step into
@@ -248,27 +253,71 @@ template <> struct mma_tile<float> {
     // (sm_90). A NaN's small part is a NaN (its big part may be -0), so its products stay NaN;
     // so are an infinity's (inf - inf) and those of an x within 2^-12 of FLT_MAX (big inf, small
     // -inf): see nan_recheck.
-    template <class F> __device__ static void load_split(F& f, const float* p, int ld) {
-        load_tf32(f.big, p, ld);
+    __device__ static void split(float x, float& big, float& small) {
+        big = tf32_round(x);
+        small = x - big;
+    }
+    __device__ static void load_a(frag_a& f, const float* p, int ld) {
+        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+        const float x[4] = {p[g * ld + t], p[(g + 8) * ld + t], p[g * ld + t + 4], p[(g + 8) * ld + t + 4]};
 #pragma unroll
-        for (int i = 0; i < f.big.num_elements; ++i) {
-            const float x = f.big.x[i], big = tf32_round(x);
-            f.big.x[i] = big;
-            f.small.x[i] = x - big;
+        for (int i = 0; i < 4; ++i) split(x[i], f.big[i], f.small[i]);
+    }
+    // B row-major (B[k][n] = p[k * ld + n]) and transposed (p[n * ld + k])
+    __device__ static void load_b(frag_b& f, const float* p, int ld) {
+        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            split(p[t * ld + 8 * h + g], f.big[h][0], f.small[h][0]);
+            split(p[(t + 4) * ld + 8 * h + g], f.big[h][1], f.small[h][1]);
         }
     }
-    __device__ static void load_a(frag_a& a, const float* p, int ld) { load_split(a, p, ld); }
-    __device__ static void load_b(frag_b& b, const float* p, int ld) { load_split(b, p, ld); }
-    __device__ static void load_bt(frag_bt& b, const float* p, int ld) { load_split(b, p, ld); }
-    __device__ static void zero(frag_acc& c) { nvcuda::wmma::fill_fragment(c, 0.0f); }
-    __device__ static void load_acc(frag_acc& c, const float* p, int ld) { wmma_load_acc<K>(c, p, ld); }
-    template <class FB> __device__ static void mma(frag_acc& c, const frag_a& a, const FB& b) {
-        nvcuda::wmma::mma_sync(c, a.small, b.big, c); // the small terms first: they are added to c before the big one
-        nvcuda::wmma::mma_sync(c, a.big, b.small, c);
-        nvcuda::wmma::mma_sync(c, a.big, b.big, c);
+    __device__ static void load_bt(frag_bt& f, const float* p, int ld) {
+        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            split(p[(8 * h + g) * ld + t], f.big[h][0], f.small[h][0]);
+            split(p[(8 * h + g) * ld + t + 4], f.big[h][1], f.small[h][1]);
+        }
     }
-    __device__ static void add(frag_acc& c, const frag_acc& d) { wmma_add(c, d); }
-    __device__ static void store(float* p, int ld, const frag_acc& c) { wmma_store_acc<K>(p, ld, c); }
+    __device__ static void zero(frag_acc& c) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) c.x[h][i] = 0.0f;
+    }
+    // the accumulator's rows g and g + 8, columns 2t, 2t + 1 of each half, at p row-major
+    __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
+        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const pair u = vector_load<pair>(p + g * ld + 8 * h + 2 * t), w = vector_load<pair>(p + (g + 8) * ld + 8 * h + 2 * t);
+            c.x[h][0] = u.v[0], c.x[h][1] = u.v[1], c.x[h][2] = w.v[0], c.x[h][3] = w.v[1];
+        }
+    }
+    __device__ static void store(float* p, int ld, const frag_acc& c) {
+        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            vector_store(p + g * ld + 8 * h + 2 * t, pair{{c.x[h][0], c.x[h][1]}});
+            vector_store(p + (g + 8) * ld + 8 * h + 2 * t, pair{{c.x[h][2], c.x[h][3]}});
+        }
+    }
+    // the small terms first: they are added to c before the big one
+    __device__ static void mma(frag_acc& c, const frag_a& a, const frag_b& b) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) mma_m16n8k8_tf32(c.x[h], a.small, b.big[h]);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) mma_m16n8k8_tf32(c.x[h], a.big, b.small[h]);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) mma_m16n8k8_tf32(c.x[h], a.big, b.big[h]);
+    }
+    __device__ static void add(frag_acc& c, const frag_acc& d) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) c.x[h][i] += d.x[h][i];
+    }
 };
 
 #elif defined(MXC_MMA_MFMA)
