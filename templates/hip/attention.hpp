@@ -349,7 +349,8 @@ __global__ void MXC_LAUNCH_BOUNDS(attention_mma_threads)
             // chunk in a row). The round's nw * BK keys are rows rr = tid / CH + u * RS of one
             // array (warp w's tile is rows w BK ..), column dd the same for every u: one
             // pointer a thread and a stride, where each chunk worked out its warp, key and
-            // 64-bit address (about 250 of a round's sm_90 instructions)
+            // 64-bit address (sm_90: 170 of the float round's 1900 instructions, 109 of the
+            // half one's 1369)
             static_assert(NT % CH == 0, "attention_mma_kernel: a pass of whole rows");
             constexpr int RS = NT / CH, KV = (attention_mma_warps * BK + RS - 1) / RS;
             const int r_t = tid / CH, dd = tid % CH * V;

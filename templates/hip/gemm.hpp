@@ -1586,8 +1586,8 @@ __global__ void MXC_LAUNCH_BOUNDS_MIN(G::threads, (gemm_mma_min_blocks<G, Loop>)
             else
                 gemm_pipelined<G, true>(va, vb, m0, n0, kb, ke, m, n, stage_a, stage_b, tid,
                                         [&](const E* a, const E* b) {
-                                             if (busy) gemm_mma_step<G, true>(a, b, acc, row0, col0, fn);
-                                         });
+                                            if (busy) gemm_mma_step<G, true>(a, b, acc, row0, col0, fn);
+                                        });
         } else {
             // the fallback (see gemm_loop): stage 0, element by element
             for (int64_t k0 = kb; k0 < ke; k0 += G::BK) {
