@@ -7,15 +7,15 @@
 // -DMXC_EMU_MMA=mfma (default: its generic per-lane path). The MFMA path needs 64-lane
 // wavefronts: run with MXC_EMU_WARP=64.
 //
-// - nvcuda::wmma (NVIDIA's <mma.h> API: 16x16x16 half, 16x16x8 tf32): fragments are opaque on a GPU, so here
+// - nvcuda::wmma (NVIDIA's <mma.h> API, 16x16x16 half): fragments are opaque on a GPU, so here
 //   every lane holds the whole tile; load_matrix_sync, mma_sync and store_matrix_sync are
 //   warp-collective (every lane of the warp must call them, with the same pointer and stride:
 //   checked), and the documented preconditions are checked: the pointer 256-bit (32-byte)
 //   aligned, ldm a multiple of 16 bytes. A store writes each element from one lane only, so
-//   reading another lane's elements without a barrier is not hidden. TF32 (precision::tf32
-//   fragments hold floats): __float_to_tf32 rounds to 10 mantissa bits, to nearest with ties
-//   away from zero (cvt.rna.tf32.f32), and mma_sync uses only the top 19 bits of each tf32
-//   operand, as the hardware does, so that an operand not converted first loses its low bits.
+//   reading another lane's elements without a barrier is not hidden.
+// - mma.sync m16n8k8 TF32 (mxc_emu::mma_m16n8k8_tf32, templates/hip/mma.hpp's fp32 products):
+//   the PTX lane layout; only the top 19 bits of each operand are used, as the hardware does,
+//   so that an operand not rounded to TF32 first loses its low bits.
 // - __builtin_amdgcn_mfma_f32_16x16x16f16 and _16x16x4f32: the exact lane layout of the AMD instruction
 //   (see templates/hip/mma.hpp), the operands gathered from the other lanes with __shfl.
 #pragma once
@@ -64,51 +64,18 @@ struct row_major {};
 struct col_major {};
 enum layout_t { mem_row_major, mem_col_major };
 
-namespace precision {
-struct tf32 {}; // a float rounded to 10 mantissa bits
-} // namespace precision
-
 template <class Use, int m, int n, int k> struct tile_shape;
 template <> struct tile_shape<matrix_a, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
 template <> struct tile_shape<matrix_b, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
 template <> struct tile_shape<accumulator, 16, 16, 16> { static constexpr int rows = 16, cols = 16; };
-template <> struct tile_shape<matrix_a, 16, 16, 8> { static constexpr int rows = 16, cols = 8; };
-template <> struct tile_shape<matrix_b, 16, 16, 8> { static constexpr int rows = 8, cols = 16; };
-template <> struct tile_shape<accumulator, 16, 16, 8> { static constexpr int rows = 16, cols = 16; };
-
-// What a fragment's elements are stored as.
-template <class T> struct storage { using type = T; };
-template <> struct storage<precision::tf32> { using type = float; };
 
 // The whole rows x cols tile, row-major, in every lane.
 template <class Use, int m, int n, int k, class T, class Layout = void> struct fragment {
     static constexpr int rows = tile_shape<Use, m, n, k>::rows, cols = tile_shape<Use, m, n, k>::cols;
     static constexpr int num_elements = rows * cols;
-    typename storage<T>::type x[num_elements];
+    T x[num_elements];
 };
 
-// fp32 to tf32: round to nearest, ties away from zero, at 13 bits below the float's mantissa;
-// infinities and NaNs unchanged.
-inline float __float_to_tf32(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;
-    memcpy(&f, &u, 4);
-    return f;
-}
-// What the matrix unit reads of an operand: tf32 operands without their low 13 bits.
-template <class T, class S> inline float mma_operand(S v) {
-    if constexpr (std::is_same<T, precision::tf32>::value) {
-        uint32_t u;
-        memcpy(&u, &v, 4);
-        u &= 0xffffe000u;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
-    } else {
-        return static_cast<float>(v);
-    }
-}
 
 template <class U, int m, int n, int k, class T, class L> inline void fill_fragment(fragment<U, m, n, k, T, L>& f, const T& v) {
     for (auto& e : f.x) e = v;
@@ -121,7 +88,7 @@ template <class Tile, class T> inline void load_tile(Tile& f, const T* p, unsign
 
 // Multiplicands (the layout is part of the type).
 template <class U, int m, int n, int k, class T, class L>
-inline void load_matrix_sync(fragment<U, m, n, k, T, L>& f, const typename storage<T>::type* p, unsigned ldm) {
+inline void load_matrix_sync(fragment<U, m, n, k, T, L>& f, const T* p, unsigned ldm) {
     static_assert(!std::is_same<U, accumulator>::value, "an accumulator load takes a layout_t");
     mxc_emu::check_wmma_args("wmma::load_matrix_sync", p, ldm, sizeof(*p));
     load_tile(f, p, ldm, std::is_same<L, col_major>::value);
@@ -166,7 +133,7 @@ inline void mma_sync(fragment<accumulator, m, n, k, TC, void>& d, const fragment
         for (int j = 0; j < n; ++j) {
             double s = static_cast<double>(static_cast<float>(c.x[i * n + j]));
             for (int q = 0; q < k; ++q)
-                s += static_cast<double>(mma_operand<TA>(a.x[i * k + q])) * static_cast<double>(mma_operand<TB>(b.x[q * n + j]));
+                s += static_cast<double>(static_cast<float>(a.x[i * k + q])) * static_cast<double>(static_cast<float>(b.x[q * n + j]));
             r[i * n + j] = round_toward_zero(s);
         }
     for (int i = 0; i < m * n; ++i) d.x[i] = static_cast<TC>(r[i]);
@@ -197,8 +164,16 @@ inline void mma_m16n8k8_tf32(float (&d)[4], const float (&a)[4], const float (&b
     for (int i = 0; i < 2; ++i) s.b[l][i] = b[i];
     __syncwarp();
     // A[r][k] and B[k][c] from the lanes holding them
-    auto at = [&](int r, int k) { return nvcuda::wmma::mma_operand<nvcuda::wmma::precision::tf32>(s.a[(r % 8) * 4 + k % 4][(r / 8) + 2 * (k / 4)]); };
-    auto bt = [&](int k, int c) { return nvcuda::wmma::mma_operand<nvcuda::wmma::precision::tf32>(s.b[c * 4 + k % 4][k / 4]); };
+    // What the matrix unit reads of a TF32 operand: its top 19 bits.
+    auto tf32 = [](float v) {
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        u &= 0xffffe000u;
+        memcpy(&v, &u, 4);
+        return v;
+    };
+    auto at = [&](int r, int k) { return tf32(s.a[(r % 8) * 4 + k % 4][(r / 8) + 2 * (k / 4)]); };
+    auto bt = [&](int k, int c) { return tf32(s.b[c * 4 + k % 4][k / 4]); };
     const int g = static_cast<int>(l) / 4, t = static_cast<int>(l) % 4;
     float r[4];
     for (int i = 0; i < 4; ++i) {

@@ -94,9 +94,16 @@
 namespace mxc {
 namespace hip {
 
-// The lane of the calling thread in its warp (blocks of any shape: threads are numbered x fastest).
+// The lane of the calling thread in its warp (blocks of any shape: threads are numbered x
+// fastest; on NVIDIA the %laneid register, without the index math).
 __device__ inline int mma_lane() {
+#if defined(__CUDA_ARCH__)
+    unsigned l;
+    asm("mov.u32 %0, %%laneid;" : "=r"(l));
+    return static_cast<int>(l);
+#else
     return static_cast<int>((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % warpSize);
+#endif
 }
 
 // The warp size as a compile-time constant where the target fixes it (so that the fragment
@@ -213,19 +220,6 @@ __device__ __forceinline__ void mma_m16n8k8_tf32(float (&d)[4], const float (&a)
     (void)d, (void)a, (void)b; // (nvcc's host pass: device code only)
 #endif
 }
-// The lane in its warp of 32 (mma_m16n8k8_tf32's l).
-__device__ __forceinline__ int mma_tf32_lane() {
-#if defined(__CUDA_ARCH__)
-    unsigned l;
-    asm("mov.u32 %0, %%laneid;" : "=r"(l));
-    return int(l);
-#elif defined(MXC_HIP_EMU)
-    return int(__lane_id());
-#else
-    return 0; // (nvcc's host pass)
-#endif
-}
-
 // 3xTF32 (see the top of the file) on m16n8k8 products: a 16 x 16 tile is two 16 x 8 halves
 // (columns 0-7, 8-15), each fragment's elements where mma_m16n8k8_tf32 takes them, the operands
 // in big and small parts. Loads and stores are plain shared-memory accesses at those elements
@@ -258,14 +252,14 @@ template <> struct mma_tile<float> {
         small = x - big;
     }
     __device__ static void load_a(frag_a& f, const float* p, int ld) {
-        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+        const int l = mma_lane(), g = l >> 2, t = l & 3;
         const float x[4] = {p[g * ld + t], p[(g + 8) * ld + t], p[g * ld + t + 4], p[(g + 8) * ld + t + 4]};
 #pragma unroll
         for (int i = 0; i < 4; ++i) split(x[i], f.big[i], f.small[i]);
     }
     // B row-major (B[k][n] = p[k * ld + n]) and transposed (p[n * ld + k])
     __device__ static void load_b(frag_b& f, const float* p, int ld) {
-        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+        const int l = mma_lane(), g = l >> 2, t = l & 3;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             split(p[t * ld + 8 * h + g], f.big[h][0], f.small[h][0]);
@@ -273,7 +267,7 @@ template <> struct mma_tile<float> {
         }
     }
     __device__ static void load_bt(frag_bt& f, const float* p, int ld) {
-        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+        const int l = mma_lane(), g = l >> 2, t = l & 3;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             split(p[(8 * h + g) * ld + t], f.big[h][0], f.small[h][0]);
@@ -288,7 +282,7 @@ template <> struct mma_tile<float> {
     }
     // the accumulator's rows g and g + 8, columns 2t, 2t + 1 of each half, at p row-major
     __device__ static void load_acc(frag_acc& c, const float* p, int ld) {
-        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+        const int l = mma_lane(), g = l >> 2, t = l & 3;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const pair u = vector_load<pair>(p + g * ld + 8 * h + 2 * t), w = vector_load<pair>(p + (g + 8) * ld + 8 * h + 2 * t);
@@ -296,7 +290,7 @@ template <> struct mma_tile<float> {
         }
     }
     __device__ static void store(float* p, int ld, const frag_acc& c) {
-        const int l = mma_tf32_lane(), g = l >> 2, t = l & 3;
+        const int l = mma_lane(), g = l >> 2, t = l & 3;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             vector_store(p + g * ld + 8 * h + 2 * t, pair{{c.x[h][0], c.x[h][1]}});
